@@ -1,0 +1,1357 @@
+"""Checked spec to executable program.
+
+Input: a located spec document (interpreter/loader.py), already schema-checked, the
+number of players and the option values. Output: a Program (interpreter/model.py):
+static tables of pieces, zones and variables; rules compiled to blocks of closures; the
+action graph (networkx) of rules, steps, decisions and calls. Every name, attribute,
+arity and type is checked here; problems are SpecErrors at the spec's line and column.
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+
+import networkx as nx
+
+from . import ast
+from . import types as T
+from .errors import NOWHERE, Pos, RuleError, SpecError, did_you_mean
+from .expressions import ExprCompiler, Scope, check_arity
+from .loader import LList, LMap, LStr
+from .model import CHANCE, DONE, SKIP, Alt, Block, Decision, Loop, Proc, Program, ZoneInfo
+from .parser import parse
+from .runtime import move_one, move_pieces, pieces_of_zone, shuffle_list, swap_pieces
+
+MAX_PIECES = 100_000
+MAX_SLOTS = 100_000
+STEP_SHAPES = ("choose_one", "choose", "turns", "match", "repeat", "while", "for", "if", "do")
+SPECIAL_NAMES = ("current", "players", "option")
+AGGREGATES = ("sum", "count", "max", "min", "any", "all", "tally", "list", "first")
+
+
+def plain(v):
+    """Located YAML data -> plain Python data (for data tables and option values)."""
+    if isinstance(v, dict):
+        return {plain(k): plain(x) for k, x in v.items()}
+    if isinstance(v, list):
+        return [plain(x) for x in v]
+    if isinstance(v, LStr):
+        return str(v)
+    return v
+
+
+def type_of_value(v) -> tuple:
+    if isinstance(v, bool):
+        return T.BOOL
+    if isinstance(v, int):
+        return T.INT
+    if isinstance(v, str):
+        return T.STR
+    if isinstance(v, list):
+        return T.list_of(type_of_value(v[0]) if v else T.ANY)
+    if isinstance(v, dict):
+        if not v:
+            return T.map_of(T.ANY, T.ANY)
+        k, x = next(iter(v.items()))
+        return T.map_of(type_of_value(k), type_of_value(x))
+    return T.ANY
+
+
+class Compiler:
+    """One spec, one player count, one set of options -> one Program."""
+
+    def __init__(self, doc: LMap, players: int, options: dict, file: str = ""):
+        self.doc = doc
+        self.file = file
+        game = doc["game"]
+        self.prog = Program(spec_id=str(game["id"]), players=players, options=options)
+        self.prog.max_steps = int(game.get("max_steps", self.prog.max_steps))
+        self.x = ExprCompiler(self)
+        self.enums = {k: [str(m) for m in v] for k, v in doc.get("enums", {}).items()}
+        self.member_of = {}
+        for e, members in self.enums.items():
+            for m in members:
+                self.member_of.setdefault(m, e)
+        self.data = {k: plain(v["value"]) for k, v in doc.get("data", {}).items()}
+        self.functions = doc.get("functions", LMap())
+        self.compiled_functions: dict = {}
+        self.compiling_functions: list = []
+        self.rules = doc.get("rules", LMap())
+        self.graph = nx.DiGraph()
+        self.current_rule = "setup"
+        self.step_ids: dict = {}
+
+    # ---- entry ------------------------------------------------------------------------
+    def compile(self) -> Program:
+        self._check_namespaces()
+        self._zones()
+        self._variables()
+        self._components()
+        self._procs()
+        p = self.prog
+        root = Scope()
+        self.current_rule = "setup"
+        self.graph.add_node("setup", kind="phase", label="setup")
+        setup = self._block(self.doc.get("setup", LList()), root, "setup")
+        self.current_rule = "play"
+        self.graph.add_node("play", kind="phase", label="play")
+        play = self._block(self.doc.get("play", LList()), root, "play")
+        p.root_full = self._new_block(setup.ins + play.ins, setup.pos + play.pos, "game")
+        p.root_play = play
+        p.root_nlocals = root.size
+        for name, proc in p.procs.items():
+            if proc.block is None:
+                self._compile_proc(name, proc)
+        self._scoring()
+        self._check_reachable()
+        p.graph = self.graph
+        return p
+
+    # ---- names ------------------------------------------------------------------------
+    def _check_namespaces(self):
+        seen: dict = {}
+        sections = [("zone", "zones"), ("variable", "variables"), ("data table", "data"),
+                    ("enum", "enums"), ("function", "functions")]
+        for what, section in sections:
+            block = self.doc.get(section, LMap())
+            for name in block:
+                self._claim(seen, str(name), what, block.where_key(name))
+        for e, members in self.doc.get("enums", LMap()).items():
+            for i, m in enumerate(members):
+                if str(m) in seen and seen[str(m)][0] != "enum value":
+                    self._claim(seen, str(m), "enum value", members.where(i))
+                seen.setdefault(str(m), ("enum value", members.where(i)))
+
+    @staticmethod
+    def _claim(seen, name, what, pos):
+        if name in SPECIAL_NAMES or name.startswith("_"):
+            raise SpecError(f"'{name}' is reserved and cannot name a {what}", pos)
+        if name in seen:
+            other, opos = seen[name]
+            raise SpecError(f"'{name}' names both a {other} (line {opos.line}) and a {what}",
+                            pos, "give each thing its own name")
+        seen[name] = (what, pos)
+
+    def all_names(self):
+        d = self.doc
+        return (list(SPECIAL_NAMES) + list(d.get("zones", {})) + list(d.get("variables", {}))
+                + list(d.get("data", {})) + list(d.get("enums", {})) + list(self.member_of))
+
+    def resolve_name(self, node: ast.Name):
+        name = node.id
+        p = self.prog
+        if name == "current":
+            return (lambda st, L: st.current), T.PLAYER
+        if name == "players":
+            everyone = list(range(p.players))
+            return (lambda st, L: list(everyone)), T.list_of(T.PLAYER)
+        if name in p.gvar_names:
+            i = p.gvar_names.index(name)
+            typ = self.gvar_types[i]
+            return (lambda st, L: st.gv[i]), typ
+        if name in p.pvar_names:
+            raise SpecError(f"'{name}' is a per-player variable", node.pos,
+                            f"write p.{name} for a player p (current.{name} for the current player)")
+        if name in p.zones:
+            z = p.zones[name]
+            if z.per_player:
+                raise SpecError(f"'{name}' is a per-player zone", node.pos,
+                                f"write p.{name} for a player p (current.{name} for the current player)")
+            base = z.base
+            typ = T.slot(z) if z.nslots == 1 else T.zone(z)
+            return (lambda st, L: base), typ
+        if name in self.data:
+            v = self.data[name]
+            if isinstance(v, (list, dict)):
+                return (lambda st, L: v), type_of_value(v)
+            return (lambda st, L: v), type_of_value(v)
+        if name in self.enums:
+            members = list(self.enums[name])
+            return (lambda st, L: members), ("enumtype", name)
+        if name in self.member_of:
+            return (lambda st, L: name), T.enum(self.member_of[name])
+        if name in self.functions:
+            raise SpecError(f"'{name}' is a function; call it", node.pos, f"write {name}(...)")
+        raise SpecError(f"unknown name '{name}'", node.pos,
+                        did_you_mean(name, self.all_names()))
+
+    def resolve_option(self, node: ast.Attr):
+        opts = self.doc.get("options", LMap())
+        if node.name not in opts:
+            raise SpecError(f"unknown option '{node.name}'", node.pos,
+                            did_you_mean(node.name, opts) or
+                            "options are declared under options:")
+        v = self.prog.options[node.name]
+        return (lambda st, L: v), type_of_value(v)
+
+    def resolve_attr(self, node: ast.Attr, obj, typ):
+        p = self.prog
+        name = node.name
+        if typ == T.PIECE:
+            if name not in p.piece_attrs:
+                raise SpecError(f"pieces have no attribute '{name}'", node.pos,
+                                did_you_mean(name, p.piece_attrs) or
+                                f"attributes: {', '.join(sorted(p.piece_attrs))}")
+            table = p.piece_attrs[name]
+            atyp = self.attr_types[name]
+            pos = node.pos
+
+            def get(st, L):
+                piece = obj(st, L)
+                if piece is None:
+                    raise RuleError(f"none has no {name}", pos)
+                return table[piece]
+            return get, atyp
+        if typ == T.PLAYER:
+            if name in p.zones and p.zones[name].per_player:
+                z = p.zones[name]
+                base, n = z.base, z.nslots
+                ztyp = T.slot(z) if n == 1 else T.zone(z)
+                return (lambda st, L: base + obj(st, L) * n), ztyp
+            if name in p.pvar_names:
+                i = p.pvar_names.index(name)
+                return (lambda st, L: st.pv[obj(st, L)][i]), self.pvar_types[i]
+            owned = [z for z, info in p.zones.items() if info.per_player] + list(p.pvar_names)
+            raise SpecError(f"players have no zone or variable '{name}'", node.pos,
+                            did_you_mean(name, owned) or
+                            "per-player zones and variables are declared with per_player: true")
+        raise SpecError(f"{T.describe(typ)} has no attribute '{name}'", node.pos,
+                        "attributes belong to pieces (t.value) and players (p.hand)")
+
+    # ---- collections at run time --------------------------------------------------------
+    def items_fn(self, typ, src):
+        """fn(st, L) -> a list to iterate over, for a value of type typ."""
+        if typ[0] == "slot":
+            return lambda st, L: list(st.slots[src(st, L)])
+        if typ[0] == "zone":
+            n = typ[1].nslots
+            return lambda st, L: pieces_of_zone(st, src(st, L), n)
+        if typ[0] in ("map", "counts"):
+            return lambda st, L: list(src(st, L))
+        return src
+
+    def contains_fn(self, typ):
+        if typ[0] == "slot":
+            return lambda st, v, s: v is not None and st.where[v] == s
+        if typ[0] == "zone":
+            n = typ[1].nslots
+            return lambda st, v, b: v is not None and b <= st.where[v] < b + n
+        return lambda st, v, coll: v in coll
+
+    # ---- aggregates and functions -------------------------------------------------------
+    def aggregate(self, node: ast.Aggregate, run, etyp, dflt):
+        name = node.name
+        pos = node.pos
+        if name not in AGGREGATES:
+            raise SpecError(f"'{name}' does not take a generator", node.pos,
+                            did_you_mean(name, AGGREGATES) or f"one of {', '.join(AGGREGATES)}")
+        if name == "sum":
+            return (lambda st, L: sum(run(st, L))), T.INT
+        if name == "count":
+            return (lambda st, L: len(run(st, L))), T.INT
+        if name in ("max", "min"):
+            f = max if name == "max" else min
+
+            def best(st, L):
+                vals = run(st, L)
+                if vals:
+                    return f(vals)
+                if dflt is None:
+                    raise RuleError(f"{name}() of nothing, and no default given", pos,
+                                    f"write {name}(... , 0) to give a default")
+                return dflt(st, L)
+            return best, etyp
+        if name == "any":
+            return (lambda st, L: any(run(st, L))), T.BOOL
+        if name == "all":
+            return (lambda st, L: all(run(st, L))), T.BOOL
+        if name == "tally":
+            def tally(st, L):
+                out: dict = {}
+                for v in run(st, L):
+                    out[v] = out.get(v, 0) + 1
+                return out
+            return tally, T.map_of(etyp, T.INT, counts=True)
+        if name == "list":
+            return run, T.list_of(etyp)
+
+        def first(st, L):
+            vals = run(st, L)
+            return vals[0] if vals else (dflt(st, L) if dflt else None)
+        return first, etyp
+
+    def call_function(self, node: ast.Func, args, scope):
+        builtin = getattr(self, "f_" + node.name, None)
+        if builtin is not None:
+            return builtin(node, args)
+        if node.name in self.functions:
+            return self._spec_function(node, args)
+        if node.name in AGGREGATES:
+            return self._aggregate_of_list(node, args)
+        known = [n[2:] for n in dir(self) if n.startswith("f_")] + list(self.functions)
+        raise SpecError(f"unknown function '{node.name}'", node.pos,
+                        did_you_mean(node.name, known + list(AGGREGATES)))
+
+    def _aggregate_of_list(self, node, args):
+        """sum(list), max(a, b), min(a, b), count(list), any(list), all(list)."""
+        name = node.name
+        if name in ("max", "min") and len(args) == 2:
+            (a, ta), (b, _) = args
+            f = max if name == "max" else min
+            return (lambda st, L: f(a(st, L), b(st, L))), ta
+        check_arity(node, len(args), 1)
+        (a, ta), = args
+        items = self.items_fn(ta, a)
+        et = T.elem(ta)
+        if name == "sum":
+            return (lambda st, L: sum(items(st, L))), T.INT
+        if name == "count":
+            return (lambda st, L: len(items(st, L))), T.INT
+        if name in ("max", "min"):
+            f = max if name == "max" else min
+            pos = node.pos
+
+            def best(st, L):
+                vals = items(st, L)
+                if not vals:
+                    raise RuleError(f"{name}() of nothing", pos)
+                return f(vals)
+            return best, et
+        if name == "first":
+            return (lambda st, L: next(iter(items(st, L)), None)), et
+        if name == "list":
+            return items, T.list_of(et)
+        f = any if name == "any" else all
+        return (lambda st, L: f(items(st, L))), T.BOOL
+
+    def _spec_function(self, node, args):
+        name = node.name
+        fdef = self.functions[name]
+        params = [str(p) for p in fdef.get("params", [])]
+        if len(args) != len(params):
+            raise SpecError(f"{name}() takes {len(params)} argument"
+                            f"{'s' if len(params) != 1 else ''}, not {len(args)}", node.pos)
+        if name in self.compiling_functions:
+            raise SpecError(f"function '{name}' calls itself", node.pos,
+                            "functions may not be recursive; use a rule")
+        self.compiling_functions.append(name)
+        try:
+            scope = Scope()
+            for pname, (_, typ) in zip(params, args):
+                scope.add(pname, typ)
+            body, typ = self.x.compile(parse(fdef["value"], "expression"), scope)
+        finally:
+            self.compiling_functions.pop()
+        fns = tuple(f for f, _ in args)
+        size = scope.size
+        pad = [None] * (size - len(fns))
+        if not fns:
+            return (lambda st, L: body(st, [None] * size)), typ
+        if len(fns) == 1:
+            a0 = fns[0]
+            return (lambda st, L: body(st, [a0(st, L)] + pad)), typ
+        return (lambda st, L: body(st, [f(st, L) for f in fns] + pad)), typ
+
+    # builtins: one method each, f_<name>(node, args) -> (fn, type)
+    def _slot_arg(self, node, args, i=0, zone_ok=False):
+        fn, typ = args[i]
+        if typ[0] == "slot" or (zone_ok and typ[0] == "zone"):
+            return fn, typ
+        raise SpecError(f"{node.name}() needs a zone here, not {T.describe(typ)}",
+                        node.args[i].pos)
+
+    def _piece_arg(self, node, args, i=0):
+        fn, typ = args[i]
+        if typ not in (T.PIECE, T.ANY, T.NONE):
+            raise SpecError(f"{node.name}() needs a piece, not {T.describe(typ)}",
+                            node.args[i].pos)
+        return fn
+
+    def f_size(self, node, args):
+        check_arity(node, len(args), 1)
+        fn, typ = args[0]
+        if typ[0] == "slot":
+            return (lambda st, L: len(st.slots[fn(st, L)])), T.INT
+        if typ[0] == "zone":
+            n = typ[1].nslots
+            return (lambda st, L: sum(len(s) for s in st.slots[fn(st, L):fn(st, L) + n])), T.INT
+        return (lambda st, L: len(fn(st, L))), T.INT
+
+    def f_capacity(self, node, args):
+        check_arity(node, len(args), 1)
+        fn, _ = self._slot_arg(node, args)
+        cap = self.prog.slot_cap
+        big = MAX_PIECES
+        return (lambda st, L: cap[fn(st, L)] if cap[fn(st, L)] is not None else big), T.INT
+
+    def f_full(self, node, args):
+        check_arity(node, len(args), 1)
+        fn, typ = self._slot_arg(node, args, zone_ok=True)
+        cap = self.prog.slot_cap
+        n = typ[1].nslots if typ[0] == "zone" else 1
+        if any(cap[s] is None for s in range(typ[1].base, typ[1].base + n)):
+            raise SpecError(f"zone '{typ[1].name}' has no capacity, so it is never full",
+                            node.pos, "give the zone a capacity or capacities")
+
+        def full(st, L):
+            b = fn(st, L)
+            slots = st.slots
+            for s in range(b, b + n):
+                if len(slots[s]) < cap[s]:
+                    return False
+            return True
+        return full, T.BOOL
+
+    def f_top(self, node, args):
+        check_arity(node, len(args), 1, 2)
+        fn, _ = self._slot_arg(node, args)
+        if len(args) == 1:
+            def top(st, L):
+                s = st.slots[fn(st, L)]
+                return s[-1] if s else None
+            return top, T.PIECE
+        n, _ = args[1]
+
+        def top_n(st, L):
+            s = st.slots[fn(st, L)]
+            k = n(st, L)
+            return s[:-k - 1:-1] if k > 0 else []
+        return top_n, T.list_of(T.PIECE)
+
+    def f_bottom(self, node, args):
+        check_arity(node, len(args), 1, 2)
+        fn, _ = self._slot_arg(node, args)
+        if len(args) == 1:
+            def bottom(st, L):
+                s = st.slots[fn(st, L)]
+                return s[0] if s else None
+            return bottom, T.PIECE
+        n, _ = args[1]
+        return (lambda st, L: st.slots[fn(st, L)][:max(n(st, L), 0)]), T.list_of(T.PIECE)
+
+    def f_first(self, node, args):
+        check_arity(node, len(args), 1)
+        fn, typ = args[0]
+        if typ[0] == "slot":
+            def first(st, L):
+                s = st.slots[fn(st, L)]
+                return s[0] if s else None
+            return first, T.PIECE
+        return self._aggregate_of_list(node, args)
+
+    def f_slots(self, node, args):
+        check_arity(node, len(args), 1)
+        fn, typ = self._slot_arg(node, args, zone_ok=True)
+        idx = list(range(typ[1].nslots))
+        return (lambda st, L: list(idx)), T.list_of(T.INT)
+
+    def f_levels(self, node, args):
+        check_arity(node, len(args), 1)
+        fn, typ = self._slot_arg(node, args, zone_ok=True)
+        n = typ[1].nslots if typ[0] == "zone" else 1
+
+        def levels(st, L):
+            b = fn(st, L)
+            return list(range(1, max(len(s) for s in st.slots[b:b + n]) + 1))
+        return levels, T.list_of(T.INT)
+
+    def f_row(self, node, args):
+        check_arity(node, len(args), 2)
+        fn, typ = self._slot_arg(node, args, zone_ok=True)
+        n = typ[1].nslots if typ[0] == "zone" else 1
+        h, _ = args[1]
+
+        def row(st, L):
+            b = fn(st, L)
+            i = h(st, L) - 1
+            return [s[i] for s in st.slots[b:b + n] if 0 <= i < len(s)]
+        return row, T.list_of(T.PIECE)
+
+    def f_column(self, node, args):
+        check_arity(node, len(args), 1)
+        fn = self._piece_arg(node, args)
+        idx = self.prog.slot_index
+        return (lambda st, L: idx[st.where[fn(st, L)]]), T.INT
+
+    def f_level(self, node, args):
+        check_arity(node, len(args), 1)
+        fn = self._piece_arg(node, args)
+
+        def level(st, L):
+            p = fn(st, L)
+            return st.slots[st.where[p]].index(p) + 1
+        return level, T.INT
+
+    def f_under(self, node, args):
+        check_arity(node, len(args), 1)
+        fn = self._piece_arg(node, args)
+
+        def under(st, L):
+            p = fn(st, L)
+            s = st.slots[st.where[p]]
+            return s[:s.index(p)]
+        return under, T.list_of(T.PIECE)
+
+    def _neighbour(self, node, args, dslot, dlevel):
+        check_arity(node, len(args), 1)
+        fn = self._piece_arg(node, args)
+        prog = self.prog
+        zone_of, index_of = prog.slot_zone, prog.slot_index
+        zones = list(prog.zones.values())
+
+        def neighbour(st, L):
+            p = fn(st, L)
+            if p is None:
+                return None
+            s = st.where[p]
+            col = st.slots[s]
+            i = col.index(p) + dlevel
+            if dslot:
+                j = index_of[s] + dslot
+                if not 0 <= j < zones[zone_of[s]].nslots:
+                    return None
+                col = st.slots[s + dslot]
+            return col[i] if 0 <= i < len(col) else None
+        return neighbour, T.PIECE
+
+    def f_below(self, node, args):
+        return self._neighbour(node, args, 0, -1)
+
+    def f_above(self, node, args):
+        return self._neighbour(node, args, 0, 1)
+
+    def f_left(self, node, args):
+        return self._neighbour(node, args, -1, 0)
+
+    def f_right(self, node, args):
+        return self._neighbour(node, args, 1, 0)
+
+    def f_values(self, node, args):
+        check_arity(node, len(args), 1)
+        fn, typ = args[0]
+        if typ[0] == "enumtype":
+            return fn, T.list_of(T.enum(typ[1]))
+        if typ[0] in ("map", "counts"):
+            return (lambda st, L: list(fn(st, L).values())), T.list_of(typ[2])
+        raise SpecError(f"values() needs an enum or a table, not {T.describe(typ)}", node.pos)
+
+    def f_keys(self, node, args):
+        check_arity(node, len(args), 1)
+        fn, typ = args[0]
+        if typ[0] not in ("map", "counts"):
+            raise SpecError(f"keys() needs a table, not {T.describe(typ)}", node.pos)
+        return (lambda st, L: list(fn(st, L))), T.list_of(typ[1])
+
+    def f_leaders(self, node, args):
+        """The keys of a table holding its greatest value (sorted), [] if empty."""
+        check_arity(node, len(args), 1)
+        fn, typ = args[0]
+        if typ[0] not in ("map", "counts"):
+            raise SpecError(f"leaders() needs a table, not {T.describe(typ)}", node.pos)
+
+        def leaders(st, L):
+            m = fn(st, L)
+            if not m:
+                return []
+            top = max(m.values())
+            return sorted(k for k, v in m.items() if v == top)
+        return leaders, T.list_of(typ[1])
+
+    def f_next_player(self, node, args):
+        check_arity(node, len(args), 1)
+        fn, _ = args[0]
+        n = self.prog.players
+        return (lambda st, L: (fn(st, L) + 1) % n), T.PLAYER
+
+    def f_abs(self, node, args):
+        check_arity(node, len(args), 1)
+        fn, _ = args[0]
+        return (lambda st, L: abs(fn(st, L))), T.INT
+
+    def f_range(self, node, args):
+        check_arity(node, len(args), 2)
+        (a, _), (b, _) = args
+        pos = node.pos
+
+        def rng(st, L):
+            lo, hi = a(st, L), b(st, L)
+            if hi - lo > 100_000:
+                raise RuleError("range() of more than 100000 numbers", pos)
+            return list(range(lo, hi + 1))
+        return rng, T.list_of(T.INT)
+
+    # ---- tables: zones, variables, components ----------------------------------------------
+    def const(self, text, scope=None, what="expression"):
+        """Evaluate rule text that depends only on data, enums and options."""
+        if isinstance(text, (int, bool)) or text is None:
+            return text
+        if isinstance(text, list):
+            return plain(text)
+        node = parse(text, what)
+        fn, typ = self.x.compile(node, scope or Scope())
+        return fn(None, [None] * 16), typ
+
+    def _const_value(self, text, scope=None, L=None):
+        if not isinstance(text, str):
+            return plain(text)
+        node = parse(text, "expression")
+        fn, _ = self.x.compile(node, scope or Scope())
+        try:
+            return fn(None, L if L is not None else [None] * 16)
+        except (AttributeError, TypeError) as exc:
+            raise SpecError("this must be computed from data, enums and options only",
+                            getattr(text, "pos", NOWHERE)) from exc
+
+    def _zones(self):
+        p = self.prog
+        base = 0
+        for name, z in self.doc.get("zones", LMap()).items():
+            kind = str(z["kind"])
+            caps: list
+            if "capacities" in z:
+                caps = self._const_value(z["capacities"])
+                if not isinstance(caps, list) or not all(isinstance(c, int) and c >= 0 for c in caps):
+                    raise SpecError("capacities must be a list of numbers", z.where("capacities"))
+            elif kind == "grid":
+                w, h = self._const_value(z.get("width", 1)), self._const_value(z.get("height", 1))
+                cap = self._const_value(z["capacity"]) if "capacity" in z else 1
+                caps = [cap] * (w * h)
+            else:
+                n = self._const_value(z.get("size", 1))
+                cap = self._const_value(z["capacity"]) if "capacity" in z else None
+                caps = [cap] * n
+            if kind in ("stack", "set", "row") and len(caps) != 1:
+                raise SpecError(f"a {kind} zone has one slot", z.pos)
+            per = bool(z.get("per_player", False))
+            info = ZoneInfo(str(name), kind, per, len(caps), base, str(z.get("visibility", "public")),
+                            caps, pos=self.doc["zones"].where_key(name))
+            owners = p.players if per else 1
+            zi = len(p.zones)
+            p.zones[str(name)] = info
+            for o in range(owners):
+                for i, c in enumerate(caps):
+                    p.slot_zone.append(zi)
+                    p.slot_owner.append(o if per else -1)
+                    p.slot_index.append(i)
+                    p.slot_cap.append(c)
+            base += owners * len(caps)
+            if base > MAX_SLOTS:
+                raise SpecError(f"more than {MAX_SLOTS} zone slots", info.pos)
+        p.nslots = base
+
+    def _variables(self):
+        p = self.prog
+        self.gvar_types, self.pvar_types = [], []
+        for name, v in self.doc.get("variables", LMap()).items():
+            init = plain(v.get("value", 0))
+            typ = type_of_value(init)
+            if v.get("per_player"):
+                p.pvar_names.append(str(name))
+                p.pvar_init.append(init)
+                p.pvar_vis.append(str(v.get("visibility", "public")))
+                self.pvar_types.append(typ)
+            else:
+                p.gvar_names.append(str(name))
+                p.gvar_init.append(init)
+                p.gvar_vis.append(str(v.get("visibility", "public")))
+                self.gvar_types.append(typ)
+
+    def _components(self):
+        p = self.prog
+        self.attr_types: dict = {}
+        comps = self.doc.get("components", LMap())
+        rows = []      # (component, attrs dict, home slot)
+        for cname, c in comps.items():
+            for_each = c.get("for_each", LMap())
+            scope = Scope()
+            axes = []
+            for attr in for_each:
+                values = self._const_value(for_each[attr])
+                if not isinstance(values, list):
+                    raise SpecError(f"for_each.{attr} must give a list", for_each.where(attr))
+                axes.append((str(attr), values))
+                scope.add(str(attr), type_of_value(values[0]) if values else T.ANY)
+            zname = str(c.get("zone", ""))
+            if zname not in p.zones:
+                raise SpecError(f"unknown zone '{zname}'", c.where("zone") if "zone" in c else c.pos,
+                                did_you_mean(zname, p.zones))
+            z = p.zones[zname]
+            if z.per_player or z.nslots != 1:
+                raise SpecError("components start in a zone of one slot, not per player",
+                                c.where("zone"))
+            names = [a for a, _ in axes]
+            for combo in itertools.product(*(v for _, v in axes)):
+                L = list(combo) + [None] * 16
+                attrs = dict(zip(names, combo))
+                for an, av in self._enum_typed(axes, combo):
+                    self.attr_types.setdefault(an, av)
+                extra = c.get("attributes", LMap())
+                ascope = scope.child()
+                for an in extra:
+                    val = self._const_value(extra[an], ascope, L)
+                    attrs[str(an)] = val
+                    self.attr_types.setdefault(str(an), self._value_type(val))
+                count = self._const_value(c.get("count", 1), scope, L)
+                if not isinstance(count, int) or count < 0:
+                    raise SpecError("count must be a number of pieces", c.where("count"))
+                label = self._name_of(c, attrs, cname)
+                for _ in range(count):
+                    rows.append((str(cname), attrs, label))
+                if len(rows) > MAX_PIECES:
+                    raise SpecError(f"more than {MAX_PIECES} pieces", c.pos)
+            self.graph.add_node(f"component:{cname}", kind="component")
+        all_attrs = sorted({a for _, attrs, _ in rows for a in attrs})
+        p.piece_attrs = {a: tuple(attrs.get(a) for _, attrs, _ in rows) for a in all_attrs}
+        kinds: dict = {}
+        for i, (cname, attrs, label) in enumerate(rows):
+            key = (cname, tuple(sorted(attrs.items())))
+            p.piece_kind.append(kinds.setdefault(key, len(kinds)))
+            p.piece_names.append(label)
+            p.piece_component.append(cname)
+            p.piece_home.append(p.zones[str(comps[cname]["zone"])].base)
+
+    def _enum_typed(self, axes, combo):
+        for (name, values), v in zip(axes, combo):
+            yield name, self._value_type(v)
+
+    def _value_type(self, v):
+        if isinstance(v, str) and v in self.member_of:
+            return T.enum(self.member_of[v])
+        return type_of_value(v)
+
+    def _name_of(self, c, attrs, cname) -> str:
+        template = str(c.get("name", cname))
+        try:
+            return template.format(**attrs)
+        except (KeyError, IndexError, ValueError) as exc:
+            raise SpecError(f"the name template refers to {exc}, which is not an attribute",
+                            c.where("name")) from None
+
+    # ---- rules ---------------------------------------------------------------------------
+    def _procs(self):
+        for name, r in self.rules.items():
+            params = tuple(str(x) for x in r.get("params", ()))
+            self.prog.procs[str(name)] = Proc(str(name), params, pos=self.rules.where_key(name),
+                                              source=str(r.get("source", "")))
+            self.graph.add_node(f"rule:{name}", kind="rule", source=str(r.get("source", "")),
+                                ruling=str(r.get("ruling", "")))
+
+    def _compile_proc(self, name, proc: Proc, types=None):
+        """Compile a rule's body; its parameters take the types of its first call."""
+        scope = Scope()
+        for i, param in enumerate(proc.params):
+            scope.add(param, types[i] if types else T.ANY)
+        outer, self.current_rule = self.current_rule, f"rule:{name}"
+        proc.block = self._new_block((), (), name)   # a placeholder while compiling
+        step = self.rules[name]
+        try:
+            block = self._block(LList([step]) if not isinstance(step, list) else step, scope,
+                                name, positions=[self.rules.where(name)])
+        finally:
+            self.current_rule = outer
+        proc.block.ins, proc.block.pos = block.ins, block.pos
+        proc.nlocals = scope.size
+
+    def _new_block(self, ins, pos, name) -> Block:
+        b = Block(len(self.prog.blocks), tuple(ins), tuple(pos), name)
+        self.prog.blocks.append(b)
+        return b
+
+    def _block(self, steps, scope: Scope, name: str, positions=None) -> Block:
+        ins, pos = [], []
+        if not isinstance(steps, list):
+            raise SpecError("expected a list of steps", getattr(steps, "pos", NOWHERE))
+        for i, step in enumerate(steps):
+            where = positions[i] if positions else (steps.where(i) if isinstance(steps, LList) else NOWHERE)
+            for fn, p in self._step(step, scope, where):
+                ins.append(fn)
+                pos.append(p)
+        return self._new_block(ins, pos, name)
+
+    def _step(self, step, scope: Scope, where: Pos):
+        """-> list of (instruction, position)."""
+        if isinstance(step, str):
+            node = parse(step, "statement")
+            return [(self._statement(node, scope), node.pos)]
+        if not isinstance(step, dict):
+            raise SpecError("a step is a statement or a mapping", where)
+        sid = step.get("id")
+        node_name = None
+        if sid is not None:
+            sid = str(sid)
+            if sid in self.step_ids:
+                raise SpecError(f"step id '{sid}' is used twice", step.where("id"),
+                                f"it was first used at line {self.step_ids[sid].line}")
+            self.step_ids[sid] = step.where("id")
+            node_name = f"step:{sid}"
+            self.graph.add_node(node_name, kind="step", source=str(step.get("source", "")),
+                                ruling=str(step.get("ruling", "")))
+            self.graph.add_edge(self.current_rule, node_name, kind="contains")
+        shape = next((s for s in STEP_SHAPES if s in step), None)
+        if shape is None:
+            raise SpecError("this step has nothing to do", step.pos,
+                            f"give it one of: {', '.join(STEP_SHAPES)}")
+        outer = self.current_rule
+        if node_name:
+            self.current_rule = node_name
+        try:
+            return getattr(self, "_step_" + shape)(step, scope, step.pos)
+        finally:
+            self.current_rule = outer
+
+    def _step_do(self, step, scope, pos):
+        out = []
+        body = step["do"]
+        for i, s in enumerate(body):
+            out.extend(self._step(s, scope, body.where(i) if isinstance(body, LList) else pos))
+        return out
+
+    def _expr(self, text, scope, what="a condition", want=None):
+        node = parse(text, "expression")
+        if want is not None:
+            return self.x.expect(node, scope, want, what)
+        fn, _ = self.x.compile(node, scope)
+        return fn
+
+    def _push(self, block: Block, loop=None):
+        ins = block.ins
+
+        def push(st, L):
+            st.stack.append([ins, 0, L, loop, None, None, block])
+        return push
+
+    def _step_if(self, step, scope, pos):
+        test = self._expr(step["if"], scope, "an if condition", T.BOOL)
+        then = self._block(step.get("then", LList()), scope.child(), "then")
+        orelse = self._block(step.get("else", LList()), scope.child(), "else")
+        ti, ei = then.ins, orelse.ins
+
+        def if_(st, fr):
+            code = ti if test(st, fr[2]) else ei
+            if code:
+                st.stack.append([code, 0, fr[2], None, None, None, then if code is ti else orelse])
+        return [(if_, pos)]
+
+    def _bindings(self, text, scope):
+        node = parse(text, "bindings")
+        return node
+
+    def _step_for(self, step, scope, pos):
+        node = self._bindings(step["for"], scope)
+        if len(node.items) != 1:
+            raise SpecError("for takes one binding (x in ...)", node.pos)
+        b = node.items[0]
+        src, styp = self.x.compile(b.source, scope)
+        items = self.items_fn(styp, src)
+        inner = scope.child()
+        var = inner.add(b.var, T.elem(styp))
+        cond = self.x.expect(node.cond, inner, T.BOOL, "a where condition") if node.cond else None
+        body = self._block(step["do"], inner, "for")
+        loop = Loop(len(self.prog.loops), kind="for", pos=pos)
+        self.prog.loops.append(loop)
+
+        def again(st, fr):
+            todo, i = fr[4], fr[5]
+            L = fr[2]
+            while i < len(todo):
+                L[var] = todo[i]
+                i += 1
+                if cond is None or cond(st, L):
+                    fr[5] = i
+                    fr[1] = 0
+                    return True
+            return False
+        loop.again = again
+        ins = body.ins
+
+        def for_(st, fr):
+            frame = [ins, 0, fr[2], loop, items(st, fr[2]), 0, body]
+            if again(st, frame):
+                st.stack.append(frame)
+        return [(for_, pos)]
+
+    def _step_repeat(self, step, scope, pos):
+        count = self._expr(step["repeat"], scope, "a repeat count", T.INT)
+        body = self._block(step["do"], scope.child(), "repeat")
+        loop = Loop(len(self.prog.loops), kind="repeat", pos=pos)
+        self.prog.loops.append(loop)
+
+        def again(st, fr):
+            fr[4] -= 1
+            if fr[4] > 0:
+                fr[1] = 0
+                return True
+            return False
+        loop.again = again
+        ins = body.ins
+
+        def repeat(st, fr):
+            n = count(st, fr[2])
+            if n > 0:
+                st.stack.append([ins, 0, fr[2], loop, n, None, body])
+        return [(repeat, pos)]
+
+    def _step_while(self, step, scope, pos):
+        test = self._expr(step["while"], scope, "a while condition", T.BOOL)
+        limit = int(step.get("max", 10_000))
+        body = self._block(step["do"], scope.child(), "while")
+        loop = Loop(len(self.prog.loops), kind="while", pos=pos)
+        self.prog.loops.append(loop)
+
+        def again(st, fr):
+            if not test(st, fr[2]):
+                return False
+            fr[4] += 1
+            if fr[4] > limit:
+                raise RuleError(f"this loop ran more than {limit} times", pos,
+                                "raise its max: or check its condition")
+            fr[1] = 0
+            return True
+        loop.again = again
+        ins = body.ins
+
+        def while_(st, fr):
+            if test(st, fr[2]):
+                st.stack.append([ins, 0, fr[2], loop, 1, None, body])
+        return [(while_, pos)]
+
+    def _step_turns(self, step, scope, pos):
+        spec = step["turns"] if isinstance(step["turns"], dict) else LMap()
+        first = self._expr(spec.get("first", "0"), scope, "the first player", T.INT)
+        until = self._expr(spec["until"], scope, "an until condition", T.BOOL) \
+            if "until" in spec else None
+        body = self._block(step["do"], scope.child(), "turn")
+        n = self.prog.players
+        loop = Loop(len(self.prog.loops), kind="turns", pos=pos)
+        self.prog.loops.append(loop)
+
+        def again(st, fr):
+            if until is not None and until(st, fr[2]):
+                return False
+            st.current = (st.current + 1) % n
+            st.turn += 1
+            fr[1] = 0
+            return True
+        loop.again = again
+        ins = body.ins
+
+        def turns(st, fr):
+            st.current = first(st, fr[2]) % n
+            st.turn += 1
+            st.stack.append([ins, 0, fr[2], loop, None, None, body])
+        return [(turns, pos)]
+
+    def _step_match(self, step, scope, pos):
+        subject = self._expr(step["match"], scope, "a match subject")
+        cases = {}
+        blocks = {}
+        for key, body in step["cases"].items():
+            k = plain(key)
+            blocks[k] = self._block(body, scope.child(), f"case {k}")
+            cases[k] = blocks[k].ins
+        orelse = self._block(step.get("else", LList()), scope.child(), "else")
+
+        def match(st, fr):
+            k = subject(st, fr[2])
+            code = cases.get(k)
+            if code is None:
+                code = orelse.ins
+                if not code:
+                    return None
+                b = orelse
+            else:
+                b = blocks[k]
+            if code:
+                st.stack.append([code, 0, fr[2], None, None, None, b])
+        return [(match, pos)]
+
+    # ---- decisions ------------------------------------------------------------------------
+    def _step_choose(self, step, scope, pos):
+        return self._decision(step, [step], scope, pos)
+
+    def _step_choose_one(self, step, scope, pos):
+        options = step["choose_one"]
+        if not isinstance(options, list) or not options:
+            raise SpecError("choose_one needs a list of options", step.where("choose_one"))
+        return self._decision(step, list(options), scope, pos)
+
+    def _decision(self, step, options, scope: Scope, pos):
+        p = self.prog
+        did = len(p.decisions)
+        dnode = f"decision:{did}"
+        self.graph.add_node(dnode, kind="decision", rule=self.current_rule)
+        self.graph.add_edge(self.current_rule, dnode, kind="contains")
+        outer = self.current_rule
+        self.current_rule = dnode
+        alts = []
+        try:
+            for i, opt in enumerate(options):
+                alts.append(self._alternative(i, opt, scope, pos))
+        finally:
+            self.current_rule = outer
+        player = None
+        if "player" in step:
+            if str(step["player"]).strip() == "chance":
+                player = lambda st, L: CHANCE  # noqa: E731
+            else:
+                player = self._expr(step["player"], scope, "the deciding player", T.INT)
+        upto = "up_to" in step
+        dec = Decision(did, self.current_rule, alts, player,
+                       optional=str(step.get("optional", "")),
+                       done=str(step.get("done", "done")) if upto else "", upto=upto, pos=pos)
+        p.decisions.append(dec)
+        orelse = self._block(step.get("else", LList()), scope.child(), "else")
+        ask = self._ask(dec, orelse)
+        if not upto:
+            return [(ask, pos)]
+        count = self._expr(step["up_to"], scope, "up_to", T.INT)
+        loop = Loop(len(p.loops), kind="up_to", pos=pos)
+        p.loops.append(loop)
+        inner = self._new_block([ask], [pos], "up_to")
+
+        def again(st, fr):
+            fr[4] -= 1
+            if fr[4] > 0:
+                fr[1] = 0
+                return True
+            return False
+        loop.again = again
+        ins = inner.ins
+
+        def upto_(st, fr):
+            n = count(st, fr[2])
+            if n > 0:
+                st.stack.append([ins, 0, fr[2], loop, n, None, inner])
+        return [(upto_, pos)]
+
+    def _alternative(self, i, opt, scope: Scope, pos) -> Alt:
+        if not isinstance(opt, dict):
+            raise SpecError("an option is a mapping with a label and what it does", pos)
+        inner = scope.child()
+        guard = self._expr(opt["if"], scope, "an option's condition", T.BOOL) if "if" in opt else None
+        enum = None
+        slots: tuple = ()
+        if "choose" in opt:
+            enum, slots = self._enumerator(opt, inner)
+        body = self._block(opt.get("do", LList()), inner, "option")
+        label = self._label(opt.get("label"), inner, slots, opt)
+        return Alt(i, label, guard, enum, slots, body, str(opt.get("source", "")))
+
+    def _enumerator(self, opt, scope: Scope):
+        node = self._bindings(opt["choose"], scope)
+        sources, slots, piece_vars = [], [], []
+        for b in node.items:
+            src, styp = self.x.compile(b.source, scope)
+            if styp[0] not in ("list", "slot", "zone") and styp != T.ANY:
+                raise SpecError(f"cannot choose from {T.describe(styp)}", b.source.pos,
+                                "choose from a zone, a list or a player list")
+            sources.append(self.items_fn(styp, src))
+            et = T.elem(styp)
+            slots.append(scope.add(b.var, et))
+            piece_vars.append(et == T.PIECE)
+        cond = self.x.expect(node.cond, scope, T.BOOL, "a where condition") if node.cond else None
+        distinct = bool(opt.get("distinct", False))
+        kind = self.prog.piece_kind
+        slots_t = tuple(slots)
+        pos = node.pos
+
+        def key_of(vals):
+            return tuple(kind[v] if pv and v is not None else v for v, pv in zip(vals, piece_vars))
+
+        if len(sources) == 1 and cond is None:
+            src0 = sources[0]
+            if distinct and piece_vars[0]:
+                def enum1d(st, L):
+                    seen = set()
+                    out = []
+                    for v in src0(st, L):
+                        k = kind[v]
+                        if k not in seen:
+                            seen.add(k)
+                            out.append((v,))
+                    return out
+                return enum1d, slots_t
+            return (lambda st, L: [(v,) for v in src0(st, L) if v is not None]), slots_t
+
+        if len(sources) == 2 and cond is None:
+            s0, s1 = sources
+
+            def enum2(st, L):
+                a = s0(st, L)
+                if distinct and piece_vars[0]:
+                    seen = set()
+                    a = [v for v in a if not (kind[v] in seen or seen.add(kind[v]))]
+                b = s1(st, L)
+                return [(x, y) for x in a for y in b]
+            return enum2, slots_t
+
+        def enum(st, L):
+            out = []
+            seen = set()
+            for vals in itertools.product(*(s(st, L) for s in sources)):
+                if None in vals:
+                    continue
+                for slot, v in zip(slots_t, vals):
+                    L[slot] = v
+                if cond is not None and not cond(st, L):
+                    continue
+                if distinct:
+                    k = key_of(vals)
+                    if k in seen:
+                        continue
+                    seen.add(k)
+                out.append(vals)
+                if len(out) > 100_000:
+                    raise RuleError("a decision with more than 100000 actions", pos)
+            return out
+        return enum, slots_t
+
+    _FIELD = re.compile(r"\{([^{}]*)\}")
+
+    def _label(self, template, scope: Scope, slots, opt):
+        """'play {t} on column {c + 1}' -> fn(st, L) -> str; pieces print as their names."""
+        if template is None:
+            names = [n for n, (s, _) in scope.names.items() if s in slots]
+            template = LStr(" ".join(f"{{{n}}}" for n in names) or "choose")
+            template.pos = getattr(opt, "pos", NOWHERE)
+        parts = []
+        text = str(template)
+        last = 0
+        names = self.prog.piece_names
+        for m in self._FIELD.finditer(text):
+            if m.start() > last:
+                parts.append(text[last:m.start()])
+            sub = LStr(m.group(1))
+            base = template.pos_at(m.start(1)) if isinstance(template, LStr) else NOWHERE
+            sub.pos, sub.segments = base, ((base.line, base.col, len(sub)),)
+            fn, typ = self.x.compile(parse(sub, "expression"), scope)
+            if typ == T.PIECE:
+                parts.append(lambda st, L, f=fn: names[f(st, L)] if f(st, L) is not None else "none")
+            else:
+                parts.append(lambda st, L, f=fn: str(f(st, L)))
+            last = m.end()
+        if last < len(text):
+            parts.append(text[last:])
+        parts = tuple(parts)
+        return lambda st, L: "".join(x if isinstance(x, str) else x(st, L) for x in parts)
+
+    def _ask(self, dec: Decision, orelse: Block):
+        alts = tuple(dec.alts)
+        did = dec.id
+        player = dec.player
+        optional = bool(dec.optional)
+        upto = dec.upto
+        skip = (did, SKIP)
+        done = (did, DONE)
+        else_ins = orelse.ins
+
+        def ask(st, fr):
+            L = fr[2]
+            actions = []
+            for alt in alts:
+                if alt.guard is not None and not alt.guard(st, L):
+                    continue
+                if alt.enum is None:
+                    actions.append((did, alt.index))
+                else:
+                    ai = alt.index
+                    actions.extend((did, ai) + vals for vals in alt.enum(st, L))
+            if not actions:
+                if upto:
+                    st.stack.pop()
+                elif else_ins:
+                    st.stack.append([else_ins, 0, L, None, None, None, orelse])
+                return None
+            if optional:
+                actions.insert(0, skip)
+            elif upto:
+                actions.append(done)
+            who = st.current if player is None else player(st, L)
+            fr[1] -= 1
+            st.pause(dec, who, actions, fr)
+            return True
+        return ask
+
+    # ---- statements ------------------------------------------------------------------------
+    def _statement(self, node, scope: Scope):
+        return getattr(self, "s_" + type(node).__name__)(node, scope)
+
+    def _dest(self, node, scope):
+        fn, typ = self.x.compile(node, scope)
+        if typ[0] != "slot":
+            hint = ("name one of its slots, e.g. zone[i]" if typ[0] == "zone"
+                    else "pieces go to a zone (a pile, a hand, zone[i], p.hand)")
+            raise SpecError(f"cannot move pieces to {T.describe(typ)}", node.pos, hint)
+        return fn
+
+    def s_Move(self, node: ast.Move, scope):
+        what, wtyp = self.x.compile(node.what, scope)
+        dest = self._dest(node.dest, scope)
+        pos = node.pos
+        if wtyp in (T.PIECE, T.NONE) and not node.bottom:
+            def move1(st, fr):
+                L = fr[2]
+                move_one(st, what(st, L), dest(st, L), pos)
+            return move1
+        if wtyp in (T.PIECE, T.NONE):
+            get = lambda st, L: [what(st, L)]  # noqa: E731
+        elif wtyp[0] == "slot":
+            get = lambda st, L: list(st.slots[what(st, L)])  # noqa: E731
+        elif wtyp[0] == "zone":
+            n = wtyp[1].nslots
+            get = lambda st, L: pieces_of_zone(st, what(st, L), n)  # noqa: E731
+        elif wtyp[0] == "list" and wtyp[1] in (T.PIECE, T.ANY):
+            get = what
+        else:
+            raise SpecError(f"cannot move {T.describe(wtyp)}", node.what.pos,
+                            "move a piece, a list of pieces or a zone's contents")
+        bottom, shuffled = node.bottom, node.shuffled
+
+        def move(st, fr):
+            L = fr[2]
+            move_pieces(st, get(st, L), dest(st, L), bottom, shuffled, pos)
+        return move
+
+    def s_Swap(self, node, scope):
+        a = self.x.expect(node.a, scope, T.PIECE, "what is swapped")
+        b = self.x.expect(node.b, scope, T.PIECE, "what is swapped")
+        pos = node.pos
+
+        def swap(st, fr):
+            L = fr[2]
+            swap_pieces(st, a(st, L), b(st, L), pos)
+        return swap
+
+    def s_Shuffle(self, node, scope):
+        z = self._dest(node.zone, scope)
+
+        def shuffle(st, fr):
+            shuffle_list(st.slots[z(st, fr[2])], st.rng.random)
+        return shuffle
+
+    def s_Refill(self, node, scope):
+        z = self._dest(node.zone, scope)
+        src = self._dest(node.source, scope)
+        pos = node.pos
+        caps = self.prog.slot_cap
+
+        def refill(st, fr):
+            L = fr[2]
+            d, s = z(st, L), src(st, L)
+            cap = caps[d]
+            if cap is None:
+                raise RuleError("refill needs a zone with a capacity", pos)
+            target, pile = st.slots[d], st.slots[s]
+            while len(target) < cap and pile:
+                move_one(st, pile[-1], d, pos)
+        return refill
+
+    def s_EndGame(self, node, scope):
+        def end(st, fr):
+            st.finish()
+            return True
+        return end
+
+    def s_Call(self, node: ast.Call, scope):
+        proc = self.prog.procs.get(node.name)
+        if proc is None:
+            raise SpecError(f"call of an undefined rule '{node.name}'", node.pos,
+                            did_you_mean(node.name, self.prog.procs) or "rules are declared under rules:")
+        if len(node.args) != len(proc.params):
+            raise SpecError(f"rule '{node.name}' takes {len(proc.params)} argument"
+                            f"{'s' if len(proc.params) != 1 else ''}, not {len(node.args)}",
+                            node.pos, f"its parameters: {', '.join(proc.params) or 'none'}")
+        self.graph.add_edge(self.current_rule, f"rule:{node.name}", kind="calls")
+        compiled = [self.x.compile(a, scope) for a in node.args]
+        args = tuple(f for f, _ in compiled)
+        if proc.block is None:
+            self._compile_proc(node.name, proc, [t for _, t in compiled])
+        pos = node.pos
+        limit = self.prog.max_depth
+
+        def call(st, fr):
+            L = fr[2]
+            new = [f(st, L) for f in args]
+            new.extend([None] * (proc.nlocals - len(new)))
+            if len(st.stack) > limit:
+                raise RuleError(f"rules nest deeper than {limit} calls", pos,
+                                "a rule that calls itself needs a way to stop")
+            block = proc.block
+            st.stack.append([block.ins, 0, new, None, None, None, block])
+        # the body's locals are known once it is compiled (recursion: at the end)
+        return call
+
+    def s_Let(self, node: ast.Let, scope):
+        fn, typ = self.x.compile(node.value, scope)
+        slot = scope.add(node.name, typ)
+
+        def let(st, fr):
+            fr[2][slot] = fn(st, fr[2])
+        return let
+
+    def s_Assign(self, node: ast.Assign, scope):
+        value = self.x.expect(node.value, scope, T.INT if node.op != "=" else T.ANY, "the value")
+        p = self.prog
+        op = node.op
+        t = node.target
+        if isinstance(t, ast.Name):
+            if t.id in scope.names:
+                slot, _ = scope.names[t.id]
+                return self._assign_to(op, lambda st, fr: fr[2], slot, value)
+            if t.id in p.gvar_names:
+                i = p.gvar_names.index(t.id)
+                return self._assign_to(op, lambda st, fr: st.gv, i, value)
+            raise SpecError(f"'{t.id}' is not a variable", t.pos,
+                            did_you_mean(t.id, p.gvar_names + list(scope.names)) or
+                            "declare it under variables:")
+        obj, otyp = self.x.compile(t.obj, scope)
+        if otyp != T.PLAYER or t.name not in p.pvar_names:
+            raise SpecError(f"cannot assign to '{t.name}' here", t.pos,
+                            did_you_mean(t.name, p.pvar_names) or
+                            "assign to a player's variable: p.NAME")
+        i = p.pvar_names.index(t.name)
+        return self._assign_to(op, lambda st, fr: st.pv[obj(st, fr[2])], i, value)
+
+    @staticmethod
+    def _assign_to(op, container, i, value):
+        if op == "=":
+            def assign(st, fr):
+                container(st, fr)[i] = value(st, fr[2])
+        elif op == "+=":
+            def assign(st, fr):
+                container(st, fr)[i] += value(st, fr[2])
+        else:
+            def assign(st, fr):
+                container(st, fr)[i] -= value(st, fr[2])
+        return assign
+
+    # ---- scoring and checks -----------------------------------------------------------------
+    def _scoring(self):
+        scoring = self.doc.get("scoring", LMap())
+        p = self.prog
+        size = 1
+        for rid, rule in scoring.get("points", LMap()).items():
+            scope = Scope()
+            scope.add("player", T.PLAYER)      # slot 0: the player being scored
+            fn = self._expr(rule["value"], scope, "a score", T.INT)
+            p.points.append((str(rid), fn))
+            self.graph.add_node(f"score:{rid}", kind="score", source=str(rule.get("source", "")))
+            size = max(size, scope.size)
+        for tb in scoring.get("tiebreak", LList()):
+            scope = Scope()
+            scope.add("player", T.PLAYER)
+            fn = self._expr(tb["value"], scope, "a tie-breaker", T.INT)
+            p.tiebreaks.append((str(tb.get("id", f"tiebreak{len(p.tiebreaks) + 1}")), fn))
+            size = max(size, scope.size)
+        p.score_nlocals = size
+
+    def _check_reachable(self):
+        roots = ["setup", "play"]
+        reach = set()
+        for r in roots:
+            reach |= {r} | nx.descendants(self.graph, r)
+        for name, proc in self.prog.procs.items():
+            if f"rule:{name}" not in reach:
+                raise SpecError(f"rule '{name}' is never called", proc.pos,
+                                "call it from setup, play or another rule, or remove it")

@@ -1,0 +1,398 @@
+"""Running games: Game (a compiled spec with players and options) and State.
+
+Input: a Program (interpreter/model.py). Output: states that list legal actions, apply
+them, and report scores, winners and per-player observations. Play is a sequence of
+atomic decisions: the engine runs the compiled blocks until a decision (or the end) and
+waits there. Randomness (shuffles) comes from the state's own seeded generator; chance
+decisions are made by whoever drives the state.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+
+from .errors import IllegalAction, RuleError, TabulaError
+from .model import CHANCE, DONE, SKIP, TERMINAL, Program
+
+STATE_FORMAT = 1
+
+
+class Pending:
+    """The decision a state waits on."""
+
+    __slots__ = ("decision", "player", "actions", "frame")
+
+    def __init__(self, decision, player, actions, frame):
+        self.decision = decision
+        self.player = player
+        self.actions = actions
+        self.frame = frame
+
+
+class Game:
+    """A spec compiled for a number of players and a set of options."""
+
+    def __init__(self, prog: Program, spec=None):
+        self.prog = prog
+        self.spec = spec
+        self.players = prog.players
+        self.options = dict(prog.options)
+
+    @property
+    def id(self) -> str:
+        return self.prog.spec_id
+
+    def new_state(self, seed: int = 0, start: str = "setup") -> "State":
+        """A new game, run up to its first decision."""
+        st = State(self, seed)
+        root = self.prog.root_full if start == "setup" else self.prog.root_play
+        st.stack.append([root.ins, 0, [None] * max(self.prog.root_nlocals, 1), None, None, None,
+                         root])
+        if start != "setup-only":
+            st.run()
+        return st
+
+    def blank_state(self, seed: int = 0) -> "State":
+        """A state with every piece at home and nothing run (for scenarios)."""
+        return State(self, seed)
+
+    def start_play(self, st: "State") -> None:
+        root = self.prog.root_play
+        st.stack = [[root.ins, 0, [None] * max(self.prog.root_nlocals, 1), None, None, None, root]]
+        st.run()
+
+    def piece_index(self, name: str) -> list:
+        return [i for i, n in enumerate(self.prog.piece_names) if n == name]
+
+
+class State:
+    """One game in progress. Public methods check their input, then act."""
+
+    __slots__ = ("game", "prog", "slots", "where", "gv", "pv", "current", "turn", "stack",
+                 "pending", "rng", "terminal", "steps", "history", "_scores")
+
+    def __init__(self, game: Game, seed: int = 0):
+        prog = game.prog
+        self.game = game
+        self.prog = prog
+        self.slots = [[] for _ in range(prog.nslots)]
+        self.where = list(prog.piece_home)
+        for pid, s in enumerate(prog.piece_home):
+            self.slots[s].append(pid)
+        self.gv = list(prog.gvar_init)
+        self.pv = [list(prog.pvar_init) for _ in range(prog.players)]
+        self.current = 0
+        self.turn = 0
+        self.stack: list = []
+        self.pending: Pending | None = None
+        self.rng = random.Random(seed)
+        self.terminal = False
+        self.steps = 0
+        self.history: list = []
+        self._scores = None
+
+    # ---- the run loop ---------------------------------------------------------------------
+    def pause(self, decision, player, actions, frame) -> None:
+        self.pending = Pending(decision, player, actions, frame)
+
+    def finish(self) -> None:
+        self.terminal = True
+        self.stack.clear()
+        self.pending = None
+
+    def run(self) -> None:
+        """Execute instructions until a decision or the end of the game."""
+        stack = self.stack
+        limit = self.prog.max_steps
+        steps = self.steps
+        fr = None
+        pc = 0
+        try:
+            while stack:
+                fr = stack[-1]
+                ins = fr[0]
+                pc = fr[1]
+                if pc < len(ins):
+                    fr[1] = pc + 1
+                    steps += 1
+                    if ins[pc](self, fr):
+                        break
+                    if steps > limit:
+                        raise RuleError(f"the game ran more than {limit} steps without ending",
+                                        fr[6].pos[pc] if pc < len(fr[6].pos) else None,
+                                        "a loop never ends, or raise game.max_steps")
+                else:
+                    loop = fr[3]
+                    if loop is None or not loop.again(self, fr):
+                        stack.pop()
+            else:
+                self.terminal = True
+        except RuleError:
+            raise
+        except (TypeError, IndexError, KeyError, ValueError, AttributeError,
+                ZeroDivisionError, RecursionError) as exc:
+            pos = fr[6].pos[pc] if fr is not None and pc < len(fr[6].pos) else None
+            raise RuleError(f"the rule cannot be carried out here ({type(exc).__name__}: {exc})",
+                            pos) from exc
+        finally:
+            self.steps = steps
+
+    # ---- the OpenSpiel-like API ------------------------------------------------------------
+    def current_player(self) -> int:
+        """A player index, CHANCE (-1) or TERMINAL (-2)."""
+        if self.terminal:
+            return TERMINAL
+        return self.pending.player if self.pending is not None else TERMINAL
+
+    def is_terminal(self) -> bool:
+        return self.terminal
+
+    def is_chance_node(self) -> bool:
+        return self.pending is not None and self.pending.player == CHANCE
+
+    def legal_actions(self) -> tuple:
+        """The actions of the pending decision (tuples of small ints); () when over."""
+        return self.pending.actions if self.pending is not None else ()
+
+    def chance_outcomes(self) -> list:
+        acts = self.legal_actions() if self.is_chance_node() else ()
+        return [(a, 1.0 / len(acts)) for a in acts]
+
+    def apply(self, action) -> None:
+        p = self.pending
+        if p is None:
+            raise IllegalAction("the game is over" if self.terminal else "no decision is pending")
+        action = tuple(action)
+        if action not in p.actions:
+            raise IllegalAction(f"{action!r} is not a legal action here")
+        self._apply(p, action)
+
+    def _apply(self, p: Pending, action: tuple) -> None:
+        fr = p.frame
+        fr[1] += 1
+        self.pending = None
+        self._scores = None
+        self.history.append(action)
+        alt = action[1]
+        if alt >= 0:
+            a = p.decision.alts[alt]
+            L = fr[2]
+            for slot, v in zip(a.slots, action[2:]):
+                L[slot] = v
+            body = a.body
+            if body.ins:
+                self.stack.append([body.ins, 0, L, None, None, None, body])
+        elif alt == DONE:
+            stack = self.stack
+            while stack and stack[-1] is not fr:
+                stack.pop()
+            if stack:
+                stack.pop()
+        self.run()
+
+    def apply_string(self, text: str) -> None:
+        for a in self.legal_actions():
+            if self.action_to_string(a) == text:
+                self._apply(self.pending, a)
+                return
+        raise IllegalAction(f"'{text}' is not a legal action here")
+
+    def action_to_string(self, action) -> str:
+        p = self.pending
+        if p is None or action[0] != p.decision.id:
+            return f"decision {action[0]} option {action[1]} {list(action[2:])}"
+        dec = p.decision
+        alt = action[1]
+        if alt == SKIP:
+            return dec.optional
+        if alt == DONE:
+            return dec.done
+        a = dec.alts[alt]
+        L = list(p.frame[2])
+        for slot, v in zip(a.slots, action[2:]):
+            L[slot] = v
+        return a.label(self, L)
+
+    def legal_action_strings(self) -> list:
+        return [self.action_to_string(a) for a in self.legal_actions()]
+
+    # ---- scores -----------------------------------------------------------------------------
+    def points(self) -> dict:
+        """Each scoring rule's points per player: {rule id: [p0, p1, ...]}."""
+        prog = self.prog
+        out = {}
+        for rid, fn in prog.points:
+            row = []
+            for p in range(prog.players):
+                L = [None] * prog.score_nlocals
+                L[0] = p
+                row.append(fn(self, L))
+            out[rid] = row
+        return out
+
+    def scores(self) -> list:
+        if self._scores is None:
+            try:
+                pts = self.points()
+            except RuleError:
+                raise
+            except (TypeError, IndexError, KeyError, ValueError, AttributeError) as exc:
+                raise RuleError(f"a scoring rule cannot be computed ({exc})") from exc
+            n = self.prog.players
+            self._scores = [sum(row[p] for row in pts.values()) for p in range(n)]
+        return list(self._scores)
+
+    def tiebreak_keys(self) -> list:
+        prog = self.prog
+        keys = []
+        for p in range(prog.players):
+            L = [None] * prog.score_nlocals
+            L[0] = p
+            keys.append(tuple(fn(self, L) for _, fn in prog.tiebreaks))
+        return keys
+
+    def winners(self) -> list:
+        """Players with the best (score, tie-breakers...); several share a victory."""
+        sc = self.scores()
+        tb = self.tiebreak_keys()
+        keys = [(sc[p],) + tb[p] for p in range(self.prog.players)]
+        best = max(keys)
+        return [p for p, k in enumerate(keys) if k == best]
+
+    # ---- copies -----------------------------------------------------------------------------
+    def clone(self) -> "State":
+        new = State.__new__(State)
+        new.game, new.prog = self.game, self.prog
+        new.slots = [s[:] for s in self.slots]
+        new.where = self.where[:]
+        new.gv = self.gv[:]
+        new.pv = [v[:] for v in self.pv]
+        new.current, new.turn, new.terminal, new.steps = (self.current, self.turn,
+                                                          self.terminal, self.steps)
+        new.history = self.history[:]
+        new._scores = self._scores
+        new.rng = random.Random()
+        new.rng.setstate(self.rng.getstate())
+        locals_map: dict = {}
+        frames_map: dict = {}
+        stack = []
+        for fr in self.stack:
+            L = fr[2]
+            nl = locals_map.get(id(L))
+            if nl is None:
+                nl = locals_map[id(L)] = L[:]
+            nf = [fr[0], fr[1], nl, fr[3], fr[4][:] if isinstance(fr[4], list) else fr[4],
+                  fr[5], fr[6]]
+            frames_map[id(fr)] = nf
+            stack.append(nf)
+        new.stack = stack
+        p = self.pending
+        new.pending = None if p is None else Pending(p.decision, p.player, p.actions,
+                                                     frames_map[id(p.frame)])
+        return new
+
+    # ---- JSON -------------------------------------------------------------------------------
+    def to_json(self) -> dict:
+        """A canonical JSON-ready dict; State.from_json(game, d) gives the state back."""
+        locals_ids: dict = {}
+        locals_list = []
+        frames = []
+        for fr in self.stack:
+            L = fr[2]
+            if id(L) not in locals_ids:
+                locals_ids[id(L)] = len(locals_list)
+                locals_list.append(L)
+            frames.append({"block": fr[6].id, "pc": fr[1], "locals": locals_ids[id(L)],
+                           "loop": fr[3].id if fr[3] is not None else None,
+                           "a": fr[4], "b": fr[5]})
+        rng = self.rng.getstate()
+        return {"format": STATE_FORMAT, "spec": self.prog.spec_id,
+                "players": self.prog.players, "options": self.game.options,
+                "slots": self.slots, "globals": self.gv, "player_vars": self.pv,
+                "current": self.current, "turn": self.turn, "terminal": self.terminal,
+                "steps": self.steps, "history": [list(a) for a in self.history],
+                "locals": locals_list, "frames": frames,
+                "pending_frame": (self.stack.index(self.pending.frame)
+                                  if self.pending is not None else None),
+                "rng": [rng[0], list(rng[1]), rng[2]]}
+
+    def to_json_text(self) -> str:
+        return json.dumps(self.to_json(), sort_keys=True, separators=(",", ":"))
+
+    @classmethod
+    def from_json(cls, game: Game, d: dict) -> "State":
+        prog = game.prog
+        try:
+            if d.get("format") != STATE_FORMAT or d.get("spec") != prog.spec_id \
+                    or d.get("players") != prog.players:
+                raise TabulaError("this state was saved for another spec, player count or format")
+            st = State(game)
+            st.slots = [list(s) for s in d["slots"]]
+            if len(st.slots) != prog.nslots:
+                raise TabulaError("the saved zones do not match the spec")
+            st.where = [-1] * len(prog.piece_names)
+            for s, content in enumerate(st.slots):
+                for piece in content:
+                    st.where[piece] = s
+            st.gv = list(d["globals"])
+            st.pv = [list(v) for v in d["player_vars"]]
+            st.current, st.turn = int(d["current"]), int(d["turn"])
+            st.terminal, st.steps = bool(d["terminal"]), int(d["steps"])
+            st.history = [tuple(a) for a in d["history"]]
+            locals_list = [list(L) for L in d["locals"]]
+            st.stack = []
+            for f in d["frames"]:
+                block = prog.blocks[f["block"]]
+                loop = prog.loops[f["loop"]] if f["loop"] is not None else None
+                st.stack.append([block.ins, int(f["pc"]), locals_list[f["locals"]], loop,
+                                 f["a"], f["b"], block])
+            r = d["rng"]
+            st.rng.setstate((r[0], tuple(r[1]), r[2]))
+        except (KeyError, IndexError, TypeError, ValueError) as exc:
+            raise TabulaError(f"not a saved state of this game ({type(exc).__name__}: {exc})") \
+                from None
+        if not st.terminal:
+            st.run()       # re-lists the pending decision; listing has no side effects
+        return st
+
+    # ---- what a player may see ------------------------------------------------------------
+    def observation(self, player: int) -> dict:
+        """What `player` may see: zones by their visibility, variables, whose turn, and the
+        player's own legal actions. Nothing else."""
+        prog = self.prog
+        names = prog.piece_names
+        zones = {}
+        for zname, z in prog.zones.items():
+            owners = range(prog.players) if z.per_player else [-1]
+            per = {}
+            for o in owners:
+                base = z.base + (o if o >= 0 else 0) * z.nslots
+                content = self.slots[base:base + z.nslots]
+                seen = z.visibility == "public" or (z.visibility == "owner" and o == player)
+                if seen:
+                    shown = [[names[p] for p in s] for s in content]
+                    value = shown[0] if z.nslots == 1 else shown
+                elif z.visibility == "hidden":
+                    value = None
+                else:
+                    counts = [len(s) for s in content]
+                    value = {"count": counts[0] if z.nslots == 1 else counts}
+                per[o] = value
+            zones[zname] = per[-1] if not z.per_player else {str(o): v for o, v in per.items()}
+        gvars = {n: v for n, v, vis in zip(prog.gvar_names, self.gv, prog.gvar_vis)
+                 if vis == "public"}
+        pvars = {}
+        for i, (n, vis) in enumerate(zip(prog.pvar_names, prog.pvar_vis)):
+            if vis == "hidden":
+                continue
+            pvars[n] = {str(p): self.pv[p][i] for p in range(prog.players)
+                        if vis == "public" or p == player}
+        obs = {"player": player, "current_player": self.current_player(),
+               "turn": self.turn, "terminal": self.terminal, "zones": zones,
+               "variables": gvars, "player_variables": pvars}
+        if self.pending is not None and self.pending.player == player:
+            obs["legal_actions"] = self.legal_action_strings()
+        if self.terminal:
+            obs["scores"] = self.scores()
+        return obs

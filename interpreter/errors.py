@@ -1,0 +1,109 @@
+"""Located errors: every user-facing failure of a spec, option, scenario or log.
+
+Input: a message, a source position (file, line, column; 1-based) and an optional hint.
+Output: a SpecError whose str() shows file:line:col, the source line with a caret, and
+the hint. Stages raise through `fail()` so that no Python traceback reaches a user.
+"""
+
+from __future__ import annotations
+
+import difflib
+from dataclasses import dataclass
+from pathlib import Path
+
+
+@dataclass(frozen=True)
+class Pos:
+    """A position in a source file (line and column are 1-based; 0 means unknown)."""
+
+    file: str = ""
+    line: int = 0
+    col: int = 0
+
+    def __str__(self) -> str:
+        if not self.line:
+            return self.file or "<input>"
+        return f"{self.file or '<input>'}:{self.line}:{self.col}"
+
+
+NOWHERE = Pos()
+
+
+class TabulaError(Exception):
+    """Base of every error Tabula reports to a user (exit code 1)."""
+
+
+class SpecError(TabulaError):
+    """A located problem in a spec, scenario, option or log."""
+
+    def __init__(self, message: str, pos: Pos = NOWHERE, hint: str = "", kind: str = "error"):
+        super().__init__(message)
+        self.message = message
+        self.pos = pos
+        self.hint = hint
+        self.kind = kind
+
+    @property
+    def line(self) -> int:
+        return self.pos.line
+
+    @property
+    def col(self) -> int:
+        return self.pos.col
+
+    def __str__(self) -> str:
+        out = [f"{self.pos}: {self.kind}: {self.message}"]
+        src = source_line(self.pos)
+        if src is not None:
+            out.append("    " + src.rstrip("\n"))
+            caret_col = max(self.pos.col, 1)
+            prefix = "".join(ch if ch == "\t" else " " for ch in src[: caret_col - 1])
+            out.append("    " + prefix + "^")
+        if self.hint:
+            out.append(f"  hint: {self.hint}")
+        return "\n".join(out)
+
+
+class RuleError(SpecError):
+    """A rule that cannot be carried out while a game runs (bad move, step bound, ...)."""
+
+    def __init__(self, message: str, pos: Pos = NOWHERE, hint: str = ""):
+        super().__init__(message, pos, hint, kind="rule error")
+
+
+class IllegalAction(TabulaError):
+    """An action that is not among the legal actions of the state."""
+
+
+_SOURCES: dict[str, list[str]] = {}
+
+
+def register_source(file: str, text: str) -> None:
+    """Remember a file's text so that errors can quote its lines."""
+    _SOURCES[file] = text.splitlines()
+
+
+def source_line(pos: Pos) -> str | None:
+    if not pos.line:
+        return None
+    lines = _SOURCES.get(pos.file)
+    if lines is None:
+        try:
+            lines = Path(pos.file).read_text(encoding="utf-8").splitlines()
+        except (OSError, UnicodeDecodeError):
+            return None
+        _SOURCES[pos.file] = lines
+    if 0 < pos.line <= len(lines):
+        return lines[pos.line - 1]
+    return None
+
+
+def fail(message: str, pos: Pos = NOWHERE, hint: str = "") -> "NoReturn":  # noqa: F821
+    """Raise a located SpecError: the one way a stage reports a bad input."""
+    raise SpecError(message, pos, hint)
+
+
+def did_you_mean(word: str, candidates) -> str:
+    """A hint naming the closest candidate, or the empty string."""
+    close = difflib.get_close_matches(word, sorted(set(candidates)), n=1, cutoff=0.6)
+    return f"did you mean '{close[0]}'?" if close else ""

@@ -1,0 +1,278 @@
+"""Expression AST to Python closures, with name, attribute, arity and type checks.
+
+Input: an expression AST (interpreter/ast.py), a Scope naming the locals, and the
+Compiler's tables. Output: a closure fn(state, locals) -> value and the value's static
+type. Every name goes through `Compiler.resolve`, which can refuse it; nothing of the
+spec's text is ever evaluated by Python.
+"""
+
+from __future__ import annotations
+
+import operator
+
+from . import ast
+from . import types as T
+from .errors import RuleError, SpecError, did_you_mean
+
+MAX_LIST = 100_000
+
+_COMPARE = {"==": operator.eq, "!=": operator.ne, "<": operator.lt, "<=": operator.le,
+            ">": operator.gt, ">=": operator.ge}
+_ARITH = {"+": operator.add, "-": operator.sub, "*": operator.mul}
+
+
+class Scope:
+    """Local names of one procedure (and the blocks and generators inside it)."""
+
+    def __init__(self, names: dict | None = None, counter: list | None = None):
+        self.names = dict(names or {})      # name -> (slot, type)
+        self.counter = counter if counter is not None else [0]
+
+    def child(self) -> "Scope":
+        return Scope(self.names, self.counter)
+
+    def add(self, name: str, typ: tuple) -> int:
+        slot = self.counter[0]
+        self.counter[0] += 1
+        self.names[name] = (slot, typ)
+        return slot
+
+    @property
+    def size(self) -> int:
+        return self.counter[0]
+
+
+def _div(a, b):
+    return a // b
+
+
+def _mod(a, b):
+    return a % b
+
+
+class ExprCompiler:
+    """Compiles expressions against a Compiler's tables (see compiler.py)."""
+
+    def __init__(self, comp):
+        self.c = comp
+
+    # -- entry ------------------------------------------------------------------------
+    def compile(self, node, scope: Scope):
+        method = getattr(self, "x_" + type(node).__name__)
+        return method(node, scope)
+
+    def expect(self, node, scope, want: tuple, what: str):
+        fn, typ = self.compile(node, scope)
+        if not self._fits(typ, want):
+            raise SpecError(f"{what} must be {T.describe(want)}, not {T.describe(typ)}",
+                            node.pos)
+        return fn
+
+    @staticmethod
+    def _fits(typ, want) -> bool:
+        if typ == T.ANY or want == T.ANY:
+            return True
+        if want in (T.INT, T.PLAYER):
+            return typ in (T.INT, T.BOOL, T.PLAYER)
+        if want == T.BOOL:
+            return True          # any value has a truth value, as in the rulebooks' prose
+        if want[0] == "list":
+            return typ[0] in ("list", "slot", "zone", "map", "counts")
+        if want[0] == "slot":
+            return typ[0] == "slot"
+        return T.compatible(typ, want)
+
+    # -- leaves -----------------------------------------------------------------------
+    def x_Const(self, node, scope):
+        v = node.value
+        typ = {bool: T.BOOL, int: T.INT, str: T.STR, type(None): T.NONE}[type(v)]
+        return (lambda st, L: v), typ
+
+    def x_Name(self, node, scope):
+        if node.id in scope.names:
+            slot, typ = scope.names[node.id]
+            return (lambda st, L: L[slot]), typ
+        return self.c.resolve_name(node)
+
+    def x_Attr(self, node, scope):
+        if isinstance(node.obj, ast.Name) and node.obj.id == "option" \
+                and "option" not in scope.names:
+            return self.c.resolve_option(node)
+        obj, typ = self.compile(node.obj, scope)
+        return self.c.resolve_attr(node, obj, typ)
+
+    def x_Index(self, node, scope):
+        obj, otyp = self.compile(node.obj, scope)
+        key, ktyp = self.compile(node.key, scope)
+        pos = node.pos
+        if otyp[0] == "zone":
+            zinfo = otyp[1]
+            n = zinfo.nslots
+
+            def slot_of(st, L):
+                i = key(st, L)
+                if not 0 <= i < n:
+                    raise RuleError(f"zone '{zinfo.name}' has slots 0..{n - 1}, not {i}", pos)
+                return obj(st, L) + i
+            return slot_of, T.slot(zinfo)
+        if otyp[0] == "counts":
+            return (lambda st, L: obj(st, L).get(key(st, L), 0)), otyp[2]
+        if otyp[0] == "map":
+            def get(st, L):
+                m = obj(st, L)
+                k = key(st, L)
+                if k not in m:
+                    raise RuleError(f"no entry {k!r} in the table", pos)
+                return m[k]
+            return get, otyp[2]
+        if otyp[0] == "list":
+            return (lambda st, L: obj(st, L)[key(st, L)]), otyp[1]
+        if otyp == T.ANY:
+            return (lambda st, L: obj(st, L)[key(st, L)]), T.ANY
+        raise SpecError(f"{T.describe(otyp)} cannot be indexed with [...]", node.pos,
+                        "index a data table, a list, or a zone of several slots")
+
+    # -- operators ----------------------------------------------------------------------
+    def x_Cond(self, node, scope):
+        test = self.expect(node.test, scope, T.BOOL, "a condition")
+        a, ta = self.compile(node.body, scope)
+        b, tb = self.compile(node.orelse, scope)
+        typ = ta if ta != T.NONE else tb
+        return (lambda st, L: a(st, L) if test(st, L) else b(st, L)), typ
+
+    def x_BoolOp(self, node, scope):
+        a = self.expect(node.left, scope, T.BOOL, "an operand of " + node.op)
+        b = self.expect(node.right, scope, T.BOOL, "an operand of " + node.op)
+        if node.op == "and":
+            return (lambda st, L: a(st, L) and b(st, L)), T.BOOL
+        return (lambda st, L: a(st, L) or b(st, L)), T.BOOL
+
+    def x_Not(self, node, scope):
+        a = self.expect(node.operand, scope, T.BOOL, "the operand of not")
+        return (lambda st, L: not a(st, L)), T.BOOL
+
+    def x_Compare(self, node, scope):
+        a, ta = self.compile(node.left, scope)
+        b, tb = self.compile(node.right, scope)
+        op = node.op
+        if op in ("in", "not in"):
+            if tb[0] not in ("list", "slot", "zone", "map", "counts") and tb != T.ANY:
+                raise SpecError(f"'{op}' needs a list, a zone or a table on its right, "
+                                f"not {T.describe(tb)}", node.right.pos)
+            self._check_enum_literal(node.left, ta, T.elem(tb) if tb[0] != "zone" else T.PIECE)
+            contains = self.c.contains_fn(tb)
+            if op == "in":
+                return (lambda st, L: contains(st, a(st, L), b(st, L))), T.BOOL
+            return (lambda st, L: not contains(st, a(st, L), b(st, L))), T.BOOL
+        if not T.compatible(ta, tb):
+            raise SpecError(f"cannot compare {T.describe(ta)} with {T.describe(tb)}",
+                            node.pos)
+        self._check_enum_literal(node.right, tb, ta)
+        self._check_enum_literal(node.left, ta, tb)
+        if op in ("<", "<=", ">", ">=") and not (T.is_numeric(ta) or ta == T.PLAYER):
+            raise SpecError(f"'{op}' compares numbers, not {T.describe(ta)}", node.pos)
+        f = _COMPARE[op]
+        if op == "==":
+            return (lambda st, L: a(st, L) == b(st, L)), T.BOOL
+        if op == "!=":
+            return (lambda st, L: a(st, L) != b(st, L)), T.BOOL
+        return (lambda st, L: f(a(st, L), b(st, L))), T.BOOL
+
+    def _check_enum_literal(self, node, typ, other):
+        """'leader' compared with a trade: the literal must be one of the enum's values."""
+        if isinstance(node, ast.Const) and isinstance(node.value, str) and other[0] == "enum":
+            members = self.c.enums[other[1]]
+            if node.value not in members:
+                raise SpecError(f"'{node.value}' is not a {other[1]}", node.pos,
+                                did_you_mean(node.value, members) or
+                                f"one of: {', '.join(members)}")
+
+    def x_Arith(self, node, scope):
+        a = self.expect(node.left, scope, T.INT, f"an operand of '{node.op}'")
+        b = self.expect(node.right, scope, T.INT, f"an operand of '{node.op}'")
+        pos = node.pos
+        if node.op in ("//", "%"):
+            f = _div if node.op == "//" else _mod
+
+            def div(st, L):
+                d = b(st, L)
+                if d == 0:
+                    raise RuleError("division by zero", pos)
+                return f(a(st, L), d)
+            return div, T.INT
+        f = _ARITH[node.op]
+        if node.op == "+":
+            return (lambda st, L: a(st, L) + b(st, L)), T.INT
+        if node.op == "-":
+            return (lambda st, L: a(st, L) - b(st, L)), T.INT
+        return (lambda st, L: f(a(st, L), b(st, L))), T.INT
+
+    def x_Neg(self, node, scope):
+        a = self.expect(node.operand, scope, T.INT, "the operand of '-'")
+        return (lambda st, L: -a(st, L)), T.INT
+
+    # -- collections ----------------------------------------------------------------------
+    def x_ListExpr(self, node, scope):
+        items = [self.compile(i, scope) for i in node.items]
+        fns = tuple(f for f, _ in items)
+        typ = next((t for _, t in items if t != T.NONE), T.ANY)
+        if any(t == T.NONE for _, t in items) and typ == T.PIECE:
+            typ = T.PIECE
+        return (lambda st, L: [f(st, L) for f in fns]), T.list_of(typ)
+
+    def generator(self, gen: ast.Generator, scope: Scope):
+        """-> (iterate(st, L) yielding nothing but setting locals, elt fn, elt type)."""
+        inner = scope.child()
+        src, styp = self.compile(gen.source, scope)
+        if styp[0] not in ("list", "slot", "zone", "map", "counts") and styp != T.ANY:
+            raise SpecError(f"cannot iterate over {T.describe(styp)}", gen.source.pos,
+                            "iterate over a list, a zone or a table")
+        items = self.c.items_fn(styp, src)
+        var = inner.add(gen.var, T.elem(styp))
+        lets = []
+        cond = None
+        if gen.cond is not None:
+            cond = self.expect(gen.cond, inner, T.BOOL, "a where condition")
+        for name, value in gen.lets:
+            fn, typ = self.compile(value, inner)
+            lets.append((inner.add(name, typ), fn))
+        elt, etyp = self.compile(gen.elt, inner)
+        lets = tuple(lets)
+        pos = gen.pos
+
+        def run(st, L):
+            out = []
+            for v in items(st, L):
+                L[var] = v
+                if cond is not None and not cond(st, L):
+                    continue
+                for slot, fn in lets:
+                    L[slot] = fn(st, L)
+                out.append(elt(st, L))
+                if len(out) > MAX_LIST:
+                    raise RuleError(f"a list grew past {MAX_LIST} items", pos)
+            return out
+        return run, etyp
+
+    def x_ListComp(self, node, scope):
+        run, etyp = self.generator(node.gen, scope)
+        return run, T.list_of(etyp)
+
+    def x_Aggregate(self, node, scope):
+        run, etyp = self.generator(node.gen, scope)
+        dflt = None
+        if node.default is not None:
+            dflt, _ = self.compile(node.default, scope)
+        return self.c.aggregate(node, run, etyp, dflt)
+
+    def x_Func(self, node, scope):
+        args = [self.compile(a, scope) for a in node.args]
+        return self.c.call_function(node, args, scope)
+
+
+def check_arity(node, n: int, lo: int, hi: int | None = None):
+    hi = lo if hi is None else hi
+    if not lo <= n <= hi:
+        want = f"{lo}" if lo == hi else f"{lo} to {hi}"
+        raise SpecError(f"{node.name}() takes {want} argument{'s' if hi != 1 else ''}, "
+                        f"not {n}", node.pos)

@@ -1,0 +1,130 @@
+"""The compiled program: what the engine executes.
+
+Input: nothing (definitions only; interpreter/compiler.py fills them). Output: the
+static tables of a game (pieces, zones and their slots, variables) and the executable
+pieces (blocks of instructions, loops, decisions, procedures), each with an id so that a
+running state can be written to JSON and read back.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from .errors import NOWHERE, Pos
+
+CHANCE = -1          # current_player() while chance acts
+TERMINAL = -2        # current_player() once the game is over
+SKIP = -1            # alternative index of an optional decision's "skip"
+DONE = -2            # alternative index of an up_to decision's "done"
+
+
+@dataclass
+class ZoneInfo:
+    """A zone: its slots are base .. base + nslots*owners - 1 in State.slots."""
+    name: str
+    kind: str
+    per_player: bool
+    nslots: int
+    base: int
+    visibility: str
+    caps: list            # capacity per slot of one owner's copy (None: unbounded)
+    pos: Pos = NOWHERE
+
+    def slot(self, owner: int = 0, i: int = 0) -> int:
+        return self.base + owner * self.nslots + i
+
+
+@dataclass
+class Block:
+    """A straight sequence of instructions; frames run blocks."""
+    id: int
+    ins: tuple = ()
+    pos: tuple = ()
+    name: str = ""
+
+
+@dataclass
+class Loop:
+    """What happens when a block run by a looping frame reaches its end."""
+    id: int
+    again: object = None   # callable(state, frame) -> bool: run the block once more?
+    kind: str = ""
+    pos: Pos = NOWHERE
+
+
+@dataclass
+class Alt:
+    """One alternative of a decision: a fixed option, or one action per binding."""
+    index: int
+    label: object            # callable(state, locals) -> str
+    guard: object = None     # callable(state, locals) -> bool, or None
+    enum: object = None      # callable(state, locals) -> list of value tuples, or None
+    slots: tuple = ()        # local slots the bound values go to
+    body: Block | None = None
+    source: str = ""
+
+
+@dataclass
+class Decision:
+    """A point where a player (or chance) picks one of the legal actions."""
+    id: int
+    rule: str
+    alts: list
+    player: object = None    # callable(state, locals) -> player index or CHANCE
+    optional: str = ""       # label of the skip action ("" = not optional)
+    done: str = ""           # label of the done action of an up_to decision
+    upto: bool = False
+    pos: Pos = NOWHERE
+
+
+@dataclass
+class Proc:
+    """A rule that can be called: its parameters and its body."""
+    name: str
+    params: tuple
+    nlocals: int = 0
+    block: Block | None = None
+    pos: Pos = NOWHERE
+    source: str = ""
+
+
+@dataclass
+class Program:
+    """Everything the engine needs to run one game (spec + players + options)."""
+    spec_id: str
+    players: int
+    options: dict
+    # pieces
+    piece_names: list = field(default_factory=list)
+    piece_kind: list = field(default_factory=list)
+    piece_component: list = field(default_factory=list)
+    piece_attrs: dict = field(default_factory=dict)     # attribute -> tuple over pieces
+    piece_home: list = field(default_factory=list)      # initial slot of each piece
+    # zones
+    zones: dict = field(default_factory=dict)
+    nslots: int = 0
+    slot_zone: list = field(default_factory=list)
+    slot_owner: list = field(default_factory=list)
+    slot_index: list = field(default_factory=list)
+    slot_cap: list = field(default_factory=list)
+    # variables
+    gvar_names: list = field(default_factory=list)
+    gvar_init: list = field(default_factory=list)
+    gvar_vis: list = field(default_factory=list)
+    pvar_names: list = field(default_factory=list)
+    pvar_init: list = field(default_factory=list)
+    pvar_vis: list = field(default_factory=list)
+    # code
+    blocks: list = field(default_factory=list)
+    loops: list = field(default_factory=list)
+    decisions: list = field(default_factory=list)
+    procs: dict = field(default_factory=dict)
+    root_full: Block | None = None
+    root_play: Block | None = None
+    root_nlocals: int = 0
+    points: list = field(default_factory=list)     # [(rule id, fn(state, locals))]
+    tiebreaks: list = field(default_factory=list)  # [(rule id, fn)]
+    score_nlocals: int = 1
+    max_steps: int = 1_000_000
+    max_depth: int = 200
+    graph: object = None

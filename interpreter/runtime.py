@@ -1,0 +1,98 @@
+"""The primitive effects on a running state: moving, swapping and shuffling pieces.
+
+Input: a State (interpreter/engine.py) and piece or slot indices. Output: the state,
+changed in place. Compiled statements call these; they keep `State.where` (the slot of
+every piece) true and enforce slot capacities.
+"""
+
+from __future__ import annotations
+
+from .errors import RuleError
+
+
+def shuffle_list(items: list, random) -> None:
+    """Fisher-Yates driven by the state's generator: random() floats, so the result is
+    the same on every machine for the same seed."""
+    for i in range(len(items) - 1, 0, -1):
+        j = int(random() * (i + 1))
+        items[i], items[j] = items[j], items[i]
+
+
+def take_out(st, piece: int) -> None:
+    s = st.where[piece]
+    if s >= 0:
+        st.slots[s].remove(piece)
+        st.where[piece] = -1
+
+
+def move_pieces(st, pieces, dest: int, bottom: bool, shuffled: bool, pos) -> None:
+    """Move pieces (a list, in order) onto slot `dest`, at its top or its bottom."""
+    prog = st.prog
+    if shuffled and len(pieces) > 1:
+        pieces = list(pieces)
+        shuffle_list(pieces, st.rng.random)
+    slots = st.slots
+    where = st.where
+    target = slots[dest]
+    cap = prog.slot_cap[dest]
+    if cap is not None:
+        incoming = sum(1 for p in pieces if where[p] != dest)
+        if len(target) + incoming > cap:
+            raise RuleError(f"{slot_name(prog, dest)} holds at most {cap} pieces", pos)
+    for p in pieces:
+        if p is None:
+            raise RuleError("there is no piece to move (none)", pos)
+        s = where[p]
+        if s >= 0:
+            slots[s].remove(p)
+        where[p] = dest
+    if bottom:
+        target[:0] = pieces
+    else:
+        target.extend(pieces)
+
+
+def move_one(st, piece, dest: int, pos) -> None:
+    """The common case, kept short: one piece onto the top of a slot."""
+    if piece is None:
+        raise RuleError("there is no piece to move (none)", pos)
+    prog = st.prog
+    target = st.slots[dest]
+    cap = prog.slot_cap[dest]
+    where = st.where
+    s = where[piece]
+    if cap is not None and len(target) >= cap and s != dest:
+        raise RuleError(f"{slot_name(prog, dest)} holds at most {cap} pieces", pos)
+    if s >= 0:
+        st.slots[s].remove(piece)
+    where[piece] = dest
+    target.append(piece)
+
+
+def swap_pieces(st, a, b, pos) -> None:
+    if a is None or b is None:
+        raise RuleError("swap needs two pieces (one of them is none)", pos)
+    sa, sb = st.where[a], st.where[b]
+    if sa < 0 or sb < 0:
+        raise RuleError("swap needs two pieces that are in zones", pos)
+    la, lb = st.slots[sa], st.slots[sb]
+    ia, ib = la.index(a), lb.index(b)
+    la[ia], lb[ib] = b, a
+    st.where[a], st.where[b] = sb, sa
+
+
+def slot_name(prog, s: int) -> str:
+    z = prog.zones[prog.slot_zone[s]]
+    name = z.name
+    if z.per_player:
+        name = f"player {prog.slot_owner[s]}'s {name}"
+    if z.nslots > 1:
+        name += f"[{prog.slot_index[s]}]"
+    return name
+
+
+def pieces_of_zone(st, base: int, n: int) -> list:
+    out = []
+    for s in st.slots[base:base + n]:
+        out.extend(s)
+    return out

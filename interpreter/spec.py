@@ -1,0 +1,148 @@
+"""Spec files to Games: the one entry point that chains the pipeline stages.
+
+Input: a path (a spec file, or a game's folder holding <folder>.yaml), a player count and
+option values given as text or data. Output: a checked Spec, and from it compiled Games
+(cached per players and options). load -> schema -> parse + check + compile (compiler.py).
+"""
+
+from __future__ import annotations
+
+import hashlib
+from pathlib import Path
+
+from .compiler import Compiler, plain
+from .engine import Game
+from .errors import Pos, SpecError, did_you_mean, fail
+from .loader import LMap, check_schema, load_yaml
+
+SPEC_SCHEMA = "spec.schema.json"
+
+
+def resolve_spec_path(path: str | Path) -> Path:
+    """A spec file, or a folder holding <folder-name>.yaml (or a single spec)."""
+    p = Path(path)
+    if p.is_dir():
+        own = p / f"{p.name}.yaml"
+        if own.is_file():
+            return own
+        candidates = sorted(x for x in p.glob("*.yaml") if not x.name.endswith(".test.yaml"))
+        if len(candidates) == 1:
+            return candidates[0]
+        fail(f"{p} is a folder without {p.name}.yaml", Pos(str(p)),
+             "name the spec file, or call it after its folder")
+    if not p.exists():
+        fail(f"no such spec: {p}")
+    return p
+
+
+class Spec:
+    """A loaded, schema-checked spec; .game(players, options) compiles it."""
+
+    def __init__(self, path: str | Path):
+        self.path = resolve_spec_path(path)
+        self.doc = load_yaml(self.path, "spec")
+        if not isinstance(self.doc, LMap):
+            fail("a spec is a mapping of sections (game:, zones:, rules:, ...)",
+                 getattr(self.doc, "pos", Pos(str(self.path), 1, 1)))
+        check_schema(self.doc, SPEC_SCHEMA)
+        self.text = self.path.read_text(encoding="utf-8")
+        self.hash = hashlib.sha256(self.text.encode()).hexdigest()[:16]
+        self._games: dict = {}
+
+    @property
+    def id(self) -> str:
+        return str(self.doc["game"]["id"])
+
+    @property
+    def player_range(self) -> tuple:
+        pl = self.doc["game"]["players"]
+        return int(pl["min"]), int(pl["max"])
+
+    def options(self, given: dict | None = None, players: int | None = None) -> dict:
+        """Option values: defaults, overridden by `given` (text from the command line is
+        converted to the option's type). Unknown options and bad values are errors."""
+        decl = self.doc.get("options", LMap())
+        out = {str(k): plain(v.get("default")) for k, v in decl.items()}
+        for key, value in (given or {}).items():
+            if key not in decl:
+                fail(f"unknown option '{key}'", Pos(str(self.path)),
+                     did_you_mean(key, decl) or
+                     f"this game's options: {', '.join(decl) or 'none'}")
+            choices = [plain(c) for c in decl[key].get("choices", [])]
+            value = _convert(value, out[key], choices)
+            if choices and value not in choices:
+                fail(f"option {key}={value} is not one of {', '.join(map(str, choices))}",
+                     decl[key].where("choices"), did_you_mean(str(value), map(str, choices)))
+            out[key] = value
+        if players is not None:
+            for key, value in out.items():
+                rng = decl[key].get("players", {}).get(value)
+                if rng and not int(rng["min"]) <= players <= int(rng["max"]):
+                    fail(f"option {key}={value} is for {rng['min']} to {rng['max']} players, "
+                         f"not {players}", decl[key]["players"].where(value))
+        return out
+
+    def game(self, players: int | None = None, options: dict | None = None) -> Game:
+        lo, hi = self.player_range
+        players = lo if players is None else int(players)
+        if not lo <= players <= hi:
+            fail(f"{self.id} is for {lo} to {hi} players, not {players}",
+                 self.doc["game"].where("players"))
+        opts = self.options(options, players)
+        key = (players, tuple(sorted(opts.items())))
+        game = self._games.get(key)
+        if game is None:
+            prog = Compiler(self.doc, players, opts, str(self.path)).compile()
+            game = self._games[key] = Game(prog, self)
+        return game
+
+    def validate(self) -> None:
+        """Compile for every player count and every option choice: every rule is checked."""
+        lo, hi = self.player_range
+        decl = self.doc.get("options", LMap())
+        self.game(lo)
+        for key, o in decl.items():
+            for choice in o.get("choices", []):
+                rng = o.get("players", {}).get(choice)
+                n = int(rng["min"]) if rng else lo
+                self.game(n, {str(key): plain(choice)})
+        if hi != lo:
+            self.game(hi)
+
+
+def _convert(value, default, choices):
+    if not isinstance(value, str):
+        return value
+    sample = default if default is not None else (choices[0] if choices else None)
+    if isinstance(sample, bool):
+        if value.lower() in ("true", "yes", "1"):
+            return True
+        if value.lower() in ("false", "no", "0"):
+            return False
+        raise SpecError(f"'{value}' is not true or false")
+    if isinstance(sample, int):
+        try:
+            return int(value)
+        except ValueError:
+            raise SpecError(f"'{value}' is not a number") from None
+    return value
+
+
+_SPECS: dict = {}
+
+
+def load_spec(path: str | Path) -> Spec:
+    """Load (once per path and content) and check a spec."""
+    p = resolve_spec_path(path).resolve()
+    mtime = p.stat().st_mtime_ns
+    cached = _SPECS.get(p)
+    if cached is not None and cached[0] == mtime:
+        return cached[1]
+    spec = Spec(p)
+    _SPECS[p] = (mtime, spec)
+    return spec
+
+
+def load_game(path: str | Path, players: int | None = None, options: dict | None = None) -> Game:
+    """The usual entry point: load_game('specs/medang', players=3).new_state(seed=1)."""
+    return load_spec(path).game(players, options)

@@ -1,0 +1,89 @@
+"""Static types of the rule language, used by the compiler's checks.
+
+Input: nothing (definitions only). Output: small type values and helpers that name them
+in error messages. Types are plain tuples so they compare and hash cheaply.
+"""
+
+from __future__ import annotations
+
+INT = ("int",)
+BOOL = ("bool",)
+STR = ("str",)
+PIECE = ("piece",)
+PLAYER = ("player",)
+NONE = ("none",)
+ANY = ("any",)
+
+
+def enum(name: str) -> tuple:
+    return ("enum", name)
+
+
+def list_of(t: tuple) -> tuple:
+    return ("list", t)
+
+
+def map_of(k: tuple, v: tuple, counts: bool = False) -> tuple:
+    return ("counts" if counts else "map", k, v)
+
+
+def slot(zone) -> tuple:
+    """One container (a pile, a hand, a column of a multi-slot zone); value: its index."""
+    return ("slot", zone)
+
+
+def zone(zone) -> tuple:
+    """A zone of several slots (columns, grid, track); value: its first slot's index."""
+    return ("zone", zone)
+
+
+def is_list(t) -> bool:
+    return t[0] == "list"
+
+
+def is_map(t) -> bool:
+    return t[0] in ("map", "counts")
+
+
+def elem(t) -> tuple:
+    """What iterating over a value of type t gives."""
+    if t[0] == "list":
+        return t[1]
+    if t[0] in ("slot", "zone"):
+        return PIECE
+    if t[0] in ("map", "counts"):
+        return t[1]
+    return ANY
+
+
+def is_numeric(t) -> bool:
+    return t in (INT, BOOL, ANY)
+
+
+def compatible(a, b) -> bool:
+    """Can values of types a and b be compared for equality meaningfully?"""
+    if ANY in (a, b) or NONE in (a, b):
+        return True
+    if a[0] == "enum" and b == STR or b[0] == "enum" and a == STR:
+        return True
+    if {a, b} <= {INT, BOOL, PLAYER}:
+        return True
+    if a[0] == b[0] == "list":
+        return compatible(a[1], b[1])
+    if a[0] in ("slot", "zone") and b[0] in ("slot", "zone"):
+        return True
+    return a == b
+
+
+def describe(t) -> str:
+    kind = t[0]
+    if kind in ("slot", "zone"):
+        return f"zone '{t[1].name}'" if kind == "zone" else f"a container of zone '{t[1].name}'"
+    if kind == "enum":
+        return f"a {t[1]} value"
+    if kind == "list":
+        return f"a list of {describe(t[1])}"
+    if kind in ("map", "counts"):
+        return "a table"
+    return {"int": "a number", "bool": "a condition", "str": "a text", "piece": "a piece",
+            "player": "a player", "none": "none", "any": "a value"}[kind]
