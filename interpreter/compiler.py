@@ -197,12 +197,8 @@ class Compiler:
             atyp = self.attr_types[name]
             pos = node.pos
 
-            def get(st, L):
-                piece = obj(st, L)
-                if piece is None:
-                    raise RuleError(f"none has no {name}", pos)
-                return table[piece]
-            return get, atyp
+            # none (no piece) fails as a TypeError, reported by the engine at this step
+            return (lambda st, L: table[obj(st, L)]), atyp
         if typ == T.PLAYER:
             if name in p.zones and p.zones[name].per_player:
                 z = p.zones[name]
@@ -445,6 +441,21 @@ class Compiler:
         fn, typ = self._slot_arg(node, args, zone_ok=True)
         idx = list(range(typ[1].nslots))
         return (lambda st, L: list(idx)), T.list_of(T.INT)
+
+    def f_open_slots(self, node, args):
+        """The slot numbers of a zone that still have room (all of them if unbounded)."""
+        check_arity(node, len(args), 1)
+        fn, typ = self._slot_arg(node, args, zone_ok=True)
+        n = typ[1].nslots if typ[0] == "zone" else 1
+        cap = self.prog.slot_cap
+        big = MAX_PIECES
+
+        def open_slots(st, L):
+            b = fn(st, L)
+            slots = st.slots
+            return [i for i in range(n)
+                    if len(slots[b + i]) < (cap[b + i] if cap[b + i] is not None else big)]
+        return open_slots, T.list_of(T.INT)
 
     def f_levels(self, node, args):
         check_arity(node, len(args), 1)
@@ -979,6 +990,7 @@ class Compiler:
     def _decision(self, step, options, scope: Scope, pos):
         p = self.prog
         did = len(p.decisions)
+        p.decisions.append(None)          # reserve the id: nested decisions come first
         dnode = f"decision:{did}"
         self.graph.add_node(dnode, kind="decision", rule=self.current_rule)
         self.graph.add_edge(self.current_rule, dnode, kind="contains")
@@ -987,7 +999,7 @@ class Compiler:
         alts = []
         try:
             for i, opt in enumerate(options):
-                alts.append(self._alternative(i, opt, scope, pos))
+                alts.append(self._alternative(did, i, opt, scope, pos))
         finally:
             self.current_rule = outer
         player = None
@@ -1000,7 +1012,7 @@ class Compiler:
         dec = Decision(did, self.current_rule, alts, player,
                        optional=str(step.get("optional", "")),
                        done=str(step.get("done", "done")) if upto else "", upto=upto, pos=pos)
-        p.decisions.append(dec)
+        p.decisions[did] = dec
         orelse = self._block(step.get("else", LList()), scope.child(), "else")
         ask = self._ask(dec, orelse)
         if not upto:
@@ -1025,7 +1037,7 @@ class Compiler:
                 st.stack.append([ins, 0, fr[2], loop, n, None, inner])
         return [(upto_, pos)]
 
-    def _alternative(self, i, opt, scope: Scope, pos) -> Alt:
+    def _alternative(self, did, i, opt, scope: Scope, pos) -> Alt:
         if not isinstance(opt, dict):
             raise SpecError("an option is a mapping with a label and what it does", pos)
         inner = scope.child()
@@ -1036,7 +1048,9 @@ class Compiler:
             enum, slots = self._enumerator(opt, inner)
         body = self._block(opt.get("do", LList()), inner, "option")
         label = self._label(opt.get("label"), inner, slots, opt)
-        return Alt(i, label, guard, enum, slots, body, str(opt.get("source", "")))
+        alt = Alt(i, label, guard, enum, slots, body, str(opt.get("source", "")))
+        alt.prefix = (did, i)
+        return alt
 
     def _enumerator(self, opt, scope: Scope):
         node = self._bindings(opt["choose"], scope)
@@ -1059,34 +1073,45 @@ class Compiler:
         def key_of(vals):
             return tuple(kind[v] if pv and v is not None else v for v, pv in zip(vals, piece_vars))
 
-        if len(sources) == 1 and cond is None:
+        # enumerators return whole action tuples: prefix (decision, alternative) + values
+        if len(sources) == 1:
             src0 = sources[0]
-            if distinct and piece_vars[0]:
-                def enum1d(st, L):
-                    seen = set()
-                    out = []
-                    for v in src0(st, L):
+            slot0 = slots_t[0]
+            dedupe = distinct and piece_vars[0]
+
+            def enum1(st, L, prefix):
+                seen = set()
+                out = []
+                for v in src0(st, L):
+                    if v is None:
+                        continue
+                    if cond is not None:
+                        L[slot0] = v
+                        if not cond(st, L):
+                            continue
+                    if dedupe:
                         k = kind[v]
-                        if k not in seen:
-                            seen.add(k)
-                            out.append((v,))
-                    return out
-                return enum1d, slots_t
-            return (lambda st, L: [(v,) for v in src0(st, L) if v is not None]), slots_t
+                        if k in seen:
+                            continue
+                        seen.add(k)
+                    out.append(prefix + (v,))
+                return out
+            return enum1, slots_t
 
         if len(sources) == 2 and cond is None:
             s0, s1 = sources
+            dedupe = distinct and piece_vars[0]
 
-            def enum2(st, L):
+            def enum2(st, L, prefix):
                 a = s0(st, L)
-                if distinct and piece_vars[0]:
+                if dedupe:
                     seen = set()
                     a = [v for v in a if not (kind[v] in seen or seen.add(kind[v]))]
                 b = s1(st, L)
-                return [(x, y) for x in a for y in b]
+                return [prefix + (x, y) for x in a for y in b]
             return enum2, slots_t
 
-        def enum(st, L):
+        def enum(st, L, prefix):
             out = []
             seen = set()
             for vals in itertools.product(*(s(st, L) for s in sources)):
@@ -1101,7 +1126,7 @@ class Compiler:
                     if k in seen:
                         continue
                     seen.add(k)
-                out.append(vals)
+                out.append(prefix + vals)
                 if len(out) > 100_000:
                     raise RuleError("a decision with more than 100000 actions", pos)
             return out
@@ -1153,10 +1178,9 @@ class Compiler:
                 if alt.guard is not None and not alt.guard(st, L):
                     continue
                 if alt.enum is None:
-                    actions.append((did, alt.index))
+                    actions.append(alt.prefix)
                 else:
-                    ai = alt.index
-                    actions.extend((did, ai) + vals for vals in alt.enum(st, L))
+                    actions.extend(alt.enum(st, L, alt.prefix))
             if not actions:
                 if upto:
                     st.stack.pop()

@@ -62,6 +62,7 @@ class Alt:
     slots: tuple = ()        # local slots the bound values go to
     body: Block | None = None
     source: str = ""
+    prefix: tuple = ()       # (decision id, alternative index): every action starts so
 
 
 @dataclass

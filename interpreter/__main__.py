@@ -1,0 +1,7 @@
+"""`python -m interpreter` is the `tabula` command."""
+
+import sys
+
+from .cli import main
+
+sys.exit(main())

@@ -1,0 +1,243 @@
+"""The `tabula` command line: validate, run, test, bench.
+
+Input: arguments. Output: text (or JSON) on stdout, errors on stderr. Exit codes: 0 fine,
+1 the input is wrong (a located error), 2 a usage error. No Python traceback reaches a
+user for a bad spec, option, scenario or log.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import sys
+import time
+from pathlib import Path
+
+from .engine import State
+from .errors import IllegalAction, TabulaError
+from .model import CHANCE
+from .spec import load_spec
+
+EXIT_OK, EXIT_INPUT, EXIT_USAGE = 0, 1, 2
+
+
+def _options(pairs) -> dict:
+    out = {}
+    for pair in pairs or ():
+        if "=" not in pair:
+            raise TabulaError(f"--option takes KEY=VALUE, not '{pair}'")
+        k, v = pair.split("=", 1)
+        out[k.strip()] = v.strip()
+    return out
+
+
+def bot_rng(seed: int) -> random.Random:
+    """The random bots' own generator: separate from the game's, derived from the seed."""
+    return random.Random(f"tabula-bots:{seed}")
+
+
+def play_random(st: State, rng: random.Random, record=None) -> int:
+    """Play a state to its end with uniformly random decisions (chance included)."""
+    n = 0
+    rnd = rng.random
+    while not st.terminal:
+        acts = st.pending.actions
+        a = acts[int(rnd() * len(acts))]
+        if record is not None:
+            record.append((st.current_player(), st.action_to_string(a), st.turn))
+        st._apply(st.pending, a)
+        n += 1
+    return n
+
+
+# ---- commands ---------------------------------------------------------------------------
+
+def cmd_validate(args) -> int:
+    bad = 0
+    for path in args.paths:
+        try:
+            spec = load_spec(path)
+            spec.validate()
+            print(f"ok   {spec.path} ({spec.id})")
+        except TabulaError as e:
+            bad += 1
+            print(str(e), file=sys.stderr)
+    return EXIT_INPUT if bad else EXIT_OK
+
+
+def cmd_run(args) -> int:
+    spec = load_spec(args.spec)
+    game = spec.game(args.players, _options(args.option))
+    st = game.new_state(seed=args.seed)
+    record: list = []
+    play_random(st, bot_rng(args.seed), record)
+    result = {
+        "spec": spec.id, "spec_hash": spec.hash, "players": game.players,
+        "options": game.options, "seed": args.seed, "agents": ["random"] * game.players,
+        "decisions": [{"player": "chance" if p == CHANCE else p, "action": a}
+                      for p, a, _ in record],
+        "points": st.points(), "scores": st.scores(), "winners": st.winners(),
+    }
+    if args.log:
+        Path(args.log).write_text(json.dumps(result, indent=1) + "\n", encoding="utf-8")
+    if args.json:
+        print(json.dumps(result))
+        return EXIT_OK
+    print(f"{spec.id}: {game.players} players, options "
+          f"{', '.join(f'{k}={v}' for k, v in game.options.items()) or 'none'}, seed {args.seed}")
+    last_turn = None
+    for p, a, turn in record:
+        if turn != last_turn and turn:
+            print(f"-- turn {turn}")
+            last_turn = turn
+        who = "chance" if p == CHANCE else f"player {p}"
+        print(f"  {who}: {a}")
+    print("final scores:")
+    for rid, row in st.points().items():
+        print(f"  {rid:>12}: " + "  ".join(f"{v:>4}" for v in row))
+    print(f"  {'total':>12}: " + "  ".join(f"{v:>4}" for v in st.scores()))
+    print("winner" + ("s" if len(st.winners()) > 1 else "") + ": " +
+          ", ".join(f"player {w}" for w in st.winners()))
+    return EXIT_OK
+
+
+def cmd_test(args) -> int:
+    from .scenario import find_scenario_files, run_file
+    files = find_scenario_files(args.paths)
+    passed = failed = 0
+    for f in files:
+        try:
+            results = run_file(f)
+        except TabulaError as e:
+            failed += 1
+            print(str(e), file=sys.stderr)
+            continue
+        for r in results:
+            if r.passed:
+                passed += 1
+                if args.verbose:
+                    print(r)
+            else:
+                failed += 1
+                print(r)
+    print(f"{passed} passed, {failed} failed")
+    return EXIT_INPUT if failed or not (passed or failed) else EXIT_OK
+
+
+def bench(game, games: int, seed: int) -> dict:
+    """Random playouts through the public API; decisions exclude chance decisions."""
+    rng = bot_rng(seed)
+    decisions = chance = branching = 0
+    t0 = time.perf_counter()
+    for i in range(games):
+        st = game.new_state(seed=seed + i)
+        rnd = rng.random
+        while not st.terminal:
+            acts = st.legal_actions()
+            n = len(acts)
+            if st.pending.player == CHANCE:
+                chance += 1
+            else:
+                decisions += 1
+                branching += n
+            st.apply(acts[int(rnd() * n)])
+        st.scores()
+    dt = time.perf_counter() - t0
+    return {"games": games, "seconds": dt, "playouts_per_s": games / dt,
+            "decisions_per_s": decisions / dt, "decisions_per_game": decisions / games,
+            "chance_per_game": chance / games,
+            "mean_branching": branching / decisions if decisions else 0.0}
+
+
+def cmd_bench(args) -> int:
+    import subprocess
+    spec = load_spec(args.spec)
+    game = spec.game(args.players, _options(args.option))
+    out = {"spec": spec.id, "players": game.players, "options": game.options, "seed": args.seed}
+    out.update(bench(game, args.games, args.seed))
+    if args.reference:
+        cmd = [sys.executable, args.reference, "bench", "--players", str(game.players),
+               "--games", str(args.games), "--seed", str(args.seed), "--api", "--json"]
+        if "temple" in game.options:
+            cmd += ["--temple", str(game.options["temple"])]
+        try:
+            ref = json.loads(subprocess.run(cmd, check=True, capture_output=True,
+                                            text=True, timeout=3600).stdout)
+        except (OSError, subprocess.SubprocessError, ValueError) as e:
+            raise TabulaError(f"the reference benchmark failed: {e}") from None
+        api = ref.get("api", {})
+        out["reference"] = {"path": args.reference, "playouts_per_s": ref["playouts_per_s"],
+                            "api_playouts_per_s": api.get("playouts_per_s"),
+                            "decisions_per_game": ref.get("mean_decisions")}
+        if api.get("playouts_per_s"):
+            out["ratio_to_reference_api"] = out["playouts_per_s"] / api["playouts_per_s"]
+        out["ratio_to_reference_fast"] = out["playouts_per_s"] / ref["playouts_per_s"]
+    if args.json:
+        print(json.dumps(out))
+        return EXIT_OK
+    print(f"{spec.id}, {game.players} players, {args.games} random playouts (seed {args.seed})")
+    print(f"  playouts/s        {out['playouts_per_s']:10.1f}")
+    print(f"  decisions/s       {out['decisions_per_s']:10.1f}")
+    print(f"  decisions/game    {out['decisions_per_game']:10.2f}  "
+          f"(+ {out['chance_per_game']:.2f} chance)")
+    print(f"  mean branching    {out['mean_branching']:10.2f}")
+    if "reference" in out:
+        r = out["reference"]
+        print(f"reference {r['path']}: api {r['api_playouts_per_s']:.1f} playouts/s, "
+              f"fast {r['playouts_per_s']:.1f}, {r['decisions_per_game']:.2f} decisions/game")
+        print(f"  ratio to the reference api: {out.get('ratio_to_reference_api', 0):.3f}")
+    return EXIT_OK
+
+
+# ---- entry -------------------------------------------------------------------------------
+
+def parser() -> argparse.ArgumentParser:
+    ap = argparse.ArgumentParser(prog="tabula", description="Tabula: board games as text.")
+    sub = ap.add_subparsers(dest="command", metavar="COMMAND")
+    sub.required = True
+
+    p = sub.add_parser("validate", help="check specs; located errors, exit 1 if any")
+    p.add_argument("paths", nargs="+", metavar="PATH")
+    p.set_defaults(fn=cmd_validate)
+
+    def game_args(p):
+        p.add_argument("spec", metavar="SPEC", help="a spec file or a game's folder")
+        p.add_argument("--players", type=int, default=None)
+        p.add_argument("--seed", type=int, default=1)
+        p.add_argument("--option", action="append", metavar="K=V", default=[])
+        p.add_argument("--json", action="store_true", help="print one JSON object")
+
+    p = sub.add_parser("run", help="play one game with random bots")
+    game_args(p)
+    p.add_argument("--log", metavar="FILE", help="write the game record (JSON) to FILE")
+    p.set_defaults(fn=cmd_run)
+
+    p = sub.add_parser("test", help="run scenario files")
+    p.add_argument("paths", nargs="+", metavar="PATH")
+    p.add_argument("-v", "--verbose", action="store_true")
+    p.set_defaults(fn=cmd_test)
+
+    p = sub.add_parser("bench", help="random playouts per second")
+    game_args(p)
+    p.add_argument("--games", type=int, default=500)
+    p.add_argument("--reference", metavar="PY",
+                   help="a hand-written reference (e.g. ../shared/bench/medang_ref.py) to "
+                        "run in the same process run, for a ratio")
+    p.set_defaults(fn=cmd_bench)
+    return ap
+
+
+def main(argv=None) -> int:
+    args = parser().parse_args(argv)
+    try:
+        return args.fn(args)
+    except (TabulaError, IllegalAction) as e:
+        print(str(e), file=sys.stderr)
+        return EXIT_INPUT
+    except KeyboardInterrupt:
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())

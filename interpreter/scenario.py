@@ -1,0 +1,330 @@
+"""Scenario files: given a position, do some decisions, expect what must hold.
+
+Input: a scenario file (YAML, schemas/scenario.schema.json) naming a spec. Output: one
+Result per scenario (passed, or failed with a located message). A scenario either plays
+from the start (no `given`) or builds a position: pieces by name into zones (lists are
+bottom to top), variables, then runs the spec's `play` from there.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from .compiler import plain
+from .engine import Game, State
+from .errors import NOWHERE, Pos, SpecError, TabulaError, fail
+from .loader import LMap, check_schema, load_yaml
+from .model import CHANCE, TERMINAL
+from .runtime import slot_name
+from .spec import load_spec
+
+SCENARIO_SCHEMA = "scenario.schema.json"
+
+
+@dataclass
+class Result:
+    """The outcome of one scenario."""
+    file: str
+    id: str
+    passed: bool
+    message: str = ""
+    pos: Pos = NOWHERE
+
+    def __str__(self) -> str:
+        mark = "ok  " if self.passed else "FAIL"
+        text = f"{mark} {self.file}::{self.id}"
+        if not self.passed:
+            text += f"\n     {self.pos}: {self.message}"
+        return text
+
+
+class ScenarioFailure(Exception):
+    def __init__(self, message: str, pos: Pos):
+        super().__init__(message)
+        self.message, self.pos = message, pos
+
+
+def find_scenario_files(paths) -> list:
+    """Scenario files under the given paths: *.test.yaml, or any YAML in a tests/ folder."""
+    out = []
+    for p in map(Path, paths):
+        if p.is_file():
+            out.append(p)
+        elif p.is_dir():
+            for f in sorted(p.rglob("*.yaml")):
+                if f.name.endswith(".test.yaml") or f.parent.name == "tests":
+                    out.append(f)
+        else:
+            fail(f"no such file or folder: {p}")
+    return out
+
+
+def run_file(path) -> list:
+    path = Path(path)
+    doc = load_yaml(path, "scenario file")
+    check_schema(doc, SCENARIO_SCHEMA)
+    spec_path = (path.parent / str(doc["spec"])).resolve()
+    if not spec_path.exists():
+        fail(f"the spec {doc['spec']} does not exist (relative to {path.parent})",
+             doc.where("spec"))
+    spec = load_spec(spec_path)
+    results = []
+    for sc in doc["scenarios"]:
+        sid = str(sc["id"])
+        try:
+            run_scenario(spec, sc)
+            results.append(Result(str(path), sid, True))
+        except ScenarioFailure as f:
+            results.append(Result(str(path), sid, False, f.message, f.pos))
+        except TabulaError as e:
+            pos = getattr(e, "pos", None) or sc.pos
+            results.append(Result(str(path), sid, False, getattr(e, "message", str(e)), pos))
+    return results
+
+
+def run_scenario(spec, sc: LMap) -> State:
+    players = int(sc.get("players", spec.player_range[0]))
+    options = {str(k): plain(v) for k, v in sc.get("options", {}).items()}
+    game = spec.game(players, options)
+    seed = int(sc.get("seed", 0))
+    if "given" in sc:
+        st = build_position(game, sc["given"], seed)
+    else:
+        st = game.new_state(seed=seed)
+    expect = sc.get("expect", LMap())
+    want_error = expect.get("error")
+    steps = sc.get("do", [])
+    try:
+        for i, step in enumerate(steps):
+            text = str(step["action"] if isinstance(step, dict) else step)
+            where = steps.where(i)
+            if isinstance(step, dict) and "player" in step and \
+                    st.current_player() != int(step["player"]):
+                raise ScenarioFailure(f"player {step['player']} was to act, but it is "
+                                      f"{_who(st.current_player())}'s decision", where)
+            legal = st.legal_action_strings()
+            if text not in legal:
+                if want_error is not None:
+                    raise TabulaError(f"'{text}' is not a legal action here")
+                raise ScenarioFailure(
+                    f"'{text}' is not legal here; legal: " + "; ".join(legal[:40]), where)
+            st.apply_string(text)
+    except TabulaError as e:
+        if want_error is not None and str(want_error) in str(e):
+            return st
+        if want_error is not None:
+            raise ScenarioFailure(f"expected an error with '{want_error}', got: {e}",
+                                  expect.where("error")) from None
+        raise
+    if want_error is not None:
+        raise ScenarioFailure(f"expected an error with '{want_error}', but all went well",
+                              expect.where("error"))
+    check_expectations(st, expect)
+    return st
+
+
+def _who(p: int) -> str:
+    return {CHANCE: "chance", TERMINAL: "nobody (the game is over)"}.get(p, f"player {p}")
+
+
+# ---- building a position ---------------------------------------------------------------
+
+def build_position(game: Game, given: LMap, seed: int) -> State:
+    prog = game.prog
+    st = game.blank_state(seed)
+    free: dict = {}
+    for pid, name in enumerate(prog.piece_names):
+        free.setdefault(name, []).append(pid)
+    placed = []
+    zones = given.get("zones", LMap())
+    listed_slots = set()
+    for zname, content in zones.items():
+        for slot, names, where in _slots_of(prog, str(zname), content, zones.where(zname)):
+            listed_slots.add(slot)
+            pieces = []
+            for j, n in enumerate(names):
+                n = str(n)
+                if not free.get(n):
+                    if n not in free:
+                        raise ScenarioFailure(f"no piece is named '{n}'", _pos(names, j, where))
+                    raise ScenarioFailure(f"no piece named '{n}' is left to place",
+                                          _pos(names, j, where))
+                pieces.append(free[n].pop(0))
+            placed.append((slot, pieces, where))
+    st.slots = [[] for _ in range(prog.nslots)]
+    st.where = [-1] * len(prog.piece_names)
+    for slot, pieces, _ in placed:
+        st.slots[slot].extend(pieces)
+        for p in pieces:
+            st.where[p] = slot
+    # pieces not named go home, under what was listed there
+    rest: dict = {}
+    for name, pids in free.items():
+        for pid in pids:
+            rest.setdefault(prog.piece_home[pid], []).append(pid)
+    for slot, pids in rest.items():
+        pids.sort()
+        st.slots[slot][:0] = pids
+        for p in pids:
+            st.where[p] = slot
+    for slot, pieces, where in placed:
+        cap = prog.slot_cap[slot]
+        if cap is not None and len(st.slots[slot]) > cap:
+            raise ScenarioFailure(f"{slot_name(prog, slot)} holds at most {cap} pieces", where)
+    _set_variables(st, given.get("variables", LMap()))
+    if "current" in given:
+        st.current = int(given["current"])
+    if str(given.get("start", "play")) == "setup":
+        root = prog.root_full
+        st.stack = [[root.ins, 0, [None] * max(prog.root_nlocals, 1), None, None, None, root]]
+        st.run()
+    else:
+        game.start_play(st)
+    return st
+
+
+def _pos(container, i, default):
+    return container.where(i) if hasattr(container, "where") else default
+
+
+def _slots_of(prog, zname: str, content, where: Pos):
+    """(slot index, list of names, position) for each slot a `zones:` entry fills."""
+    z = prog.zones.get(zname)
+    if z is None:
+        from .errors import did_you_mean
+        raise ScenarioFailure(f"unknown zone '{zname}'", where) if not prog.zones else \
+            SpecError(f"unknown zone '{zname}'", where, did_you_mean(zname, prog.zones))
+    owners = [None]
+    if z.per_player:
+        if not isinstance(content, dict):
+            raise ScenarioFailure(f"'{zname}' belongs to each player: give a map from player "
+                                  "number to its contents", where)
+        owners = []
+        for k, v in content.items():
+            o = int(k)
+            if not 0 <= o < prog.players:
+                raise ScenarioFailure(f"there is no player {o}", content.where_key(k))
+            owners.append((o, v, content.where(k)))
+    else:
+        owners = [(0, content, where)]
+    for o, value, pos in owners:
+        if z.nslots == 1:
+            if not isinstance(value, list):
+                raise ScenarioFailure("give a list of piece names (bottom to top)", pos)
+            yield z.slot(o, 0), value, pos
+        else:
+            if not isinstance(value, list) or len(value) > z.nslots or \
+                    not all(isinstance(c, list) for c in value):
+                raise ScenarioFailure(f"'{zname}' has {z.nslots} slots: give a list of up to "
+                                      f"{z.nslots} lists of piece names", pos)
+            for i, names in enumerate(value):
+                yield z.slot(o, i), names, value.where(i) if hasattr(value, "where") else pos
+
+
+def _set_variables(st: State, variables: LMap) -> None:
+    prog = st.prog
+    for name, value in variables.items():
+        name = str(name)
+        if name in prog.gvar_names:
+            st.gv[prog.gvar_names.index(name)] = plain(value)
+        elif name in prog.pvar_names:
+            i = prog.pvar_names.index(name)
+            if not isinstance(value, dict):
+                raise ScenarioFailure(f"'{name}' is per player: give a map from player number "
+                                      "to value", variables.where(name))
+            for k, v in value.items():
+                st.pv[int(k)][i] = plain(v)
+        else:
+            raise ScenarioFailure(f"unknown variable '{name}'", variables.where_key(name))
+
+
+# ---- expectations ------------------------------------------------------------------------
+
+def check_expectations(st: State, expect: LMap) -> None:
+    prog = st.prog
+    for key in ("legal", "legal_includes", "legal_excludes"):
+        if key not in expect:
+            continue
+        legal = st.legal_action_strings()
+        want = [str(x) for x in expect[key]]
+        where = expect.where(key)
+        if key == "legal" and sorted(legal) != sorted(want):
+            missing = [w for w in want if w not in legal]
+            extra = [x for x in legal if x not in want]
+            raise ScenarioFailure(f"legal actions differ; missing: {missing}; unexpected: {extra}",
+                                  where)
+        if key == "legal_includes":
+            missing = [w for w in want if w not in legal]
+            if missing:
+                raise ScenarioFailure(f"not legal, but expected to be: {missing}; legal: {legal}",
+                                      where)
+        if key == "legal_excludes":
+            extra = [w for w in want if w in legal]
+            if extra:
+                raise ScenarioFailure(f"legal, but expected not to be: {extra}", where)
+    for zname, content in expect.get("zones", LMap()).items():
+        z = prog.zones.get(str(zname))
+        for slot, names, where in _slots_of(prog, str(zname), content, expect["zones"].where(zname)):
+            actual = [prog.piece_names[p] for p in st.slots[slot]]
+            want = [str(n) for n in names]
+            same = sorted(actual) == sorted(want) if z.kind == "set" else actual == want
+            if not same:
+                raise ScenarioFailure(f"{zname}: expected {want}, found {actual}", where)
+    for zname, size in expect.get("sizes", LMap()).items():
+        where = expect["sizes"].where(zname)
+        z = prog.zones.get(str(zname))
+        if z is None:
+            raise ScenarioFailure(f"unknown zone '{zname}'", where)
+        if isinstance(size, dict):
+            for k, n in size.items():
+                base = z.slot(int(k), 0)
+                got = sum(len(s) for s in st.slots[base:base + z.nslots])
+                if got != int(n):
+                    raise ScenarioFailure(f"{zname} of player {k}: expected {n} pieces, found {got}",
+                                          size.where(k))
+        else:
+            got = sum(len(s) for s in st.slots[z.base:z.base + z.nslots])
+            if got != int(size):
+                raise ScenarioFailure(f"{zname}: expected {size} pieces, found {got}", where)
+    for name, value in expect.get("variables", LMap()).items():
+        where = expect["variables"].where(name)
+        name = str(name)
+        if name in prog.gvar_names:
+            got = st.gv[prog.gvar_names.index(name)]
+            if got != plain(value):
+                raise ScenarioFailure(f"{name}: expected {plain(value)}, found {got}", where)
+        elif name in prog.pvar_names:
+            i = prog.pvar_names.index(name)
+            for k, v in value.items():
+                if st.pv[int(k)][i] != plain(v):
+                    raise ScenarioFailure(f"{name} of player {k}: expected {plain(v)}, "
+                                          f"found {st.pv[int(k)][i]}", value.where(k))
+        else:
+            raise ScenarioFailure(f"unknown variable '{name}'", where)
+    if "current" in expect:
+        want = expect["current"]
+        got = st.current_player()
+        want_i = {"chance": CHANCE, "terminal": TERMINAL}.get(str(want), want)
+        if got != want_i:
+            raise ScenarioFailure(f"expected {_who(int(want_i))} to act, but it is {_who(got)}",
+                                  expect.where("current"))
+    if "terminal" in expect and st.is_terminal() != bool(expect["terminal"]):
+        raise ScenarioFailure(f"expected the game {'over' if expect['terminal'] else 'going on'}"
+                              f", but it is {'over' if st.is_terminal() else 'going on'}",
+                              expect.where("terminal"))
+    if "points" in expect:
+        pts = st.points()
+        for rid, row in expect["points"].items():
+            where = expect["points"].where(rid)
+            if str(rid) not in pts:
+                raise ScenarioFailure(f"no scoring rule '{rid}'", where)
+            if pts[str(rid)] != [int(x) for x in row]:
+                raise ScenarioFailure(f"points for {rid}: expected {list(row)}, "
+                                      f"found {pts[str(rid)]}", where)
+    if "scores" in expect and st.scores() != [int(x) for x in expect["scores"]]:
+        raise ScenarioFailure(f"scores: expected {list(expect['scores'])}, found {st.scores()}",
+                              expect.where("scores"))
+    if "winners" in expect and st.winners() != sorted(int(x) for x in expect["winners"]):
+        raise ScenarioFailure(f"winners: expected {list(expect['winners'])}, "
+                              f"found {st.winners()}", expect.where("winners"))
