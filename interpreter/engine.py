@@ -353,7 +353,9 @@ class State:
             raise TabulaError(f"not a saved state of this game ({type(exc).__name__}: {exc})") \
                 from None
         if not st.terminal:
+            steps = st.steps
             st.run()       # re-lists the pending decision; listing has no side effects
+            st.steps = steps
         return st
 
     # ---- what a player may see ------------------------------------------------------------

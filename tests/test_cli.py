@@ -1,0 +1,96 @@
+"""The command line: exit codes, located errors without tracebacks, JSON outputs."""
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+from interpreter.cli import main
+
+from conftest import ROOT
+
+MEDANG = str(ROOT / "specs" / "medang")
+
+
+def run(capsys, *argv):
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_validate_ok(capsys):
+    code, out, _ = run(capsys, "validate", MEDANG)
+    assert code == 0 and "ok" in out
+
+
+def test_validate_bad_spec_is_located(capsys, tmp_path):
+    bad = tmp_path / "bad.yaml"
+    bad.write_text("game:\n  id: x\n  name: X\n  source: x.txt\n  players: {min: 2, max: 2}\n"
+                   "play:\n  - move nothing to nowhere\n")
+    code, _, err = run(capsys, "validate", str(bad))
+    assert code == 1
+    assert f"{bad}:7:" in err and "^" in err and "Traceback" not in err
+
+
+def test_run_json(capsys):
+    code, out, _ = run(capsys, "run", MEDANG, "--players", "3", "--seed", "5", "--json")
+    assert code == 0
+    data = json.loads(out)
+    assert {"scores", "winners", "decisions", "points", "seed"} <= set(data)
+    assert len(data["scores"]) == 3 and data["decisions"]
+
+
+def test_run_is_deterministic(capsys):
+    a = run(capsys, "run", MEDANG, "--seed", "9", "--json")[1]
+    b = run(capsys, "run", MEDANG, "--seed", "9", "--json")[1]
+    assert a == b
+
+
+def test_run_text_and_log(capsys, tmp_path):
+    log = tmp_path / "game.json"
+    code, out, _ = run(capsys, "run", MEDANG, "--option", "temple=kalasan", "--log", str(log))
+    assert code == 0 and "final scores" in out and "winner" in out
+    assert json.loads(log.read_text())["options"] == {"temple": "kalasan"}
+
+
+@pytest.mark.parametrize("argv,message", [
+    (["--option", "temple=atlantis"], "not one of"),
+    (["--option", "colour=red"], "unknown option"),
+    (["--option", "temple=kalasan", "--players", "3"], "2 to 2 players"),
+    (["--players", "9"], "2 to 5 players"),
+    (["--option", "temple"], "KEY=VALUE"),
+])
+def test_run_bad_options(capsys, argv, message):
+    code, _, err = run(capsys, "run", MEDANG, *argv)
+    assert code == 1 and message in err and "Traceback" not in err
+
+
+def test_bench_json(capsys):
+    code, out, _ = run(capsys, "bench", MEDANG, "--players", "3", "--games", "5", "--json")
+    data = json.loads(out)
+    assert code == 0
+    assert {"playouts_per_s", "decisions_per_s", "decisions_per_game"} <= set(data)
+    assert data["decisions_per_game"] > 40
+
+
+def test_test_command(capsys):
+    code, out, _ = run(capsys, "test", MEDANG)
+    assert code == 0 and " passed, 0 failed" in out
+
+
+def test_missing_spec(capsys):
+    code, _, err = run(capsys, "run", "no/such/spec")
+    assert code == 1 and "no such spec" in err
+
+
+def test_usage_error_exits_2():
+    proc = subprocess.run([sys.executable, "-m", "interpreter", "frobnicate"],
+                          capture_output=True, text=True, cwd=ROOT)
+    assert proc.returncode == 2
+
+
+def test_module_entry_point():
+    proc = subprocess.run([sys.executable, "-m", "interpreter", "validate", MEDANG],
+                          capture_output=True, text=True, cwd=ROOT)
+    assert proc.returncode == 0, proc.stderr

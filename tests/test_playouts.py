@@ -1,0 +1,87 @@
+"""Random playouts over every spec: games end, pieces are conserved, observations hide
+what they must (OpenSpiel's random_sim_test, for every spec and player count)."""
+
+import itertools
+import random
+
+import pytest
+
+from interpreter import CHANCE, load_spec
+from interpreter.engine import State
+
+from conftest import SPECS
+
+GAMES_PER_CONFIG = 6
+
+
+def configs():
+    for path in SPECS:
+        spec = load_spec(path)
+        lo, hi = spec.player_range
+        decl = spec.doc.get("options", {})
+        choices = [[(k, c) for c in o.get("choices", [o.get("default")])] for k, o in decl.items()]
+        for combo in itertools.product(*choices) if choices else [()]:
+            opts = dict(combo)
+            for n in range(lo, hi + 1):
+                try:
+                    spec.options(opts, n)
+                except Exception:   # an option that is not for this player count
+                    continue
+                yield pytest.param(path, n, opts, id=f"{path.name}-{n}p-" +
+                                   "-".join(f"{v}" for v in opts.values()))
+
+
+def check_observation(st: State, player: int) -> None:
+    """Owner-only zones of other players, count-only and hidden zones show no pieces."""
+    prog = st.prog
+    obs = st.observation(player)
+    for name, z in prog.zones.items():
+        shown = obs["zones"][name]
+        if z.visibility == "public":
+            continue
+        entries = shown.items() if z.per_player else [(None, shown)]
+        for owner, value in entries:
+            mine = z.visibility == "owner" and owner is not None and int(owner) == player
+            if mine:
+                continue
+            if z.visibility == "hidden":
+                assert value is None, (name, owner, value)
+            else:
+                assert isinstance(value, dict) and set(value) == {"count"}, (name, owner, value)
+    if "legal_actions" in obs:
+        assert st.current_player() == player
+
+
+def conserved(st: State) -> None:
+    """Every piece is in exactly one slot, and `where` agrees."""
+    seen = [p for s in st.slots for p in s]
+    assert sorted(seen) == list(range(len(st.prog.piece_names)))
+    for s, content in enumerate(st.slots):
+        for p in content:
+            assert st.where[p] == s
+    for s, cap in enumerate(st.prog.slot_cap):
+        assert cap is None or len(st.slots[s]) <= cap
+
+
+@pytest.mark.parametrize("path,players,options", list(configs()))
+def test_random_playouts(path, players, options):
+    game = load_spec(path).game(players, options)
+    for seed in range(GAMES_PER_CONFIG):
+        st = game.new_state(seed=seed)
+        rng = random.Random(seed)
+        n = 0
+        while not st.is_terminal():
+            acts = st.legal_actions()
+            assert acts, "a non-terminal state must offer actions"
+            assert len(set(acts)) == len(acts)
+            strings = st.legal_action_strings()
+            assert len(set(strings)) == len(strings), "action strings must be unique"
+            st.apply(acts[rng.randrange(len(acts))])
+            conserved(st)
+            for p in range(players):
+                check_observation(st, p)
+            n += 1
+            assert n < 5000, "the game must end"
+        assert len(st.scores()) == players
+        assert st.winners() and set(st.winners()) <= set(range(players))
+        assert st.current_player() < 0 and st.current_player() != CHANCE
