@@ -509,7 +509,7 @@ class Compiler:
         fn = self._piece_arg(node, args)
         prog = self.prog
         zone_of, index_of = prog.slot_zone, prog.slot_index
-        zones = list(prog.zones.values())
+        zones = prog.zone_list
 
         def neighbour(st, L):
             p = fn(st, L)
@@ -640,6 +640,7 @@ class Compiler:
             owners = p.players if per else 1
             zi = len(p.zones)
             p.zones[str(name)] = info
+            p.zone_list.append(info)
             for o in range(owners):
                 for i, c in enumerate(caps):
                     p.slot_zone.append(zi)
@@ -819,6 +820,8 @@ class Compiler:
         return out
 
     def _expr(self, text, scope, what="a condition", want=None):
+        if isinstance(text, (bool, int)):       # a YAML number or boolean: a constant
+            return lambda st, L, v=text: v
         node = parse(text, "expression")
         if want is not None:
             return self.x.expect(node, scope, want, what)

@@ -103,6 +103,7 @@ class Program:
     piece_home: list = field(default_factory=list)      # initial slot of each piece
     # zones
     zones: dict = field(default_factory=dict)
+    zone_list: list = field(default_factory=list)      # zones by index (slot_zone)
     nslots: int = 0
     slot_zone: list = field(default_factory=list)
     slot_owner: list = field(default_factory=list)

@@ -82,7 +82,7 @@ def swap_pieces(st, a, b, pos) -> None:
 
 
 def slot_name(prog, s: int) -> str:
-    z = prog.zones[prog.slot_zone[s]]
+    z = prog.zone_list[prog.slot_zone[s]]
     name = z.name
     if z.per_player:
         name = f"player {prog.slot_owner[s]}'s {name}"

@@ -1,0 +1,406 @@
+"""Each construct of the rule language on tiny specs, apart from any real game."""
+
+import textwrap
+
+import pytest
+
+from interpreter import CHANCE, RuleError, SpecError, load_game
+from interpreter.spec import Spec
+
+BASE = """\
+game: {id: t, name: T, source: none, players: {min: 2, max: 3}}
+enums:
+  colour: [red, blue]
+components:
+  card:
+    name: "{colour}{n}"
+    for_each: {colour: values(colour), n: "[1, 2, 3]"}
+    zone: deck
+zones:
+  deck: {kind: stack, visibility: count}
+  row: {kind: row, capacity: 2, visibility: public}
+  board: {kind: columns, capacities: "[2, 3, 2]", visibility: public}
+  out: {kind: set, visibility: public}
+  hand: {kind: set, per_player: true, visibility: owner}
+variables:
+  total: {value: 0}
+  vp: {value: 0, per_player: true}
+"""
+
+
+def make(tmp_path, body: str, players: int = 2, name: str = "t.yaml", **options):
+    path = tmp_path / name
+    path.write_text(BASE + textwrap.dedent(body))
+    return Spec(path).game(players, options or None)
+
+
+def names(st, zone, owner=None, slot=0):
+    z = st.prog.zones[zone]
+    return [st.prog.piece_names[p] for p in st.slots[z.slot(owner or 0, slot)]]
+
+
+def board(st):
+    z = st.prog.zones["board"]
+    return [[st.prog.piece_names[p] for p in st.slots[z.slot(0, i)]] for i in range(z.nslots)]
+
+
+def test_pieces_from_for_each_in_creation_order(tmp_path):
+    st = make(tmp_path, "play: []\n").new_state()
+    assert names(st, "deck") == ["red1", "red2", "red3", "blue1", "blue2", "blue3"]
+    assert st.is_terminal()
+
+
+def test_move_top_bottom_and_top_n(tmp_path):
+    st = make(tmp_path, """
+        play:
+          - move top(deck) to out
+          - move top(deck, 2) to current.hand
+          - move bottom(deck) to bottom of out
+    """).new_state()
+    assert names(st, "out") == ["red1", "blue3"]
+    assert names(st, "hand", 0) == ["blue2", "blue1"]
+    assert names(st, "deck") == ["red2", "red3"]
+
+
+def test_move_a_zone_shuffled_to_the_bottom(tmp_path):
+    st = make(tmp_path, """
+        play:
+          - move top(deck, 3) to out
+          - move out to bottom of deck shuffled
+    """).new_state(seed=3)
+    deck = names(st, "deck")
+    assert deck[3:] == ["red1", "red2", "red3"]
+    assert sorted(deck[:3]) == ["blue1", "blue2", "blue3"]
+
+
+def test_capacity_is_enforced_with_a_located_rule_error(tmp_path):
+    game = make(tmp_path, """
+        play:
+          - move top(deck, 3) to row
+    """)
+    with pytest.raises(RuleError) as info:
+        game.new_state()
+    assert info.value.pos.line == 20 and "at most 2" in info.value.message
+
+
+def test_refill_to_capacity(tmp_path):
+    st = make(tmp_path, """
+        play:
+          - refill row from deck
+    """).new_state()
+    assert names(st, "row") == ["blue3", "blue2"] and len(names(st, "deck")) == 4
+
+
+def test_columns_neighbours_and_gravity(tmp_path):
+    st = make(tmp_path, """
+        play:
+          - repeat: 2
+            do:
+              - move top(deck) to board[0]
+          - repeat: 3
+            do:
+              - move top(deck) to board[1]
+          - let t = top(board[1])
+          - let m = below(t)
+          - current.vp = level(t) * 100 + column(t) * 10 + size(under(t))
+          - if: left(m) == top(board[0]) and right(m) == none and above(m) == t
+            then:
+              - total = 1
+          - move m to out
+          - total += level(t) * 10 + count(c for c in row(board, 1)) * 1000
+          - if: full(board[0]) and not full(board) and open_slots(board) == [1, 2]
+            then:
+              - total += 100000
+    """).new_state()
+    # board[0] = blue3 blue2; board[1] = blue1 red3 red2; t = red2, m = red3
+    assert st.pv[0][0] == 312
+    assert board(st) == [["blue3", "blue2"], ["blue1", "red2"], []]
+    assert names(st, "out") == ["red3"]
+    assert st.gv[0] == 100000 + 2000 + 20 + 1
+
+
+def test_choose_distinct_optional_and_labels(tmp_path):
+    game = make(tmp_path, """
+        setup:
+          - move top(deck, 4) to current.hand
+        play:
+          - choose: c in current.hand
+            distinct: true
+            optional: pass
+            label: "discard {c}"
+            do:
+              - move c to out
+    """)
+    st = game.new_state()
+    assert st.legal_action_strings() == ["pass", "discard blue3", "discard blue2",
+                                         "discard blue1", "discard red3"]
+    st.apply_string("discard blue2")
+    assert names(st, "out") == ["blue2"] and st.is_terminal()
+
+
+def test_distinct_merges_identical_pieces(tmp_path):
+    path = tmp_path / "d.yaml"
+    path.write_text(BASE.replace('"[1, 2, 3]"', '"[1, 1, 2]"') + textwrap.dedent("""
+        play:
+          - choose: c in deck
+            distinct: true
+            label: "take {c}"
+            do:
+              - move c to out
+    """))
+    st = Spec(path).game(2).new_state()
+    assert st.legal_action_strings() == ["take red1", "take red2", "take blue1", "take blue2"]
+
+
+def test_up_to_and_done(tmp_path):
+    st = make(tmp_path, """
+        play:
+          - choose: c in deck
+            up_to: 2
+            done: stop
+            label: "take {c}"
+            do:
+              - move c to out
+          - total = size(out)
+    """).new_state()
+    assert st.legal_action_strings()[-1] == "stop"
+    st.apply_string("take red1")
+    st.apply_string("take blue3")
+    assert st.is_terminal() and st.gv[0] == 2
+    st = make(tmp_path, """
+        play:
+          - choose: c in deck
+            up_to: 2
+            done: stop
+            do:
+              - move c to out
+          - total = size(out) + 10
+    """, name="u.yaml").new_state()
+    st.apply_string("stop")
+    assert st.is_terminal() and st.gv[0] == 10
+
+
+def test_empty_choice_is_skipped_or_runs_else(tmp_path):
+    st = make(tmp_path, """
+        play:
+          - choose: c in out
+            do:
+              - total = 5
+            else:
+              - total = 7
+    """).new_state()
+    assert st.is_terminal() and st.gv[0] == 7
+
+
+def test_optional_choice_with_nothing_to_choose_is_no_decision(tmp_path):
+    st = make(tmp_path, """
+        play:
+          - choose: c in out
+            optional: skip
+            do:
+              - total = 5
+    """).new_state()
+    assert st.is_terminal() and st.gv[0] == 0
+
+
+def test_choose_one_guards_and_nested_choice(tmp_path):
+    st = make(tmp_path, """
+        play:
+          - choose_one:
+              - label: draw
+                if: size(deck) > 0
+                do:
+                  - move top(deck) to current.hand
+              - label: score
+                if: size(out) > 0
+                do:
+                  - total = 1
+              - choose: c in deck where c.n == 1
+                label: "pick {c}"
+                do:
+                  - move c to out
+    """).new_state()
+    assert st.legal_action_strings() == ["draw", "pick red1", "pick blue1"]
+
+
+def test_chance_decisions(tmp_path):
+    st = make(tmp_path, """
+        play:
+          - choose: p in players
+            player: chance
+            label: "player {p} starts"
+            do:
+              - total = p
+    """).new_state()
+    assert st.current_player() == CHANCE and st.is_chance_node()
+    assert [p for _, p in st.chance_outcomes()] == [0.5, 0.5]
+    st.apply_string("player 1 starts")
+    assert st.gv[0] == 1
+
+
+def test_turns_until_and_player_variables(tmp_path):
+    st = make(tmp_path, """
+        play:
+          - turns:
+              first: 1
+              until: size(deck) == 0
+            do:
+              - move top(deck) to current.hand
+              - current.vp += 1
+    """, players=3).new_state()
+    assert st.is_terminal()
+    assert [v[0] for v in st.pv] == [2, 2, 2]
+    assert names(st, "hand", 1) == ["blue3", "red3"]
+
+
+def test_for_repeat_while_match(tmp_path):
+    st = make(tmp_path, """
+        play:
+          - for: p in players
+            do:
+              - repeat: 2
+                do:
+                  - move top(deck) to p.hand
+          - while: size(deck) > 0
+            do:
+              - move top(deck) to out
+          - for: c in out
+            do:
+              - match: c.colour
+                cases:
+                  red:
+                    - total += 10
+                else:
+                  - total += 1
+    """).new_state()
+    assert st.gv[0] == 20
+
+
+def test_while_bound_is_a_located_error(tmp_path):
+    game = make(tmp_path, """
+        play:
+          - while: true
+            max: 50
+            do:
+              - total += 1
+    """)
+    with pytest.raises(RuleError) as info:
+        game.new_state()
+    assert info.value.pos.line == 20 and "more than 50" in info.value.message
+
+
+def test_runaway_game_hits_the_step_bound(tmp_path):
+    path = tmp_path / "r.yaml"
+    path.write_text(BASE.replace("players: {min: 2, max: 3}}",
+                                 "players: {min: 2, max: 3}, max_steps: 1000}") + textwrap.dedent("""
+        play:
+          - turns: {first: 0}
+            do:
+              - total += 1
+    """))
+    with pytest.raises(RuleError) as info:
+        Spec(path).game(2).new_state()
+    assert "more than 1000 steps" in info.value.message and info.value.pos.line
+
+
+def test_rules_with_parameters_and_recursion_bound(tmp_path):
+    st = make(tmp_path, """
+        play:
+          - call deal(2)
+        rules:
+          deal:
+            params: [n]
+            do:
+              - if: n > 0
+                then:
+                  - move top(deck) to out
+                  - call deal(n - 1)
+    """).new_state()
+    assert names(st, "out") == ["blue3", "blue2"]
+    game = make(tmp_path, """
+        play:
+          - call forever
+        rules:
+          forever:
+            do:
+              - call forever
+    """, name="f.yaml")
+    with pytest.raises(RuleError) as info:
+        game.new_state()
+    assert "nest deeper" in info.value.message
+
+
+def test_functions_aggregates_tally_leaders(tmp_path):
+    st = make(tmp_path, """
+        functions:
+          reds:
+            params: [z]
+            value: count(c for c in z where c.colour == red)
+        play:
+          - move top(deck, 4) to out
+          - total = reds(out) * 1000 + sum(c.n for c in out) * 10 + max(c.n for c in deck where c.n > 5, 7)
+          - if: leaders(tally(c.colour for c in out)) == [blue]
+            then:
+              - total += 1000000
+    """).new_state()
+    # out = blue3 blue2 blue1 red3 -> 1 red, sum 9, no card > 5 -> default 7
+    assert st.gv[0] == 1_000_000 + 1000 + 90 + 7
+
+
+def test_scoring_points_tiebreak_and_winners(tmp_path):
+    st = make(tmp_path, """
+        play:
+          - move top(deck, 2) to current.hand
+          - move top(deck, 2) to next_player(current).hand
+        scoring:
+          points:
+            cards:
+              value: sum(c.n for c in player.hand)
+          tiebreak:
+            - id: reds
+              value: count(c for c in player.hand where c.colour == red)
+    """).new_state()
+    # player 0: blue3 blue2 = 5; player 1: blue1 red3 = 4
+    assert st.points() == {"cards": [5, 4]} and st.scores() == [5, 4] and st.winners() == [0]
+
+
+def test_observation_respects_visibility(tmp_path):
+    st = make(tmp_path, """
+        play:
+          - move top(deck) to current.hand
+          - choose: c in out
+            do:
+              - total = 1
+            else:
+              - choose: c in deck
+                do:
+                  - total = 2
+    """).new_state()
+    obs = st.observation(1)
+    assert obs["zones"]["hand"]["0"] == {"count": 1}
+    assert obs["zones"]["deck"] == {"count": 5}
+    assert obs["zones"]["board"] == [[], [], []]
+    assert "legal_actions" not in obs and "legal_actions" in st.observation(0)
+
+
+def test_options_reach_expressions(tmp_path):
+    path = tmp_path / "o.yaml"
+    path.write_text(BASE + textwrap.dedent("""
+        options:
+          deal: {default: 1, choices: [1, 2, 3]}
+        play:
+          - move top(deck, option.deal) to out
+    """))
+    spec = Spec(path)
+    assert len(names(spec.game(2, {"deal": "3"}).new_state(), "out")) == 3
+    with pytest.raises(SpecError):
+        spec.game(2, {"deal": "4"})
+
+
+def test_no_python_evaluation_of_spec_text(tmp_path):
+    with pytest.raises(SpecError) as info:
+        make(tmp_path, """
+            play:
+              - total = __import__('os').getpid()
+        """)
+    assert info.value.pos.line == 20 and info.value.pos.col == 13
