@@ -774,12 +774,23 @@ class Compiler:
         ins, pos = [], []
         if not isinstance(steps, list):
             raise SpecError("expected a list of steps", getattr(steps, "pos", NOWHERE))
+        seq: list = []
         for i, step in enumerate(steps):
             where = positions[i] if positions else (steps.where(i) if isinstance(steps, LList) else NOWHERE)
-            for fn, p in self._step(step, scope, where):
-                ins.append(fn)
-                pos.append(p)
+            self._extend(seq, self._step(step, scope, where), where)
+        for fn, p in seq:
+            ins.append(fn)
+            pos.append(p)
         return self._new_block(ins, pos, name)
+
+    @staticmethod
+    def _extend(seq: list, items: list, where: Pos) -> None:
+        """Append a step's instructions; nothing may follow an `end game` in a block."""
+        if items and seq and getattr(seq[-1][0], "ends_game", False):
+            raise SpecError("unreachable step: the game has already ended here",
+                            items[0][1] if items[0][1] is not NOWHERE else where,
+                            "remove it, or move it before `end game`")
+        seq.extend(items)
 
     def _step(self, step, scope: Scope, where: Pos):
         """-> list of (instruction, position)."""
@@ -813,10 +824,11 @@ class Compiler:
             self.current_rule = outer
 
     def _step_do(self, step, scope, pos):
-        out = []
+        out: list = []
         body = step["do"]
         for i, s in enumerate(body):
-            out.extend(self._step(s, scope, body.where(i) if isinstance(body, LList) else pos))
+            where = body.where(i) if isinstance(body, LList) else pos
+            self._extend(out, self._step(s, scope, where), where)
         return out
 
     def _expr(self, text, scope, what="a condition", want=None):
@@ -1278,6 +1290,7 @@ class Compiler:
         def end(st, fr):
             st.finish()
             return True
+        end.ends_game = True
         return end
 
     def s_Call(self, node: ast.Call, scope):

@@ -404,3 +404,35 @@ def test_no_python_evaluation_of_spec_text(tmp_path):
               - total = __import__('os').getpid()
         """)
     assert info.value.pos.line == 20 and info.value.pos.col == 13
+
+
+def test_step_after_end_game_is_unreachable(tmp_path):
+    with pytest.raises(SpecError) as info:
+        make(tmp_path, """
+            play:
+              - end game
+              - total = 1
+        """)
+    assert "unreachable" in info.value.message
+    assert (info.value.pos.line, info.value.pos.col) == (21, 5)
+
+
+def test_action_graph_has_rules_steps_decisions_and_calls(tmp_path):
+    game = make(tmp_path, """
+        play:
+          - id: turn
+            source: t.txt "take turns"
+            do:
+              - call draw
+        rules:
+          draw:
+            source: t.txt "draw a card"
+            choose: c in deck
+            do:
+              - move c to out
+    """)
+    g = game.prog.graph
+    assert g.nodes["rule:draw"]["source"] == 't.txt "draw a card"'
+    assert g.has_edge("step:turn", "rule:draw")
+    decisions = [n for n, d in g.nodes(data=True) if d.get("kind") == "decision"]
+    assert decisions and g.has_edge("rule:draw", decisions[0])
