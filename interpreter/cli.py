@@ -159,8 +159,8 @@ def cmd_bench(args) -> int:
     if args.reference:
         cmd = [sys.executable, args.reference, "bench", "--players", str(game.players),
                "--games", str(args.games), "--seed", str(args.seed), "--api", "--json"]
-        if "temple" in game.options:
-            cmd += ["--temple", str(game.options["temple"])]
+        for key, value in game.options.items():     # the reference takes --KEY VALUE
+            cmd += [f"--{key}", str(value)]
         try:
             ref = json.loads(subprocess.run(cmd, check=True, capture_output=True,
                                             text=True, timeout=3600).stdout)
@@ -222,7 +222,7 @@ def parser() -> argparse.ArgumentParser:
     game_args(p)
     p.add_argument("--games", type=int, default=500)
     p.add_argument("--reference", metavar="PY",
-                   help="a hand-written reference (e.g. ../shared/bench/medang_ref.py) to "
+                   help="a hand-written reference (a Python script with the same 'bench --api --json' interface) to "
                         "run in the same process run, for a ratio")
     p.set_defaults(fn=cmd_bench)
     return ap

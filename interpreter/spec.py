@@ -144,5 +144,5 @@ def load_spec(path: str | Path) -> Spec:
 
 
 def load_game(path: str | Path, players: int | None = None, options: dict | None = None) -> Game:
-    """The usual entry point: load_game('specs/medang', players=3).new_state(seed=1)."""
+    """The usual entry point: load_game('specs/GAME', players=3).new_state(seed=1)."""
     return load_spec(path).game(players, options)
