@@ -83,44 +83,52 @@ def run_file(path) -> list:
     return results
 
 
-def run_scenario(spec, sc: LMap) -> State:
-    players = int(sc.get("players", spec.player_range[0]))
-    options = {str(k): plain(v) for k, v in sc.get("options", {}).items()}
-    game = spec.game(players, options)
-    seed = int(sc.get("seed", 0))
-    if "given" in sc:
-        st = build_position(game, sc["given"], seed)
-    else:
-        st = game.new_state(seed=seed)
+def run_scenario(spec, sc: LMap) -> State | None:
+    """Build the scenario's state, make its decisions, check what it expects. A scenario
+    that expects an error passes when building the game or making a decision fails with
+    that error (an option refused for this player count, an illegal action, ...)."""
     expect = sc.get("expect", LMap())
     want_error = expect.get("error")
-    steps = sc.get("do", [])
     try:
-        for i, step in enumerate(steps):
-            text = str(step["action"] if isinstance(step, dict) else step)
-            where = steps.where(i)
-            if isinstance(step, dict) and "player" in step and \
-                    st.current_player() != int(step["player"]):
-                raise ScenarioFailure(f"player {step['player']} was to act, but it is "
-                                      f"{_who(st.current_player())}'s decision", where)
-            legal = st.legal_action_strings()
-            if text not in legal:
-                if want_error is not None:
-                    raise TabulaError(f"'{text}' is not a legal action here")
-                raise ScenarioFailure(
-                    f"'{text}' is not legal here; legal: " + "; ".join(legal[:40]), where)
-            st.apply_string(text)
+        st = _play(spec, sc, want_error is not None)
     except TabulaError as e:
         if want_error is not None and str(want_error) in str(e):
-            return st
+            return None
         if want_error is not None:
-            raise ScenarioFailure(f"expected an error with '{want_error}', got: {e}",
+            raise ScenarioFailure(f"expected an error with '{want_error}', got: "
+                                  f"{getattr(e, 'message', str(e))}",
                                   expect.where("error")) from None
         raise
     if want_error is not None:
         raise ScenarioFailure(f"expected an error with '{want_error}', but all went well",
                               expect.where("error"))
     check_expectations(st, expect)
+    return st
+
+
+def _play(spec, sc: LMap, error_expected: bool) -> State:
+    players = int(sc.get("players", spec.player_range[0]))
+    options = {str(k): plain(v) for k, v in sc.get("options", {}).items()}
+    game = spec.game(players, options)
+    seed = int(sc.get("seed", 0))
+    st = build_position(game, sc["given"], seed) if "given" in sc else game.new_state(seed=seed)
+    steps = sc.get("do", [])
+    for i, step in enumerate(steps):
+        text = str(step["action"] if isinstance(step, dict) else step)
+        where = steps.where(i)
+        if isinstance(step, dict) and "player" in step:
+            want = str(step["player"])
+            want_i = CHANCE if want == "chance" else int(want)
+            if st.current_player() != want_i:
+                raise ScenarioFailure(f"{_who(want_i)} was to act, but it is "
+                                      f"{_who(st.current_player())}'s decision", where)
+        legal = st.legal_action_strings()
+        if text not in legal:
+            if error_expected:
+                raise TabulaError(f"'{text}' is not a legal action here")
+            raise ScenarioFailure(
+                f"'{text}' is not legal here; legal: " + "; ".join(legal[:40]), where)
+        st.apply_string(text)
     return st
 
 
