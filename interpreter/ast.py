@@ -165,9 +165,10 @@ class EndGame(Node):
 
 @dataclass(frozen=True)
 class Call(Node):
-    """call rule(args)"""
+    """call rule(args); pos is the statement's, name_pos the rule name's."""
     name: str
     args: tuple
+    name_pos: Pos = field(default=NOWHERE, compare=False, repr=False)
 
 
 @dataclass(frozen=True)

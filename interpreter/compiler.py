@@ -733,12 +733,17 @@ class Compiler:
         return type_of_value(v)
 
     def _name_of(self, c, attrs, cname) -> str:
-        template = str(c.get("name", cname))
+        template = c.get("name", cname)
         try:
-            return template.format(**attrs)
+            return str(template).format(**attrs)
         except (KeyError, IndexError, ValueError) as exc:
-            raise SpecError(f"the name template refers to {exc}, which is not an attribute",
-                            c.where("name")) from None
+            field = str(exc).strip("'")
+            at = str(template).find("{" + field)
+            pos = template.pos_at(at + 1) if isinstance(template, LStr) and at >= 0 \
+                else c.where("name")
+            raise SpecError(f"the name template refers to '{field}', which is not an "
+                            "attribute", pos, did_you_mean(field, attrs) or
+                            f"attributes: {', '.join(attrs)}") from None
 
     # ---- rules ---------------------------------------------------------------------------
     def _procs(self):
@@ -969,11 +974,15 @@ class Compiler:
         return [(turns, pos)]
 
     def _step_match(self, step, scope, pos):
-        subject = self._expr(step["match"], scope, "a match subject")
+        subject, styp = self.x.compile(parse(step["match"], "expression"), scope)
         cases = {}
         blocks = {}
         for key, body in step["cases"].items():
             k = plain(key)
+            if styp[0] == "enum" and k not in self.enums[styp[1]]:
+                raise SpecError(f"'{k}' is not a {styp[1]}", step["cases"].where_key(key),
+                                did_you_mean(str(k), self.enums[styp[1]]) or
+                                f"one of: {', '.join(self.enums[styp[1]])}")
             blocks[k] = self._block(body, scope.child(), f"case {k}")
             cases[k] = blocks[k].ins
         orelse = self._block(step.get("else", LList()), scope.child(), "else")
@@ -1153,8 +1162,8 @@ class Compiler:
         """'play {t} on column {c + 1}' -> fn(st, L) -> str; pieces print as their names."""
         if template is None:
             names = [n for n, (s, _) in scope.names.items() if s in slots]
-            template = LStr(" ".join(f"{{{n}}}" for n in names) or "choose")
-            template.pos = getattr(opt, "pos", NOWHERE)
+            template = LStr.at(" ".join(f"{{{n}}}" for n in names) or "choose",
+                               getattr(opt, "pos", NOWHERE))
         parts = []
         text = str(template)
         last = 0
@@ -1162,9 +1171,8 @@ class Compiler:
         for m in self._FIELD.finditer(text):
             if m.start() > last:
                 parts.append(text[last:m.start()])
-            sub = LStr(m.group(1))
             base = template.pos_at(m.start(1)) if isinstance(template, LStr) else NOWHERE
-            sub.pos, sub.segments = base, ((base.line, base.col, len(sub)),)
+            sub = LStr.at(m.group(1), base)
             fn, typ = self.x.compile(parse(sub, "expression"), scope)
             if typ == T.PIECE:
                 parts.append(lambda st, L, f=fn: names[f(st, L)] if f(st, L) is not None else "none")
@@ -1296,12 +1304,12 @@ class Compiler:
     def s_Call(self, node: ast.Call, scope):
         proc = self.prog.procs.get(node.name)
         if proc is None:
-            raise SpecError(f"call of an undefined rule '{node.name}'", node.pos,
+            raise SpecError(f"call of an undefined rule '{node.name}'", node.name_pos,
                             did_you_mean(node.name, self.prog.procs) or "rules are declared under rules:")
         if len(node.args) != len(proc.params):
             raise SpecError(f"rule '{node.name}' takes {len(proc.params)} argument"
                             f"{'s' if len(proc.params) != 1 else ''}, not {len(node.args)}",
-                            node.pos, f"its parameters: {', '.join(proc.params) or 'none'}")
+                            node.name_pos, f"its parameters: {', '.join(proc.params) or 'none'}")
         self.graph.add_edge(self.current_rule, f"rule:{node.name}", kind="calls")
         compiled = [self.x.compile(a, scope) for a in node.args]
         args = tuple(f for f, _ in compiled)

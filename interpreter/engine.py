@@ -18,6 +18,22 @@ from .model import CHANCE, DONE, SKIP, TERMINAL, Program
 STATE_FORMAT = 1
 
 
+def _explain(exc: Exception) -> str:
+    """A rule failure in the spec's terms (the Python exception stays chained)."""
+    text = str(exc)
+    if "NoneType" in text:
+        return "there is no piece (none) where one is needed"
+    if isinstance(exc, IndexError):
+        return "a position outside its zone or list"
+    if isinstance(exc, KeyError):
+        return f"no entry {text} in a table"
+    if isinstance(exc, RecursionError):
+        return "rules or functions nest too deeply"
+    if isinstance(exc, ZeroDivisionError):
+        return "division by zero"
+    return "a value of the wrong kind is used here"
+
+
 class Pending:
     """The decision a state waits on."""
 
@@ -133,8 +149,7 @@ class State:
         except (TypeError, IndexError, KeyError, ValueError, AttributeError,
                 ZeroDivisionError, RecursionError) as exc:
             pos = fr[6].pos[pc] if fr is not None and pc < len(fr[6].pos) else None
-            raise RuleError(f"the rule cannot be carried out here ({type(exc).__name__}: {exc})",
-                            pos) from exc
+            raise RuleError(f"this step cannot be carried out: {_explain(exc)}", pos) from exc
         finally:
             self.steps = steps
 

@@ -9,6 +9,7 @@ size, depth and node count (aliases included), and refuses duplicate keys.
 from __future__ import annotations
 
 import json
+import re
 from importlib import resources
 from pathlib import Path
 
@@ -49,74 +50,124 @@ class LStr(str):
     """A string scalar that can map an offset inside its text back to the file."""
 
     pos: Pos
-    segments: tuple  # ((line, col, length), ...): where each source piece of the text sits
+    segments: tuple  # ((offset in text, line, col, length), ...) sorted by offset
+
+    @classmethod
+    def at(cls, text: str, pos: Pos) -> "LStr":
+        """A string written at `pos` on one line (a piece cut out of another LStr)."""
+        s = cls(text)
+        s.pos, s.segments = pos, ((0, pos.line, pos.col, len(text)),)
+        return s
 
     def pos_at(self, offset: int) -> Pos:
-        """File position of the character at `offset` (0-based) in this string."""
+        """File position of the character at `offset` (0-based) in this string; an offset
+        past the end is just after the text."""
         segs = getattr(self, "segments", ())
         if not segs:
             return self.pos
-        for line, col, length in segs:
-            if offset <= length:
-                return Pos(self.pos.file, line, col + offset)
-            offset -= length + 1  # one separator character between source pieces
-        line, col, length = segs[-1]
-        return Pos(self.pos.file, line, col + length)
+        found = segs[0]
+        for seg in segs:
+            if seg[0] > offset:
+                break
+            found = seg
+        voff, line, col, length = found
+        return Pos(self.pos.file, line, col + min(max(offset - voff, 0), length))
 
 
 def where(node, default: Pos) -> Pos:
     return getattr(node, "pos", default)
 
 
-def _segments(node: yaml.ScalarNode, lines: list[str]) -> tuple:
-    start = node.start_mark
-    line0, col0 = start.line + 1, start.column + 1
+_ESCAPE_LEN = {"x": 4, "u": 6, "U": 10}
+
+
+def _quoted_line(node, line_text: str) -> tuple:
+    """Per-character segments of a one-line quoted scalar: escapes take several columns
+    in the file but one character of the text."""
     style = node.style
-    if style in ("'", '"'):
-        if node.start_mark.line == node.end_mark.line:
-            return ((line0, col0 + 1, len(node.value)),)
-        style = None
-    if style in ("|", ">"):
-        segs = []
-        indent = None
-        for ln in range(start.line + 1, node.end_mark.line + 1):
-            if ln >= len(lines):
-                break
-            text = lines[ln]
-            if not text.strip():
-                segs.append((ln + 1, 1, 0))
-                continue
-            if indent is None:
-                indent = len(text) - len(text.lstrip(" "))
-            body = text[indent:]
-            segs.append((ln + 1, indent + 1, len(body)))
-        return tuple(segs)
-    segs = [(line0, col0, len(lines[start.line][start.column:].rstrip()))]
-    for ln in range(start.line + 1, node.end_mark.line + 1):
-        if ln >= len(lines):
-            break
+    col = node.start_mark.column + 1        # just after the opening quote (0-based)
+    end = node.end_mark.column - 1          # the closing quote
+    segs, voff = [], 0
+    line = node.start_mark.line + 1
+    while col < end and voff < len(node.value):
+        width = 1
+        if style == '"' and line_text[col] == "\\":
+            width = _ESCAPE_LEN.get(line_text[col + 1: col + 2], 2)
+        elif style == "'" and line_text[col: col + 2] == "''":
+            width = 2
+        segs.append((voff, line, col + 1, 1))
+        voff += 1
+        col += width
+    return tuple(segs) or ((0, line, node.start_mark.column + 2, 0),)
+
+
+def _segments(node: yaml.ScalarNode, lines: list[str]) -> tuple:
+    """Where each piece of the scalar's text sits in the file. One-line scalars map
+    character by character; multi-line ones are aligned line by line with the text."""
+    start, end = node.start_mark, node.end_mark
+    style = node.style
+    value = node.value
+    if start.line == end.line:
+        if style in ("'", '"'):
+            return _quoted_line(node, lines[start.line])
+        return ((0, start.line + 1, start.column + 1, len(value)),)
+    segs, voff = [], 0
+    first = start.line + 1 if style in ("|", ">") else start.line
+    for ln in range(first, min(end.line + 1, len(lines))):
         text = lines[ln]
-        stripped = text.strip()
-        if stripped:
-            segs.append((ln + 1, len(text) - len(text.lstrip()) + 1, len(stripped)))
-    return tuple(segs)
+        lo = start.column + (1 if style in ("'", '"') else 0) if ln == start.line else 0
+        hi = len(text)
+        if ln == end.line:
+            hi = end.column - (1 if style in ("'", '"') else 0)
+        piece = text[lo:hi]
+        stripped = piece.strip()
+        if not stripped:
+            continue
+        idx = value.find(stripped, voff)
+        if idx < 0:
+            continue                        # an escape changed this line: skip it
+        col = lo + len(piece) - len(piece.lstrip()) + 1
+        segs.append((idx, ln + 1, col, len(stripped)))
+        voff = idx + len(stripped)
+    return tuple(segs) or ((0, start.line + 1, start.column + 1, 0),)
 
 
 class _Builder:
     def __init__(self, file: str, lines: list[str]):
         self.file = file
         self.lines = lines
-        self.count = 0
         self.ctor = yaml.SafeLoader("")
 
     def pos(self, node) -> Pos:
         return Pos(self.file, node.start_mark.line + 1, node.start_mark.column + 1)
 
+    def check_size(self, root) -> None:
+        """Count the nodes the document expands to (an alias counts its whole tree
+        again) before building anything, so that an alias bomb is refused at once."""
+        sizes: dict = {}
+        stack = [(root, False)]
+        while stack:
+            node, done = stack.pop()
+            if id(node) in sizes:
+                continue
+            kids = ([n for pair in node.value for n in pair]
+                    if isinstance(node, yaml.MappingNode) else
+                    node.value if isinstance(node, yaml.SequenceNode) else [])
+            if not done:
+                stack.append((node, True))
+                stack.extend((k, False) for k in kids if id(k) not in sizes)
+                continue
+            total = 1 + sum(sizes.get(id(k), 0) for k in kids)
+            sizes[id(node)] = total
+            if total > MAX_NODES:
+                fail(f"the document expands to more than {MAX_NODES} nodes (aliases "
+                     "included)", self.pos(node), "a spec this large is refused, to keep "
+                     "loading bounded")
+
     def build(self, node, depth: int = 0):
-        self.count += 1
-        if self.count > MAX_NODES:
-            fail(f"the document has more than {MAX_NODES} nodes (aliases included)",
-                 self.pos(node), "a spec this large is refused to keep loading bounded")
+        if not node.tag.startswith(_CORE) or node.tag[len(_CORE):] not in _CORE_TAGS:
+            fail(f"the tag {node.tag!r} is not allowed", self.pos(node),
+                 "specs are plain YAML: remove the tag")
         if depth > MAX_DEPTH:
             fail(f"the document nests deeper than {MAX_DEPTH} levels", self.pos(node))
         if isinstance(node, yaml.MappingNode):
@@ -152,6 +203,8 @@ class _Builder:
         return s
 
 
+_CORE = "tag:yaml.org,2002:"
+_CORE_TAGS = ("str", "int", "float", "bool", "null", "map", "seq", "timestamp")
 _PLAIN_TAGS = ("tag:yaml.org,2002:int", "tag:yaml.org,2002:bool",
                "tag:yaml.org,2002:null", "tag:yaml.org,2002:float")
 
@@ -174,24 +227,98 @@ def load_yaml(path: str | Path, what: str = "file"):
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
-        fail(f"{name} is not UTF-8 text ({exc.reason} at byte {exc.start})", Pos(name, 1, 1))
+        line = raw.count(b"\n", 0, exc.start) + 1
+        col = exc.start - (raw.rfind(b"\n", 0, exc.start) + 1) + 1
+        fail(f"{name} is not UTF-8 text ({exc.reason} at byte {exc.start})", Pos(name, line, col),
+             "save the file as UTF-8")
     return load_yaml_text(text, name)
 
 
 def load_yaml_text(text: str, name: str = "<input>"):
     register_source(name, text)
+    lines = text.splitlines()
     try:
         node = yaml.compose(text, Loader=yaml.SafeLoader)
     except yaml.MarkedYAMLError as exc:
-        mark = exc.problem_mark or exc.context_mark
-        pos = Pos(name, mark.line + 1, mark.column + 1) if mark else Pos(name, 1, 1)
-        fail(f"YAML syntax: {exc.problem or exc.context}", pos,
-             "check the indentation and the quoting of this line")
+        raise _yaml_error(exc, name, lines) from None
+    except RecursionError:
+        fail(f"the document nests deeper than {MAX_DEPTH} levels", _deep_pos(text, name))
     except yaml.YAMLError as exc:  # pragma: no cover - every PyYAML error is marked
         fail(f"YAML: {exc}", Pos(name, 1, 1))
     if node is None:
         fail("the file is empty", Pos(name, 1, 1))
-    return _Builder(name, text.splitlines()).build(node)
+    builder = _Builder(name, lines)
+    builder.check_size(node)
+    return builder.build(node)
+
+
+def _yaml_error(exc, name: str, lines: list) -> SpecError:
+    mark = exc.problem_mark or exc.context_mark
+    context = exc.context or ""
+    if exc.context_mark is not None and ("quoted scalar" in context or
+                                         mark is None or mark.line >= len(lines)):
+        mark = exc.context_mark         # an unclosed quote: point at where it opened
+    problem = exc.problem or context
+    hint = "check the indentation and the quoting of this line"
+    line, col = (mark.line, mark.column) if mark else (0, 0)
+    opened = _unclosed_quote(lines, line)
+    if opened is not None:
+        return SpecError("YAML syntax: a quoted text is not closed on its line",
+                         Pos(name, opened[0] + 1, opened[1] + 1),
+                         "close the quote (YAML read on to the next quote, far below)")
+    if "quoted scalar" in context:
+        problem = "a quoted text is not closed"
+        hint = "close the quote, or use a block scalar (|) for long text"
+    elif problem == "mapping values are not allowed here" and line < len(lines):
+        text = lines[line]
+        start = col
+        while start > 0 and not text[start - 1].isspace():
+            start -= 1
+        col = start
+        hint = ("check the indentation: this key is indented more than the keys beside it "
+                "(or a value holds ': ' and needs quotes)")
+    return SpecError(f"YAML syntax: {problem}", Pos(name, line + 1, col + 1), hint)
+
+
+_QUOTE_START = re.compile(r"""(?:^|[:,\[{-])\s*(["'])""")
+
+
+def _unclosed_quote(lines: list, upto: int):
+    """(line, col) of a quoted value that opens and is not closed on its own line, before
+    line `upto`: YAML then reads on to the next quote and fails somewhere below."""
+    for ln in range(min(upto, len(lines))):
+        text = lines[ln]
+        if text.lstrip().startswith("#"):
+            continue
+        for m in _QUOTE_START.finditer(text):
+            q = m.group(1)
+            rest = text[m.end():]
+            closed = (rest.replace('\\\\', "").replace('\\"', "").count('"') > 0 if q == '"'
+                      else rest.replace("''", "").count("'") > 0)
+            if not closed:
+                return ln, m.end() - 1
+            break
+    return None
+
+
+def _deep_pos(text: str, name: str) -> Pos:
+    """Where collections first nest deeper than MAX_DEPTH (the scanner does not recurse,
+    so this works where composing ran out of stack)."""
+    depth = 0
+    opens = (yaml.BlockMappingStartToken, yaml.BlockSequenceStartToken,
+             yaml.FlowMappingStartToken, yaml.FlowSequenceStartToken)
+    closes = (yaml.BlockEndToken, yaml.FlowMappingEndToken, yaml.FlowSequenceEndToken)
+    try:
+        for tok in yaml.scan(text, Loader=yaml.SafeLoader):
+            if isinstance(tok, opens):
+                depth += 1
+                if depth > MAX_DEPTH + 1:
+                    return Pos(name, tok.start_mark.line + 1, tok.start_mark.column + 1)
+            elif isinstance(tok, closes):
+                depth -= 1
+    except yaml.YAMLError:
+        pass
+    return Pos(name, 1, 1)
 
 
 # ---- JSON Schema ------------------------------------------------------------------------
@@ -222,10 +349,12 @@ def check_schema(doc, schema_name: str) -> None:
     errors = list(validator.iter_errors(doc))
     if not errors:
         return
+    errors = [_deepest(e) for e in errors]
     located = [(_error_pos(doc, e), e) for e in errors]
-    located.sort(key=lambda pe: (pe[0].line, pe[0].col, -len(pe[1].absolute_path)))
+    # a misspelt key also makes the right key "missing": report the misspelling
+    located.sort(key=lambda pe: (pe[1].validator == "required", pe[0].line, pe[0].col,
+                                 -len(pe[1].absolute_path)))
     pos, err = located[0]
-    err = _deepest(err)
     pos = _error_pos(doc, err)
     raise SpecError(_schema_message(err), pos, _schema_hint(err, doc))
 
@@ -253,6 +382,8 @@ def _walk(doc, path):
 
 def _error_pos(doc, err) -> Pos:
     node, parent, last = _walk(doc, list(err.absolute_path))
+    if err.validator == "required" and isinstance(parent, LMap) and last in parent:
+        return parent.where_key(last)       # the mapping that lacks a key: its name
     if err.validator == "additionalProperties" and isinstance(node, LMap):
         extra = _extra_keys(err)
         for key in extra:
@@ -284,6 +415,9 @@ def _schema_message(err) -> str:
         return f"{where_}: {err.message}"
     if err.validator == "enum":
         return f"{where_}: {err.instance!r} is not one of {', '.join(map(str, err.validator_value))}"
+    if err.validator == "pattern" and isinstance(err.schema, dict) \
+            and "patternErrorMessage" in err.schema:
+        return f"{where_}: {err.schema['patternErrorMessage']}"
     return f"{where_}: {err.message}"
 
 

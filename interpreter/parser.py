@@ -8,6 +8,7 @@ the offending character with the tokens that were expected there.
 
 from __future__ import annotations
 
+import re
 from functools import lru_cache
 from pathlib import Path
 
@@ -18,6 +19,10 @@ from lark.exceptions import (UnexpectedCharacters, UnexpectedEOF, UnexpectedInpu
 from . import ast
 from .errors import Pos, SpecError
 from .loader import LStr
+
+# words of the language: never names, even where the lexer would let them be one
+KEYWORDS = frozenset("""move to bottom of shuffled swap with shuffle refill from end game call let
+    in where for if then else and or not none true false""".split())
 
 START = {"statement": "start_statement", "expression": "start_expression",
          "bindings": "start_bindings"}
@@ -97,8 +102,11 @@ class _ToAst(Transformer):
 
     @v_args(meta=True)
     def call(self, meta, c):
-        return ast.Call(str(c[0]), tuple((c[1] if len(c) > 1 else None) or ()),
-                        pos=self._pos(meta))
+        (name, name_pos), args = c[0], (c[1] if len(c) > 1 else None)
+        return ast.Call(name, tuple(args or ()), name_pos, pos=self._pos(meta))
+
+    def rule_name(self, c):
+        return ".".join(str(t) for t in c), self._pos(c[0])
 
     @v_args(meta=True)
     def let(self, meta, c):
@@ -189,6 +197,10 @@ class _ToAst(Transformer):
 
     @v_args(meta=True)
     def name(self, meta, c):
+        if str(c[0]) in KEYWORDS:
+            raise SpecError(f"unexpected '{c[0]}'", self._pos(meta),
+                            f"'{c[0]}' is a word of the language, not a name: is it written "
+                            "twice, or is something missing before it?")
         return ast.Name(str(c[0]), pos=self._pos(meta))
 
     @v_args(meta=True)
@@ -242,20 +254,35 @@ def parse(text, what: str = "expression"):
 
 
 def _syntax_error(exc: UnexpectedInput, text, what: str) -> SpecError:
+    source = str(text)
     offset = getattr(exc, "pos_in_stream", None)
-    if isinstance(exc, UnexpectedEOF) or offset is None:
-        offset = len(str(text))
-    pos = text.pos_at(offset) if isinstance(text, LStr) else Pos("", 1, offset + 1)
-    if isinstance(exc, UnexpectedCharacters):
-        found = f"character {str(text)[offset]!r}"
-    elif isinstance(exc, UnexpectedToken):
-        found = "the end of the text" if exc.token.type == "$END" else f"'{exc.token}'"
+    at_end = isinstance(exc, UnexpectedEOF) or offset is None or (
+        isinstance(exc, UnexpectedToken) and exc.token.type == "$END")
+    if at_end:
+        offset = len(source.rstrip())
+        found = "unexpected end of the text"
+    elif isinstance(exc, UnexpectedCharacters):
+        found = f"unexpected character {source[offset]!r}"
     else:
-        found = "the end of the text"
-    expected = sorted({_TOKEN_TEXT.get(t, f"'{t.lower()}'" if t.isupper() else t)
-                       for t in (getattr(exc, "expected", None) or getattr(exc, "allowed", ()) or ())})
-    hint = f"expected {', '.join(expected[:8])}" if expected else ""
-    return SpecError(f"syntax error in {what}: unexpected {found}", pos, hint)
+        found = f"unexpected '{exc.token}'"
+        # a keyword read as a name just before ("to to", "and and"): point at it
+        m = re.search(r"([A-Za-z][A-Za-z0-9_]*)\s*$", source[:offset])
+        if m and m.group(1) in KEYWORDS and str(exc.token) not in KEYWORDS:
+            prev = source[:m.start(1)].split()
+            if prev and prev[-1] == m.group(1):
+                offset, found = m.start(1), f"unexpected '{m.group(1)}'"
+    pos = text.pos_at(offset) if isinstance(text, LStr) else Pos("", 1, offset + 1)
+    expected = getattr(exc, "expected", None) or getattr(exc, "allowed", ()) or ()
+    words = sorted({t.strip('"').lower() for t in expected
+                    if t.strip('"').lower() in KEYWORDS or t in _KEYWORD_TERMINALS})
+    symbols = sorted({_TOKEN_TEXT.get(t, t) for t in expected
+                      if t not in _KEYWORD_TERMINALS and t.strip('"').lower() not in KEYWORDS})
+    listed = [f"'{w}'" for w in words] + symbols
+    hint = f"expected {', '.join(listed[:14])}" if listed else ""
+    return SpecError(f"syntax error in {what}: {found}", pos, hint)
+
+
+_KEYWORD_TERMINALS = frozenset(k.upper() for k in KEYWORDS) | {"SHUFFLED"}
 
 
 __all__ = ["parse", "Token"]

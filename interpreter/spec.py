@@ -45,6 +45,10 @@ class Spec:
             fail("a spec is a mapping of sections (game:, zones:, rules:, ...)",
                  getattr(self.doc, "pos", Pos(str(self.path), 1, 1)))
         check_schema(self.doc, SPEC_SCHEMA)
+        players = self.doc["game"].get("players")
+        if isinstance(players, dict) and int(players["min"]) > int(players["max"]):
+            fail(f"game.players: min ({players['min']}) is greater than max ({players['max']})",
+                 self.doc["game"].where("players"))
         self.text = self.path.read_text(encoding="utf-8")
         self.hash = hashlib.sha256(self.text.encode()).hexdigest()[:16]
         self._games: dict = {}
@@ -65,11 +69,19 @@ class Spec:
         out = {str(k): plain(v.get("default")) for k, v in decl.items()}
         for key, value in (given or {}).items():
             if key not in decl:
-                fail(f"unknown option '{key}'", Pos(str(self.path)),
+                where = (self.doc.where_key("options") if "options" in self.doc
+                         else self.doc.where_key("game"))
+                fail(f"unknown option '{key}'", where,
                      did_you_mean(key, decl) or
                      f"this game's options: {', '.join(decl) or 'none'}")
             choices = [plain(c) for c in decl[key].get("choices", [])]
-            value = _convert(value, out[key], choices)
+            try:
+                value = _convert(value, out[key], choices)
+            except SpecError as e:
+                at = "choices" if "choices" in decl[key] else "default"
+                fail(f"option {key}: {e.message}", decl[key].where(at),
+                     f"its values: {', '.join(map(str, choices))}" if choices else
+                     f"its default is {out[key]}")
             if choices and value not in choices:
                 fail(f"option {key}={value} is not one of {', '.join(map(str, choices))}",
                      decl[key].where("choices"), did_you_mean(str(value), map(str, choices)))
