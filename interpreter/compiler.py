@@ -27,6 +27,8 @@ MAX_PIECES = 100_000
 MAX_SLOTS = 100_000
 STEP_SHAPES = ("choose_one", "choose", "turns", "match", "repeat", "while", "for", "if", "do")
 SPECIAL_NAMES = ("current", "players", "option")
+VAR_TYPES = {"int": T.INT, "bool": T.BOOL, "text": T.STR, "player": T.PLAYER,
+             "piece": T.PIECE}
 AGGREGATES = ("sum", "count", "max", "min", "any", "all", "tally", "list", "first")
 
 
@@ -242,7 +244,12 @@ class Compiler:
         if name not in AGGREGATES:
             raise SpecError(f"'{name}' does not take a generator", node.pos,
                             did_you_mean(name, AGGREGATES) or f"one of {', '.join(AGGREGATES)}")
+        if dflt is not None and name not in ("max", "min", "first"):
+            raise SpecError(f"{name}() takes no default", node.default.pos,
+                            "only max, min and first have a default (for nothing to choose from)")
         if name == "sum":
+            if etyp not in (T.INT, T.BOOL, T.ANY):
+                raise SpecError(f"sum() adds numbers, not {T.describe(etyp)}", node.gen.elt.pos)
             return (lambda st, L: sum(run(st, L))), T.INT
         if name == "count":
             return (lambda st, L: len(run(st, L))), T.INT
@@ -301,9 +308,18 @@ class Compiler:
         items = self.items_fn(ta, a)
         et = T.elem(ta)
         if name == "sum":
+            if et not in (T.INT, T.BOOL, T.ANY):
+                raise SpecError(f"sum() adds numbers, not {T.describe(et)}", node.args[0].pos)
             return (lambda st, L: sum(items(st, L))), T.INT
         if name == "count":
             return (lambda st, L: len(items(st, L))), T.INT
+        if name == "tally":
+            def tally(st, L):
+                out: dict = {}
+                for v in items(st, L):
+                    out[v] = out.get(v, 0) + 1
+                return out
+            return tally, T.map_of(et, T.INT, counts=True)
         if name in ("max", "min"):
             f = max if name == "max" else min
             pos = node.pos
@@ -354,7 +370,8 @@ class Compiler:
         fn, typ = args[i]
         if typ[0] == "slot" or (zone_ok and typ[0] == "zone"):
             return fn, typ
-        raise SpecError(f"{node.name}() needs a zone here, not {T.describe(typ)}",
+        want = "a zone or one of its slots" if zone_ok else "a zone of one slot (or zone[i])"
+        raise SpecError(f"{node.name}() needs {want} here, not {T.describe(typ)}",
                         node.args[i].pos)
 
     def _piece_arg(self, node, args, i=0):
@@ -657,7 +674,16 @@ class Compiler:
         self.gvar_types, self.pvar_types = [], []
         for name, v in self.doc.get("variables", LMap()).items():
             init = plain(v.get("value", 0))
-            typ = type_of_value(init)
+            typ = VAR_TYPES.get(str(v.get("type", "")), None) or type_of_value(init)
+            if "type" in v and str(v["type"]) in self.enums:
+                typ = T.enum(str(v["type"]))
+            elif "type" in v and str(v["type"]) not in VAR_TYPES:
+                raise SpecError(f"unknown variable type '{v['type']}'", v.where("type"),
+                                did_you_mean(str(v["type"]), list(VAR_TYPES) + list(self.enums))
+                                or f"one of: {', '.join(VAR_TYPES)}, or an enum")
+            if str(v.get("visibility", "public")) == "owner" and not v.get("per_player"):
+                raise SpecError("only a per-player variable can be seen by its owner alone",
+                                v.where("visibility"), "use per_player: true, or hidden")
             if v.get("per_player"):
                 p.pvar_names.append(str(name))
                 p.pvar_init.append(init)
@@ -750,7 +776,8 @@ class Compiler:
         for name, r in self.rules.items():
             params = tuple(str(x) for x in r.get("params", ()))
             self.prog.procs[str(name)] = Proc(str(name), params, pos=self.rules.where_key(name),
-                                              source=str(r.get("source", "")))
+                                              source=str(r.get("source", "")),
+                                              param_types=[T.ANY] * len(params))
             self.graph.add_node(f"rule:{name}", kind="rule", source=str(r.get("source", "")),
                                 ruling=str(r.get("ruling", "")))
 
@@ -804,18 +831,7 @@ class Compiler:
             return [(self._statement(node, scope), node.pos)]
         if not isinstance(step, dict):
             raise SpecError("a step is a statement or a mapping", where)
-        sid = step.get("id")
-        node_name = None
-        if sid is not None:
-            sid = str(sid)
-            if sid in self.step_ids:
-                raise SpecError(f"step id '{sid}' is used twice", step.where("id"),
-                                f"it was first used at line {self.step_ids[sid].line}")
-            self.step_ids[sid] = step.where("id")
-            node_name = f"step:{sid}"
-            self.graph.add_node(node_name, kind="step", source=str(step.get("source", "")),
-                                ruling=str(step.get("ruling", "")))
-            self.graph.add_edge(self.current_rule, node_name, kind="contains")
+        node_name = self._register_id(step, self.current_rule) if "id" in step else None
         shape = next((s for s in STEP_SHAPES if s in step), None)
         if shape is None:
             raise SpecError("this step has nothing to do", step.pos,
@@ -827,6 +843,19 @@ class Compiler:
             return getattr(self, "_step_" + shape)(step, scope, step.pos)
         finally:
             self.current_rule = outer
+
+    def _register_id(self, step, parent: str) -> str:
+        """A step (or option) with an id becomes a node of the action graph."""
+        sid = str(step["id"])
+        if sid in self.step_ids:
+            raise SpecError(f"step id '{sid}' is used twice", step.where("id"),
+                            f"it was first used at line {self.step_ids[sid].line}")
+        self.step_ids[sid] = step.where("id")
+        node_name = f"step:{sid}"
+        self.graph.add_node(node_name, kind="step", source=str(step.get("source", "")),
+                            ruling=str(step.get("ruling", "")))
+        self.graph.add_edge(parent, node_name, kind="contains")
+        return node_name
 
     def _step_do(self, step, scope, pos):
         out: list = []
@@ -874,6 +903,9 @@ class Compiler:
             raise SpecError("for takes one binding (x in ...)", node.pos)
         b = node.items[0]
         src, styp = self.x.compile(b.source, scope)
+        if not T.iterable(styp):
+            raise SpecError(f"cannot iterate over {T.describe(styp)}", b.source.pos,
+                            "iterate over a list, a zone, a table or an enum")
         items = self.items_fn(styp, src)
         inner = scope.child()
         var = inner.add(b.var, T.elem(styp))
@@ -1023,6 +1055,8 @@ class Compiler:
         alts = []
         try:
             for i, opt in enumerate(options):
+                if opt is not step and isinstance(opt, dict) and "id" in opt:
+                    self._register_id(opt, dnode)
                 alts.append(self._alternative(did, i, opt, scope, pos))
         finally:
             self.current_rule = outer
@@ -1033,6 +1067,14 @@ class Compiler:
             else:
                 player = self._expr(step["player"], scope, "the deciding player", T.INT)
         upto = "up_to" in step
+        if upto and "optional" in step:
+            raise SpecError("an up_to decision ends with its `done` action; it cannot also be "
+                            "optional", step.where_key("optional"), "remove optional:, "
+                            "and name the done action with done:")
+        if str(step.get("player", "")).strip() == "chance" and any(
+                isinstance(o, dict) and o.get("distinct") for o in options):
+            raise SpecError("a chance decision cannot be distinct: merging outcomes would "
+                            "change their odds", step.pos, "remove distinct:")
         dec = Decision(did, self.current_rule, alts, player,
                        optional=str(step.get("optional", "")),
                        done=str(step.get("done", "done")) if upto else "", upto=upto, pos=pos)
@@ -1071,7 +1113,7 @@ class Compiler:
         if "choose" in opt:
             enum, slots = self._enumerator(opt, inner)
         body = self._block(opt.get("do", LList()), inner, "option")
-        label = self._label(opt.get("label"), inner, slots, opt)
+        label = self._label(opt.get("label"), inner, slots, opt, i)
         alt = Alt(i, label, guard, enum, slots, body, str(opt.get("source", "")))
         alt.prefix = (did, i)
         return alt
@@ -1081,7 +1123,7 @@ class Compiler:
         sources, slots, piece_vars = [], [], []
         for b in node.items:
             src, styp = self.x.compile(b.source, scope)
-            if styp[0] not in ("list", "slot", "zone") and styp != T.ANY:
+            if not T.iterable(styp):
                 raise SpecError(f"cannot choose from {T.describe(styp)}", b.source.pos,
                                 "choose from a zone, a list or a player list")
             sources.append(self.items_fn(styp, src))
@@ -1124,14 +1166,20 @@ class Compiler:
 
         if len(sources) == 2 and cond is None:
             s0, s1 = sources
-            dedupe = distinct and piece_vars[0]
+            dedupe0 = distinct and piece_vars[0]
+            dedupe1 = distinct and piece_vars[1]
+
+            def unique(vals):
+                seen = set()
+                return [v for v in vals if not (kind[v] in seen or seen.add(kind[v]))]
 
             def enum2(st, L, prefix):
-                a = s0(st, L)
-                if dedupe:
-                    seen = set()
-                    a = [v for v in a if not (kind[v] in seen or seen.add(kind[v]))]
-                b = s1(st, L)
+                a = [v for v in s0(st, L) if v is not None]
+                b = [v for v in s1(st, L) if v is not None]
+                if dedupe0:
+                    a = unique(a)
+                if dedupe1:
+                    b = unique(b)
                 return [prefix + (x, y) for x in a for y in b]
             return enum2, slots_t
 
@@ -1158,11 +1206,12 @@ class Compiler:
 
     _FIELD = re.compile(r"\{([^{}]*)\}")
 
-    def _label(self, template, scope: Scope, slots, opt):
+    def _label(self, template, scope: Scope, slots, opt, opt_index=0):
         """'play {t} on column {c + 1}' -> fn(st, L) -> str; pieces print as their names."""
         if template is None:
             names = [n for n, (s, _) in scope.names.items() if s in slots]
-            template = LStr.at(" ".join(f"{{{n}}}" for n in names) or "choose",
+            template = LStr.at(" ".join(f"{{{n}}}" for n in names) or
+                               str(opt.get("id", f"option {opt_index + 1}")),
                                getattr(opt, "pos", NOWHERE))
         parts = []
         text = str(template)
@@ -1206,8 +1255,8 @@ class Compiler:
                     actions.extend(alt.enum(st, L, alt.prefix))
             if not actions:
                 if upto:
-                    st.stack.pop()
-                elif else_ins:
+                    st.stack.pop()              # nothing (more) to pick: the loop ends
+                if else_ins:
                     st.stack.append([else_ins, 0, L, None, None, None, orelse])
                 return None
             if optional:
@@ -1313,8 +1362,15 @@ class Compiler:
         self.graph.add_edge(self.current_rule, f"rule:{node.name}", kind="calls")
         compiled = [self.x.compile(a, scope) for a in node.args]
         args = tuple(f for f, _ in compiled)
+        types = [t for _, t in compiled]
         if proc.block is None:
-            self._compile_proc(node.name, proc, [t for _, t in compiled])
+            proc.param_types = types
+            self._compile_proc(node.name, proc, types)
+        else:
+            for pname, want, got, a in zip(proc.params, proc.param_types, types, node.args):
+                if not T.compatible(want, got) and T.NONE not in (want, got):
+                    raise SpecError(f"rule '{node.name}' takes {T.describe(want)} as {pname} "
+                                    f"(from its first call), not {T.describe(got)}", a.pos)
         pos = node.pos
         limit = self.prog.max_depth
 
@@ -1340,6 +1396,7 @@ class Compiler:
 
     def s_Assign(self, node: ast.Assign, scope):
         value = self.x.expect(node.value, scope, T.INT if node.op != "=" else T.ANY, "the value")
+        _, vtyp = self.x.compile(node.value, scope)
         p = self.prog
         op = node.op
         t = node.target
@@ -1349,6 +1406,7 @@ class Compiler:
                 return self._assign_to(op, lambda st, fr: fr[2], slot, value)
             if t.id in p.gvar_names:
                 i = p.gvar_names.index(t.id)
+                self._check_assign(node, self.gvar_types[i], vtyp)
                 return self._assign_to(op, lambda st, fr: st.gv, i, value)
             raise SpecError(f"'{t.id}' is not a variable", t.pos,
                             did_you_mean(t.id, p.gvar_names + list(scope.names)) or
@@ -1359,7 +1417,14 @@ class Compiler:
                             did_you_mean(t.name, p.pvar_names) or
                             "assign to a player's variable: p.NAME")
         i = p.pvar_names.index(t.name)
+        self._check_assign(node, self.pvar_types[i], vtyp)
         return self._assign_to(op, lambda st, fr: st.pv[obj(st, fr[2])], i, value)
+
+    @staticmethod
+    def _check_assign(node, want, got):
+        if not T.compatible(want, got) and T.NONE not in (want, got):
+            raise SpecError(f"this variable holds {T.describe(want)}, not {T.describe(got)}",
+                            node.value.pos, "declare its type: (type: player, piece, ...)")
 
     @staticmethod
     def _assign_to(op, container, i, value):

@@ -207,11 +207,14 @@ class State:
         self.run()
 
     def apply_string(self, text: str) -> None:
-        for a in self.legal_actions():
-            if self.action_to_string(a) == text:
-                self._apply(self.pending, a)
-                return
-        raise IllegalAction(f"'{text}' is not a legal action here")
+        """Apply the legal action whose string is `text` (it must name exactly one)."""
+        found = [a for a in self.legal_actions() if self.action_to_string(a) == text]
+        if not found:
+            raise IllegalAction(f"'{text}' is not a legal action here")
+        if len(found) > 1:
+            raise IllegalAction(f"'{text}' names {len(found)} different actions here; the "
+                                "decision's label must tell them apart")
+        self._apply(self.pending, found[0])
 
     def action_to_string(self, action) -> str:
         p = self.pending

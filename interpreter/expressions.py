@@ -144,8 +144,8 @@ class ExprCompiler:
         a = self.expect(node.left, scope, T.BOOL, "an operand of " + node.op)
         b = self.expect(node.right, scope, T.BOOL, "an operand of " + node.op)
         if node.op == "and":
-            return (lambda st, L: a(st, L) and b(st, L)), T.BOOL
-        return (lambda st, L: a(st, L) or b(st, L)), T.BOOL
+            return (lambda st, L: bool(a(st, L) and b(st, L))), T.BOOL
+        return (lambda st, L: bool(a(st, L) or b(st, L))), T.BOOL
 
     def x_Not(self, node, scope):
         a = self.expect(node.operand, scope, T.BOOL, "the operand of not")
@@ -156,7 +156,7 @@ class ExprCompiler:
         b, tb = self.compile(node.right, scope)
         op = node.op
         if op in ("in", "not in"):
-            if tb[0] not in ("list", "slot", "zone", "map", "counts") and tb != T.ANY:
+            if not T.iterable(tb):
                 raise SpecError(f"'{op}' needs a list, a zone or a table on its right, "
                                 f"not {T.describe(tb)}", node.right.pos)
             self._check_enum_literal(node.left, ta, T.elem(tb) if tb[0] != "zone" else T.PIECE)
@@ -224,7 +224,7 @@ class ExprCompiler:
         """-> (iterate(st, L) yielding nothing but setting locals, elt fn, elt type)."""
         inner = scope.child()
         src, styp = self.compile(gen.source, scope)
-        if styp[0] not in ("list", "slot", "zone", "map", "counts") and styp != T.ANY:
+        if not T.iterable(styp):
             raise SpecError(f"cannot iterate over {T.describe(styp)}", gen.source.pos,
                             "iterate over a list, a zone or a table")
         items = self.c.items_fn(styp, src)

@@ -87,6 +87,7 @@ class Proc:
     block: Block | None = None
     pos: Pos = NOWHERE
     source: str = ""
+    param_types: list = field(default_factory=list)
 
 
 @dataclass

@@ -53,7 +53,14 @@ def elem(t) -> tuple:
         return PIECE
     if t[0] in ("map", "counts"):
         return t[1]
+    if t[0] == "enumtype":
+        return enum(t[1])
     return ANY
+
+
+def iterable(t) -> bool:
+    """Can a value of type t be iterated (for, choose, generators, in)?"""
+    return t == ANY or t[0] in ("list", "slot", "zone", "map", "counts", "enumtype")
 
 
 def is_numeric(t) -> bool:
@@ -85,5 +92,7 @@ def describe(t) -> str:
         return f"a list of {describe(t[1])}"
     if kind in ("map", "counts"):
         return "a table"
+    if kind == "enumtype":
+        return f"the enum {t[1]}"
     return {"int": "a number", "bool": "a condition", "str": "a text", "piece": "a piece",
             "player": "a player", "none": "none", "any": "a value"}[kind]

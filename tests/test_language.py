@@ -436,3 +436,118 @@ def test_action_graph_has_rules_steps_decisions_and_calls(tmp_path):
     assert g.has_edge("step:turn", "rule:draw")
     decisions = [n for n, d in g.nodes(data=True) if d.get("kind") == "decision"]
     assert decisions and g.has_edge("rule:draw", decisions[0])
+
+
+def test_tally_of_a_list_and_an_enum_as_a_source(tmp_path):
+    st = make(tmp_path, """
+        play:
+          - move top(deck, 3) to out
+          - total = tally([c.colour for c in out])[blue] * 10 + count(1 for k in colour)
+    """).new_state()
+    assert st.gv[0] == 32
+
+
+@pytest.mark.parametrize("text,message", [
+    ("total = sum(c.n for c in deck, 3)", "takes no default"),
+    ("total = sum(c for c in deck)", "adds numbers"),
+    ("total = sum(deck)", "adds numbers"),
+    ("total = top(deck)", "holds a number, not a piece"),
+])
+def test_checked_expressions(tmp_path, text, message):
+    with pytest.raises(SpecError) as info:
+        make(tmp_path, f"""
+            play:
+              - {text}
+        """)
+    assert message in info.value.message
+
+
+def test_player_variables_can_be_typed(tmp_path):
+    path = tmp_path / "v.yaml"
+    path.write_text(BASE.replace("variables:\n", "variables:\n  first: {value: 1, type: player}\n")
+                    + "play:\n  - move top(deck) to first.hand\n")
+    st = Spec(path).game(2).new_state()
+    assert names(st, "hand", 1) == ["blue3"]
+
+
+def test_global_variable_cannot_be_owner_only(tmp_path):
+    path = tmp_path / "v.yaml"
+    path.write_text(BASE.replace("total: {value: 0}", "total: {value: 0, visibility: owner}")
+                    + "play: []\n")
+    with pytest.raises(SpecError) as info:
+        Spec(path).game(2)
+    assert "per-player" in info.value.message and info.value.pos.line == 16
+
+
+def test_up_to_else_runs_when_nothing_is_left_and_optional_is_refused(tmp_path):
+    st = make(tmp_path, """
+        play:
+          - choose: c in out
+            up_to: 2
+            do:
+              - total = 1
+            else:
+              - total = 9
+    """).new_state()
+    assert st.gv[0] == 9
+    with pytest.raises(SpecError) as info:
+        make(tmp_path, """
+            play:
+              - choose: c in deck
+                up_to: 2
+                optional: skip
+                do:
+                  - total = 1
+        """, name="o.yaml")
+    assert "cannot also be optional" in info.value.message
+
+
+def test_rule_parameters_keep_the_type_of_their_first_call(tmp_path):
+    with pytest.raises(SpecError) as info:
+        make(tmp_path, """
+            play:
+              - call take(top(deck))
+              - call take(3)
+            rules:
+              take:
+                params: [c]
+                do:
+                  - move c to out
+        """)
+    assert "takes a piece as c" in info.value.message and info.value.pos.line == 21
+
+
+def test_and_or_give_truth_values(tmp_path):
+    st = make(tmp_path, """
+        play:
+          - let x = 0 or 5
+          - if: x == true
+            then:
+              - total = 1
+    """).new_state()
+    assert st.gv[0] == 1
+
+
+def test_pairs_of_bindings_skip_none(tmp_path):
+    st = make(tmp_path, """
+        play:
+          - choose: a in [top(out), top(deck)], b in [1, 2]
+            label: "{a} {b}"
+            do:
+              - total = b
+    """).new_state()
+    assert st.legal_action_strings() == ["blue3 1", "blue3 2"]
+
+
+def test_ambiguous_action_strings_are_refused(tmp_path):
+    from interpreter import IllegalAction
+    st = make(tmp_path, """
+        play:
+          - choose: c in deck
+            label: a card
+            do:
+              - move c to out
+    """).new_state()
+    with pytest.raises(IllegalAction) as info:
+        st.apply_string("a card")
+    assert "names 6 different actions" in str(info.value)
