@@ -911,8 +911,7 @@ class Compiler:
         var = inner.add(b.var, T.elem(styp))
         cond = self.x.expect(node.cond, inner, T.BOOL, "a where condition") if node.cond else None
         body = self._block(step["do"], inner, "for")
-        loop = Loop(len(self.prog.loops), kind="for", pos=pos)
-        self.prog.loops.append(loop)
+        loop = self._new_loop("for", pos, None)
 
         def again(st, fr):
             todo, i = fr[4], fr[5]
@@ -934,33 +933,41 @@ class Compiler:
                 st.stack.append(frame)
         return [(for_, pos)]
 
-    def _step_repeat(self, step, scope, pos):
-        count = self._expr(step["repeat"], scope, "a repeat count", T.INT)
-        body = self._block(step["do"], scope.child(), "repeat")
-        loop = Loop(len(self.prog.loops), kind="repeat", pos=pos)
+    def _new_loop(self, kind: str, pos: Pos, again) -> Loop:
+        loop = Loop(len(self.prog.loops), again, kind, pos)
         self.prog.loops.append(loop)
+        return loop
 
-        def again(st, fr):
-            fr[4] -= 1
-            if fr[4] > 0:
-                fr[1] = 0
-                return True
-            return False
-        loop.again = again
+    @staticmethod
+    def _count_down(st, fr) -> bool:
+        """`again` of a counted loop: fr[4] runs left."""
+        fr[4] -= 1
+        if fr[4] > 0:
+            fr[1] = 0
+            return True
+        return False
+
+    def _counted(self, count, body: Block, kind: str, pos: Pos):
+        """An instruction running `body` count(...) times (repeat, up_to)."""
+        loop = self._new_loop(kind, pos, self._count_down)
         ins = body.ins
 
-        def repeat(st, fr):
+        def counted(st, fr):
             n = count(st, fr[2])
             if n > 0:
                 st.stack.append([ins, 0, fr[2], loop, n, None, body])
-        return [(repeat, pos)]
+        return counted
+
+    def _step_repeat(self, step, scope, pos):
+        count = self._expr(step["repeat"], scope, "a repeat count", T.INT)
+        body = self._block(step["do"], scope.child(), "repeat")
+        return [(self._counted(count, body, "repeat", pos), pos)]
 
     def _step_while(self, step, scope, pos):
         test = self._expr(step["while"], scope, "a while condition", T.BOOL)
         limit = int(step.get("max", 10_000))
         body = self._block(step["do"], scope.child(), "while")
-        loop = Loop(len(self.prog.loops), kind="while", pos=pos)
-        self.prog.loops.append(loop)
+        loop = self._new_loop("while", pos, None)
 
         def again(st, fr):
             if not test(st, fr[2]):
@@ -986,8 +993,7 @@ class Compiler:
             if "until" in spec else None
         body = self._block(step["do"], scope.child(), "turn")
         n = self.prog.players
-        loop = Loop(len(self.prog.loops), kind="turns", pos=pos)
-        self.prog.loops.append(loop)
+        loop = self._new_loop("turns", pos, None)
 
         def again(st, fr):
             if until is not None and until(st, fr[2]):
@@ -1084,24 +1090,8 @@ class Compiler:
         if not upto:
             return [(ask, pos)]
         count = self._expr(step["up_to"], scope, "up_to", T.INT)
-        loop = Loop(len(p.loops), kind="up_to", pos=pos)
-        p.loops.append(loop)
         inner = self._new_block([ask], [pos], "up_to")
-
-        def again(st, fr):
-            fr[4] -= 1
-            if fr[4] > 0:
-                fr[1] = 0
-                return True
-            return False
-        loop.again = again
-        ins = inner.ins
-
-        def upto_(st, fr):
-            n = count(st, fr[2])
-            if n > 0:
-                st.stack.append([ins, 0, fr[2], loop, n, None, inner])
-        return [(upto_, pos)]
+        return [(self._counted(count, inner, "up_to", pos), pos)]
 
     def _alternative(self, did, i, opt, scope: Scope, pos) -> Alt:
         if not isinstance(opt, dict):
