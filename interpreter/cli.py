@@ -150,29 +150,47 @@ def bench(game, games: int, seed: int) -> dict:
             "mean_branching": branching / decisions if decisions else 0.0}
 
 
-def cmd_bench(args) -> int:
+def _reference(args, game) -> dict:
     import subprocess
+    cmd = [sys.executable, args.reference, "bench", "--players", str(game.players),
+           "--games", str(args.games), "--seed", str(args.seed), "--api", "--json"]
+    for key, value in game.options.items():     # the reference takes --KEY VALUE
+        cmd += [f"--{key}", str(value)]
+    try:
+        return json.loads(subprocess.run(cmd, check=True, capture_output=True, text=True,
+                                         timeout=3600).stdout)
+    except (OSError, subprocess.SubprocessError, ValueError) as e:
+        raise TabulaError(f"the reference benchmark failed: {e}") from None
+
+
+def cmd_bench(args) -> int:
+    import statistics
     spec = load_spec(args.spec)
     game = spec.game(args.players, _options(args.option))
-    out = {"spec": spec.id, "players": game.players, "options": game.options, "seed": args.seed}
-    out.update(bench(game, args.games, args.seed))
-    if args.reference:
-        cmd = [sys.executable, args.reference, "bench", "--players", str(game.players),
-               "--games", str(args.games), "--seed", str(args.seed), "--api", "--json"]
-        for key, value in game.options.items():     # the reference takes --KEY VALUE
-            cmd += [f"--{key}", str(value)]
-        try:
-            ref = json.loads(subprocess.run(cmd, check=True, capture_output=True,
-                                            text=True, timeout=3600).stdout)
-        except (OSError, subprocess.SubprocessError, ValueError) as e:
-            raise TabulaError(f"the reference benchmark failed: {e}") from None
-        api = ref.get("api", {})
-        out["reference"] = {"path": args.reference, "playouts_per_s": ref["playouts_per_s"],
-                            "api_playouts_per_s": api.get("playouts_per_s"),
-                            "decisions_per_game": ref.get("mean_decisions")}
-        if api.get("playouts_per_s"):
-            out["ratio_to_reference_api"] = out["playouts_per_s"] / api["playouts_per_s"]
-        out["ratio_to_reference_fast"] = out["playouts_per_s"] / ref["playouts_per_s"]
+    out = {"spec": spec.id, "players": game.players, "options": game.options, "seed": args.seed,
+           "repeat": args.repeat}
+    runs, refs, ratios = [], [], []
+    for _ in range(max(1, args.repeat)):      # interleaved, so that drift hits both alike
+        runs.append(bench(game, args.games, args.seed))
+        if args.reference:
+            ref = _reference(args, game)
+            refs.append(ref)
+            if ref.get("api", {}).get("playouts_per_s"):
+                ratios.append(runs[-1]["playouts_per_s"] / ref["api"]["playouts_per_s"])
+    mid = sorted(runs, key=lambda r: r["playouts_per_s"])[len(runs) // 2]
+    out.update(mid)
+    if refs:
+        med = statistics.median
+        out["reference"] = {
+            "path": args.reference,
+            "playouts_per_s": med(r["playouts_per_s"] for r in refs),
+            "api_playouts_per_s": med(r.get("api", {}).get("playouts_per_s", 0) for r in refs),
+            "decisions_per_game": refs[0].get("mean_decisions")}
+        if ratios:
+            out["ratio_to_reference_api"] = med(ratios)
+            out["ratios_to_reference_api"] = ratios
+        out["ratio_to_reference_fast"] = med(
+            a["playouts_per_s"] / r["playouts_per_s"] for a, r in zip(runs, refs))
     if args.json:
         print(json.dumps(out))
         return EXIT_OK
@@ -186,7 +204,9 @@ def cmd_bench(args) -> int:
         r = out["reference"]
         print(f"reference {r['path']}: api {r['api_playouts_per_s']:.1f} playouts/s, "
               f"fast {r['playouts_per_s']:.1f}, {r['decisions_per_game']:.2f} decisions/game")
-        print(f"  ratio to the reference api: {out.get('ratio_to_reference_api', 0):.3f}")
+        print(f"  ratio to the reference api: {out.get('ratio_to_reference_api', 0):.3f}"
+              + (f" (median of {len(ratios)}: " + ", ".join(f"{x:.3f}" for x in ratios) + ")"
+                 if len(ratios) > 1 else ""))
     return EXIT_OK
 
 
@@ -221,6 +241,8 @@ def parser() -> argparse.ArgumentParser:
     p = sub.add_parser("bench", help="random playouts per second")
     game_args(p)
     p.add_argument("--games", type=int, default=500)
+    p.add_argument("--repeat", type=int, default=1,
+                   help="run R times (interleaved with the reference); report medians")
     p.add_argument("--reference", metavar="PY",
                    help="a hand-written reference (a Python script with the same 'bench --api --json' interface) to "
                         "run in the same process run, for a ratio")

@@ -187,7 +187,8 @@ class Compiler:
         v = self.prog.options[node.name]
         return (lambda st, L: v), type_of_value(v)
 
-    def resolve_attr(self, node: ast.Attr, obj, typ):
+    def resolve_attr(self, node: ast.Attr, obj, typ, slot=None):
+        """obj.name; `slot` is set when obj is a local (read it directly: a hot path)."""
         p = self.prog
         name = node.name
         if typ == T.PIECE:
@@ -200,6 +201,8 @@ class Compiler:
             pos = node.pos
 
             # none (no piece) fails as a TypeError, reported by the engine at this step
+            if slot is not None:
+                return (lambda st, L: table[L[slot]]), atyp
             return (lambda st, L: table[obj(st, L)]), atyp
         if typ == T.PLAYER:
             if name in p.zones and p.zones[name].per_player:
@@ -1131,28 +1134,7 @@ class Compiler:
 
         # enumerators return whole action tuples: prefix (decision, alternative) + values
         if len(sources) == 1:
-            src0 = sources[0]
-            slot0 = slots_t[0]
-            dedupe = distinct and piece_vars[0]
-
-            def enum1(st, L, prefix):
-                seen = set()
-                out = []
-                for v in src0(st, L):
-                    if v is None:
-                        continue
-                    if cond is not None:
-                        L[slot0] = v
-                        if not cond(st, L):
-                            continue
-                    if dedupe:
-                        k = kind[v]
-                        if k in seen:
-                            continue
-                        seen.add(k)
-                    out.append(prefix + (v,))
-                return out
-            return enum1, slots_t
+            return self._enum1(sources[0], slots_t[0], cond, distinct and piece_vars[0]), slots_t
 
         if len(sources) == 2 and cond is None:
             s0, s1 = sources
@@ -1170,7 +1152,8 @@ class Compiler:
                     a = unique(a)
                 if dedupe1:
                     b = unique(b)
-                return [prefix + (x, y) for x in a for y in b]
+                d, k = prefix
+                return [(d, k, x, y) for x in a for y in b]
             return enum2, slots_t
 
         def enum(st, L, prefix):
@@ -1193,6 +1176,39 @@ class Compiler:
                     raise RuleError("a decision with more than 100000 actions", pos)
             return out
         return enum, slots_t
+
+    def _enum1(self, src, slot, cond, dedupe):
+        """Actions of a one-binding decision, specialised: this is the hottest loop."""
+        kind = self.prog.piece_kind
+        if cond is None and not dedupe:
+            def all1(st, L, prefix):
+                d, a = prefix
+                return [(d, a, v) for v in src(st, L) if v is not None]
+            return all1
+        if cond is None:
+            def distinct1(st, L, prefix):
+                d, a = prefix
+                seen = set()
+                return [(d, a, v) for v in src(st, L)
+                        if v is not None and not (kind[v] in seen or seen.add(kind[v]))]
+            return distinct1
+
+        def where1(st, L, prefix):
+            out = []
+            seen = set()
+            for v in src(st, L):
+                if v is None:
+                    continue
+                L[slot] = v
+                if not cond(st, L):
+                    continue
+                if dedupe:
+                    if kind[v] in seen:
+                        continue
+                    seen.add(kind[v])
+                out.append(prefix + (v,))
+            return out
+        return where1
 
     _FIELD = re.compile(r"\{([^{}]*)\}")
 
@@ -1366,7 +1382,7 @@ class Compiler:
 
         def call(st, fr):
             L = fr[2]
-            new = [f(st, L) for f in args]
+            new = [f(st, L) for f in args] if args else []
             new.extend([None] * (proc.nlocals - len(new)))
             if len(st.stack) > limit:
                 raise RuleError(f"rules nest deeper than {limit} calls", pos,

@@ -99,7 +99,8 @@ class ExprCompiler:
                 and "option" not in scope.names:
             return self.c.resolve_option(node)
         obj, typ = self.compile(node.obj, scope)
-        return self.c.resolve_attr(node, obj, typ)
+        local = scope.names.get(node.obj.id) if isinstance(node.obj, ast.Name) else None
+        return self.c.resolve_attr(node, obj, typ, local[0] if local else None)
 
     def x_Index(self, node, scope):
         obj, otyp = self.compile(node.obj, scope)
@@ -172,6 +173,15 @@ class ExprCompiler:
         if op in ("<", "<=", ">", ">=") and not (T.is_numeric(ta) or ta == T.PLAYER):
             raise SpecError(f"'{op}' compares numbers, not {T.describe(ta)}", node.pos)
         f = _COMPARE[op]
+        if isinstance(node.right, ast.Const):       # the common case: x.value <= 3
+            v = node.right.value
+            if op == "==":
+                return (lambda st, L: a(st, L) == v), T.BOOL
+            if op == "!=":
+                return (lambda st, L: a(st, L) != v), T.BOOL
+            if op == "<=":
+                return (lambda st, L: a(st, L) <= v), T.BOOL
+            return (lambda st, L: f(a(st, L), v)), T.BOOL
         if op == "==":
             return (lambda st, L: a(st, L) == b(st, L)), T.BOOL
         if op == "!=":
