@@ -14,6 +14,7 @@ from .compiler import Compiler, plain
 from .engine import Game
 from .errors import Pos, SpecError, did_you_mean, fail
 from .loader import LMap, check_schema, load_yaml
+from .variants import resolve
 
 SPEC_SCHEMA = "spec.schema.json"
 
@@ -45,12 +46,16 @@ class Spec:
             fail("a spec is a mapping of sections (game:, zones:, rules:, ...)",
                  getattr(self.doc, "pos", Pos(str(self.path), 1, 1)))
         check_schema(self.doc, SPEC_SCHEMA)
+        self.variant_doc = self.doc if "extends" in self.doc else None
+        self.doc = resolve(self.doc, self.path)
+        if self.variant_doc is not None:
+            check_schema(self.doc, SPEC_SCHEMA)
         players = self.doc["game"].get("players")
         if isinstance(players, dict) and int(players["min"]) > int(players["max"]):
             fail(f"game.players: min ({players['min']}) is greater than max ({players['max']})",
                  self.doc["game"].where("players"))
         self.text = self.path.read_text(encoding="utf-8")
-        self.hash = hashlib.sha256(self.text.encode()).hexdigest()[:16]
+        self.hash = hashlib.sha256(canonical_text(self.doc).encode()).hexdigest()[:16]
         self._games: dict = {}
 
     @property
@@ -120,6 +125,13 @@ class Spec:
                 self.game(n, {str(key): plain(choice)})
         if hi != lo:
             self.game(hi)
+
+
+def canonical_text(doc) -> str:
+    """The resolved spec as canonical JSON: the same game gives the same hash, however
+    it is split into variants and however it is formatted."""
+    import json
+    return json.dumps(plain(doc), sort_keys=True, separators=(",", ":"), default=str)
 
 
 def _convert(value, default, choices):
