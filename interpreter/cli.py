@@ -1,4 +1,4 @@
-"""The `tabula` command line: validate, run, test, bench.
+"""The `tabula` command line: validate, run, test, bench, diff.
 
 Input: arguments. Output: text (or JSON) on stdout, errors on stderr. Exit codes: 0 fine,
 1 the input is wrong (a located error), 2 a usage error. No Python traceback reaches a
@@ -210,6 +210,13 @@ def cmd_bench(args) -> int:
     return EXIT_OK
 
 
+def cmd_diff(args) -> int:
+    from .diff import diff_specs, format_diff, to_json
+    d = diff_specs(load_spec(args.a), load_spec(args.b))
+    print(to_json(d) if args.json else format_diff(d))
+    return EXIT_OK
+
+
 # ---- entry -------------------------------------------------------------------------------
 
 def parser() -> argparse.ArgumentParser:
@@ -247,6 +254,13 @@ def parser() -> argparse.ArgumentParser:
                    help="a hand-written reference (a Python script with the same 'bench --api --json' interface) to "
                         "run in the same process run, for a ratio")
     p.set_defaults(fn=cmd_bench)
+
+    p = sub.add_parser("diff", help="what differs between two specs, rule by rule")
+    p.add_argument("a", metavar="A")
+    p.add_argument("b", metavar="B")
+    p.add_argument("--json", action="store_true",
+                   help="one JSON object: added, removed, changed (each with an id)")
+    p.set_defaults(fn=cmd_diff)
     return ap
 
 

@@ -9,13 +9,13 @@ import pytest
 from interpreter import CHANCE, load_spec
 from interpreter.engine import State
 
-from conftest import SPECS
+from conftest import EXAMPLES, SPECS
 
 GAMES_PER_CONFIG = 6
 
 
 def configs():
-    for path in SPECS:
+    for path in SPECS + EXAMPLES:
         spec = load_spec(path)
         lo, hi = spec.player_range
         decl = spec.doc.get("options", {})

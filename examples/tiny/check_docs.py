@@ -199,6 +199,16 @@ def check_block(text: str) -> tuple[int, str]:
                     st.apply(acts[int(rng.random() * len(acts))])
                 st.winners()
         return found[0], "complete spec, compiled and played 20 times"
+    if isinstance(frag, dict) and "extends" in frag:
+        # a variant of Tiny: written beside Tiny so that its relative path resolves
+        path = TINY.parent / ".doc-variant.yaml"
+        try:
+            path.write_text(text.replace("../tiny/tiny.yaml", "tiny.yaml"), encoding="utf-8")
+            spec = Spec(path)
+            spec.game(spec.player_range[0]).new_state(seed=1)
+        finally:
+            path.unlink(missing_ok=True)
+        return found[0], "variant of Tiny, resolved and compiled"
     if isinstance(frag, list):
         check_steps(frag, found)
         kind = "step list"

@@ -1,0 +1,147 @@
+"""Rule-by-rule differences between two specs (typically a game and its variant).
+
+Input: two Specs (variants already resolved). Output: the entries added, removed and
+changed, id by id (game settings, options, enums, data, components, zones, variables,
+functions, rules, scoring points and tie-breakers, and the top-level steps of setup and
+play), each with its normalised text. Rule text is compared by its syntax tree, so a
+reformatting (spacing, line breaks, YAML quoting) is not a difference.
+"""
+
+from __future__ import annotations
+
+import json
+
+import yaml
+
+from .compiler import plain
+from .errors import SpecError
+from .parser import parse
+
+SECTIONS = ("options", "enums", "data", "components", "zones", "variables", "functions",
+            "rules")
+
+
+def _canonical(value):
+    """A comparison key: strings by their syntax tree when they are rule text, otherwise
+    with runs of whitespace collapsed."""
+    if isinstance(value, dict):
+        return {str(k): _canonical(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_canonical(v) for v in value]
+    if isinstance(value, str):
+        for what in ("statement", "expression", "bindings"):
+            try:
+                return f"{what}:{parse(value, what)!r}"
+            except SpecError:
+                continue
+        return " ".join(value.split())
+    return value
+
+
+def _normalised(value):
+    """What a reader sees: the entry with each text's whitespace collapsed."""
+    if isinstance(value, dict):
+        return {k: _normalised(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_normalised(v) for v in value]
+    if isinstance(value, str):
+        return " ".join(value.split())
+    return value
+
+
+def entries(doc) -> dict:
+    """{id: plain entry} for everything a variant can change."""
+    out = {}
+    for key, value in doc.get("game", {}).items():
+        out[f"game.{key}"] = plain(value)
+    for section in SECTIONS:
+        for key, value in doc.get(section, {}).items():
+            out[f"{section}.{key}"] = plain(value)
+    scoring = doc.get("scoring", {})
+    for key, value in scoring.get("points", {}).items():
+        out[f"points.{key}"] = plain(value)
+    for i, tb in enumerate(scoring.get("tiebreak", [])):
+        out[f"tiebreak.{tb.get('id', i + 1)}"] = plain(tb)
+    for phase in ("setup", "play"):
+        for i, step in enumerate(doc.get(phase, [])):
+            sid = step.get("id") if isinstance(step, dict) else None
+            out[f"steps.{sid}" if sid else f"{phase}[{i + 1}]"] = plain(step)
+    return out
+
+
+def diff_specs(a, b) -> dict:
+    ea, eb = entries(a.doc), entries(b.doc)
+    added = [{"id": k, "kind": k.split(".")[0].split("[")[0], "b": _normalised(eb[k])}
+             for k in eb if k not in ea]
+    removed = [{"id": k, "kind": k.split(".")[0].split("[")[0], "a": _normalised(ea[k])}
+               for k in ea if k not in eb]
+    changed = [{"id": k, "kind": k.split(".")[0].split("[")[0], "a": _normalised(ea[k]),
+                "b": _normalised(eb[k]), "fields": _fields(ea[k], eb[k])}
+               for k in ea if k in eb and _canonical(ea[k]) != _canonical(eb[k])]
+    return {"a": {"path": str(a.path), "id": a.id}, "b": {"path": str(b.path), "id": b.id},
+            "added": added, "removed": removed, "changed": changed}
+
+
+def _fields(a, b, path: str = "") -> list:
+    """The parts of two versions of an entry that differ: [{path, a, b}], where a part
+    missing on one side is None."""
+    if isinstance(a, dict) and isinstance(b, dict):
+        out = []
+        for k in list(a) + [k for k in b if k not in a]:
+            sub = f"{path}.{k}" if path else str(k)
+            if k not in b:
+                out.append({"path": sub, "a": _normalised(a[k]), "b": None})
+            elif k not in a:
+                out.append({"path": sub, "a": None, "b": _normalised(b[k])})
+            elif _canonical(a[k]) != _canonical(b[k]):
+                out.extend(_fields(a[k], b[k], sub))
+        return out
+    return [{"path": path or "(value)", "a": _normalised(a), "b": _normalised(b)}]
+
+
+def _text(value) -> list:
+    if not isinstance(value, (dict, list)):
+        return [json.dumps(value, ensure_ascii=False) if isinstance(value, str) else str(value)]
+    dumped = yaml.safe_dump(value, default_flow_style=None, sort_keys=False,
+                            allow_unicode=True, width=88).rstrip("\n")
+    return dumped.splitlines() or [""]
+
+
+def _entry_text(value) -> list:
+    if not isinstance(value, dict):
+        return _text(value)
+    out = []
+    for k, v in value.items():
+        sub = _text(v)
+        if len(sub) == 1:
+            out.append(f"{k}: {sub[0]}")
+        else:
+            out.append(f"{k}:")
+            out += [f"  {x}" for x in sub]
+    return out
+
+
+def format_diff(d: dict) -> str:
+    lines = [f"--- {d['a']['id']} ({d['a']['path']})", f"+++ {d['b']['id']} ({d['b']['path']})"]
+    for item in d["changed"]:
+        lines.append(f"changed {item['id']}")
+        for f in item["fields"]:
+            lines.append(f"    {f['path']}:")
+            if f["a"] is not None:
+                lines += [f"      - {x}" for x in _text(f["a"])]
+            if f["b"] is not None:
+                lines += [f"      + {x}" for x in _text(f["b"])]
+    for item in d["added"]:
+        lines.append(f"added {item['id']}")
+        lines += [f"  + {x}" for x in _entry_text(item["b"])]
+    for item in d["removed"]:
+        lines.append(f"removed {item['id']}")
+        lines += [f"  - {x}" for x in _entry_text(item["a"])]
+    n = len(d["added"]) + len(d["removed"]) + len(d["changed"])
+    lines.append(f"{n} difference{'s' if n != 1 else ''}: {len(d['changed'])} changed, "
+                 f"{len(d['added'])} added, {len(d['removed'])} removed")
+    return "\n".join(lines)
+
+
+def to_json(d: dict) -> str:
+    return json.dumps(d, ensure_ascii=False)

@@ -1,0 +1,61 @@
+"""tabula diff: id by id, normalised text, reformatting is not a difference."""
+
+import json
+
+from interpreter.cli import main
+from interpreter.diff import diff_specs
+from interpreter.spec import Spec
+
+from conftest import ROOT
+
+MEDANG = ROOT / "specs" / "medang"
+VARIANT = ROOT / "examples" / "medang-prambanan"
+
+
+def test_a_spec_against_itself_has_no_difference():
+    d = diff_specs(Spec(MEDANG), Spec(MEDANG))
+    assert d["added"] == d["removed"] == d["changed"] == []
+
+
+def test_reformatting_is_not_a_difference(tmp_path):
+    text = (MEDANG / "medang.yaml").read_text()
+    re = (text.replace("choose: u in temple where u != self and (u.dynasty == self.dynasty "
+                       "or u.value <= 3)",
+                       "choose: >-\n      u   in temple\n      where u != self and ((u.dynasty == "
+                       "self.dynasty) or u.value<=3)")
+          .replace("value: open_slots(temple)", 'value: "open_slots( temple )"'))
+    assert re != text
+    (tmp_path / "medang.yaml").write_text(re)
+    d = diff_specs(Spec(MEDANG), Spec(tmp_path / "medang.yaml"))
+    assert d["changed"] == [], d["changed"]
+
+
+def test_the_example_variant_lists_exactly_its_changes():
+    d = diff_specs(Spec(MEDANG), Spec(VARIANT))
+    assert sorted(c["id"] for c in d["changed"]) == [
+        "data.temples", "data.tile_mix", "game.id", "game.name", "options.temple",
+        "rules.general"]
+    assert [r["id"] for r in d["removed"]] == ["tiebreak.general_height"]
+    assert d["added"] == []
+    general = next(c for c in d["changed"] if c["id"] == "rules.general")
+    assert {f["path"] for f in general["fields"]} == {"source", "ruling", "choose"}
+    mix = next(c for c in d["changed"] if c["id"] == "data.tile_mix")
+    assert {f["path"]: (f["a"], f["b"]) for f in mix["fields"]}["value.5"] == (2, 3)
+
+
+def test_a_real_rule_change_is_found(tmp_path):
+    text = (MEDANG / "medang.yaml").read_text()
+    (tmp_path / "medang.yaml").write_text(text.replace("u.value <= 3", "u.value <= 2"))
+    d = diff_specs(Spec(MEDANG), Spec(tmp_path / "medang.yaml"))
+    assert [c["id"] for c in d["changed"]] == ["rules.monk"]
+
+
+def test_cli_text_and_json(capsys):
+    assert main(["diff", str(MEDANG), str(VARIANT)]) == 0
+    out = capsys.readouterr().out
+    assert "changed rules.general" in out and "removed tiebreak.general_height" in out
+    assert "7 differences" in out
+    assert main(["diff", str(MEDANG), str(VARIANT), "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert set(data) >= {"added", "removed", "changed"}
+    assert all("id" in item for key in ("added", "removed", "changed") for item in data[key])
