@@ -47,6 +47,24 @@ class Index(Node):
 
 
 @dataclass(frozen=True)
+class Index2(Node):
+    """grid[x, y]: the cell of a grid zone at column x, row y."""
+    obj: Node
+    x: Node
+    y: Node
+
+
+@dataclass(frozen=True)
+class Region(Node):
+    """group(c from start where cond): the cells connected to start through cells that
+    satisfy cond (orthogonally; group_around: diagonals too)."""
+    name: str
+    var: str
+    start: Node
+    cond: Node
+
+
+@dataclass(frozen=True)
 class Func(Node):
     """name(args): a builtin or a spec function."""
     name: str

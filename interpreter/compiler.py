@@ -24,6 +24,7 @@ from .parser import parse
 from .runtime import move_one, move_pieces, pieces_of_zone, shuffle_list, swap_pieces
 
 MAX_PIECES = 100_000
+ANY_ZONE = ZoneInfo("any zone", "any", False, 1, 0, "public", [None])
 MAX_SLOTS = 100_000
 STEP_SHAPES = ("choose_one", "choose", "turns", "match", "repeat", "while", "for", "if", "do")
 SPECIAL_NAMES = ("current", "players", "option")
@@ -539,8 +540,9 @@ class Compiler:
             col = st.slots[s]
             i = col.index(p) + dlevel
             if dslot:
-                j = index_of[s] + dslot
-                if not 0 <= j < zones[zone_of[s]].nslots:
+                # the next slot in the same row: a grid's rows do not wrap
+                j = index_of[s] % zones[zone_of[s]].width + dslot
+                if not 0 <= j < zones[zone_of[s]].width:
                     return None
                 col = st.slots[s + dslot]
             return col[i] if 0 <= i < len(col) else None
@@ -557,6 +559,132 @@ class Compiler:
 
     def f_right(self, node, args):
         return self._neighbour(node, args, 1, 0)
+
+    # grids (and any zone of several slots, read as one row): cells and their geometry
+    def _cell_arg(self, node, args, i=0):
+        fn, typ = args[i]
+        if typ[0] != "slot" and typ != T.ANY:
+            raise SpecError(f"{node.name}() needs a cell (a slot of a zone), not "
+                            f"{T.describe(typ)}", node.args[i].pos,
+                            "a cell is grid[x, y], an item of cells(grid), or cell(piece)")
+        return fn
+
+    def f_cells(self, node, args):
+        check_arity(node, len(args), 1)
+        fn, typ = self._slot_arg(node, args, zone_ok=True)
+        n = typ[1].nslots if typ[0] == "zone" else 1
+        return (lambda st, L: list(range(fn(st, L), fn(st, L) + n))), T.list_of(
+            T.slot(typ[1]))
+
+    def _coordinate(self, node, args, horizontal: bool):
+        check_arity(node, len(args), 1)
+        fn = self._cell_arg(node, args)
+        p = self.prog
+        table = tuple((p.slot_index[s] % p.zone_list[p.slot_zone[s]].width) if horizontal else
+                      (p.slot_index[s] // p.zone_list[p.slot_zone[s]].width)
+                      for s in range(p.nslots))
+        return (lambda st, L: table[fn(st, L)]), T.INT
+
+    def f_x(self, node, args):
+        return self._coordinate(node, args, True)
+
+    def f_y(self, node, args):
+        return self._coordinate(node, args, False)
+
+    def f_cell(self, node, args):
+        """The slot (cell) a piece is in."""
+        check_arity(node, len(args), 1)
+        fn = self._piece_arg(node, args)
+        return (lambda st, L: st.where[fn(st, L)]), T.slot(ANY_ZONE)
+
+    def f_adjacent(self, node, args):
+        check_arity(node, len(args), 1)
+        fn = self._cell_arg(node, args)
+        table = self.prog.adj4
+        return (lambda st, L: list(table[fn(st, L)])), T.list_of(T.slot(ANY_ZONE))
+
+    def f_around(self, node, args):
+        check_arity(node, len(args), 1)
+        fn = self._cell_arg(node, args)
+        table = self.prog.adj8
+        return (lambda st, L: list(table[fn(st, L)])), T.list_of(T.slot(ANY_ZONE))
+
+    def _xy(self):
+        p = self.prog
+        return tuple((p.slot_index[s] % p.zone_list[p.slot_zone[s]].width,
+                      p.slot_index[s] // p.zone_list[p.slot_zone[s]].width)
+                     for s in range(p.nslots))
+
+    def f_distance(self, node, args):
+        """Steps between two cells, diagonal steps allowed (the king's distance)."""
+        check_arity(node, len(args), 2)
+        a, b = self._cell_arg(node, args, 0), self._cell_arg(node, args, 1)
+        xy = self._xy()
+
+        def distance(st, L):
+            (ax, ay), (bx, by) = xy[a(st, L)], xy[b(st, L)]
+            return max(abs(ax - bx), abs(ay - by))
+        return distance, T.INT
+
+    def f_orthogonal_distance(self, node, args):
+        """Steps between two cells moving orthogonally only."""
+        check_arity(node, len(args), 2)
+        a, b = self._cell_arg(node, args, 0), self._cell_arg(node, args, 1)
+        xy = self._xy()
+
+        def distance(st, L):
+            (ax, ay), (bx, by) = xy[a(st, L)], xy[b(st, L)]
+            return abs(ax - bx) + abs(ay - by)
+        return distance, T.INT
+
+    def f_on_edge(self, node, args):
+        check_arity(node, len(args), 1)
+        fn = self._cell_arg(node, args)
+        p = self.prog
+        edge = tuple(len(p.adj4[s]) < 4 and p.zone_list[p.slot_zone[s]].kind == "grid"
+                     for s in range(p.nslots))
+        return (lambda st, L: edge[fn(st, L)]), T.BOOL
+
+    def f_corner(self, node, args):
+        check_arity(node, len(args), 1)
+        fn = self._cell_arg(node, args)
+        p = self.prog
+        corner = tuple(len(p.adj4[s]) == 2 and p.zone_list[p.slot_zone[s]].kind == "grid"
+                       for s in range(p.nslots))
+        return (lambda st, L: corner[fn(st, L)]), T.BOOL
+
+    def region(self, node, scope):
+        """group(c from start where cond): flood fill through cells satisfying cond."""
+        if node.name not in ("group", "group_around"):
+            raise SpecError(f"'{node.name}(... from ...)' is not a function", node.pos,
+                            did_you_mean(node.name, ["group", "group_around"]) or
+                            "group(c from start where ...) or group_around(...)")
+        start, styp = self.x.compile(node.start, scope)
+        if styp[0] != "slot" and styp != T.ANY:
+            raise SpecError(f"a group starts from a cell, not {T.describe(styp)}",
+                            node.start.pos)
+        inner = scope.child()
+        var = inner.add(node.var, T.slot(ANY_ZONE))
+        cond = self.x.expect(node.cond, inner, T.BOOL, "a group's condition")
+        table = self.prog.adj4 if node.name == "group" else self.prog.adj8
+
+        def group(st, L):
+            first = start(st, L)
+            L[var] = first
+            if first is None or not cond(st, L):
+                return []
+            seen = {first}
+            todo = [first]
+            while todo:
+                c = todo.pop()
+                for n in table[c]:
+                    if n not in seen:
+                        L[var] = n
+                        if cond(st, L):
+                            seen.add(n)
+                            todo.append(n)
+            return sorted(seen)
+        return group, T.list_of(T.slot(ANY_ZONE))
 
     def f_values(self, node, args):
         check_arity(node, len(args), 1)
@@ -657,6 +785,10 @@ class Compiler:
             per = bool(z.get("per_player", False))
             info = ZoneInfo(str(name), kind, per, len(caps), base, str(z.get("visibility", "public")),
                             caps, pos=self.doc["zones"].where_key(name))
+            if kind == "grid":
+                info.width, info.height = w, h
+            else:
+                info.width, info.height = len(caps), 1
             owners = p.players if per else 1
             zi = len(p.zones)
             p.zones[str(name)] = info
@@ -671,6 +803,31 @@ class Compiler:
             if base > MAX_SLOTS:
                 raise SpecError(f"more than {MAX_SLOTS} zone slots", info.pos)
         p.nslots = base
+        self._neighbours()
+
+    def _neighbours(self):
+        """Each slot's orthogonal and all-round neighbours within its zone (and owner)."""
+        p = self.prog
+        p.adj4 = [()] * p.nslots
+        p.adj8 = [()] * p.nslots
+        for z in p.zone_list:
+            if z.nslots == 1:
+                continue
+            w, h = z.width, z.height
+            for owner in range(p.players if z.per_player else 1):
+                base = z.slot(owner, 0)
+                for i in range(z.nslots):
+                    x, y = i % w, i // w
+                    near4, near8 = [], []
+                    for dy in (-1, 0, 1):
+                        for dx in (-1, 0, 1):
+                            nx, ny = x + dx, y + dy
+                            if (dx or dy) and 0 <= nx < w and 0 <= ny < h:
+                                near8.append(base + ny * w + nx)
+                                if not (dx and dy):
+                                    near4.append(base + ny * w + nx)
+                    p.adj4[base + i] = tuple(near4)
+                    p.adj8[base + i] = tuple(near8)
 
     def _variables(self):
         p = self.prog

@@ -133,6 +133,27 @@ class ExprCompiler:
         raise SpecError(f"{T.describe(otyp)} cannot be indexed with [...]", node.pos,
                         "index a data table, a list, or a zone of several slots")
 
+    def x_Index2(self, node, scope):
+        obj, otyp = self.compile(node.obj, scope)
+        if otyp[0] != "zone" or otyp[1].kind != "grid":
+            raise SpecError(f"[x, y] picks a cell of a grid, not of {T.describe(otyp)}",
+                            node.pos, "declare the zone with kind: grid, width: and height:")
+        x = self.expect(node.x, scope, T.INT, "a column")
+        y = self.expect(node.y, scope, T.INT, "a row")
+        zinfo = otyp[1]
+        w, h = zinfo.width, zinfo.height
+        pos = node.pos
+
+        def cell(st, L):
+            cx, cy = x(st, L), y(st, L)
+            if not (0 <= cx < w and 0 <= cy < h):
+                raise RuleError(f"({cx}, {cy}) is off the {w}x{h} grid '{zinfo.name}'", pos)
+            return obj(st, L) + cy * w + cx
+        return cell, T.slot(zinfo)
+
+    def x_Region(self, node, scope):
+        return self.c.region(node, scope)
+
     # -- operators ----------------------------------------------------------------------
     def x_Cond(self, node, scope):
         test = self.expect(node.test, scope, T.BOOL, "a condition")

@@ -18,7 +18,7 @@ SKIP = -1            # alternative index of an optional decision's "skip"
 DONE = -2            # alternative index of an up_to decision's "done"
 
 
-@dataclass
+@dataclass(eq=False)
 class ZoneInfo:
     """A zone: its slots are base .. base + nslots*owners - 1 in State.slots."""
     name: str
@@ -29,6 +29,8 @@ class ZoneInfo:
     visibility: str
     caps: list            # capacity per slot of one owner's copy (None: unbounded)
     pos: Pos = NOWHERE
+    width: int = 1        # slots per row: a grid's width; other zones are one row
+    height: int = 1
 
     def slot(self, owner: int = 0, i: int = 0) -> int:
         return self.base + owner * self.nslots + i
@@ -110,6 +112,8 @@ class Program:
     slot_owner: list = field(default_factory=list)
     slot_index: list = field(default_factory=list)
     slot_cap: list = field(default_factory=list)
+    adj4: list = field(default_factory=list)            # orthogonal neighbour slots
+    adj8: list = field(default_factory=list)            # neighbours, diagonals included
     # variables
     gvar_names: list = field(default_factory=list)
     gvar_init: list = field(default_factory=list)

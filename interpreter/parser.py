@@ -176,6 +176,14 @@ class _ToAst(Transformer):
         return ast.Index(c[0], c[1], pos=self._pos(meta))
 
     @v_args(meta=True)
+    def index2(self, meta, c):
+        return ast.Index2(c[0], c[1], c[2], pos=self._pos(meta))
+
+    @v_args(meta=True)
+    def region(self, meta, c):
+        return ast.Region(str(c[0]), str(c[1]), c[2], c[3], pos=self._pos(meta))
+
+    @v_args(meta=True)
     def func(self, meta, c):
         return ast.Func(str(c[0]), tuple(c[1] or ()), pos=self._pos(meta))
 

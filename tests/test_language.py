@@ -551,3 +551,85 @@ def test_ambiguous_action_strings_are_refused(tmp_path):
     with pytest.raises(IllegalAction) as info:
         st.apply_string("a card")
     assert "names 6 different actions" in str(info.value)
+
+
+GRID = BASE.replace("""  hand: {kind: set, per_player: true, visibility: owner}""", """  hand: {kind: set, per_player: true, visibility: owner}
+  land: {kind: grid, width: 4, height: 3, visibility: public}""")
+
+
+def grid_game(tmp_path, body, name="g.yaml"):
+    path = tmp_path / name
+    path.write_text(GRID + textwrap.dedent(body))
+    return Spec(path).game(2)
+
+
+def test_grid_cells_coordinates_and_neighbours(tmp_path):
+    st = grid_game(tmp_path, """
+        play:
+          - move top(deck) to land[0, 0]
+          - move top(deck) to land[3, 2]
+          - let c = land[1, 0]
+          - total = x(c) * 1000 + size(cells(land)) * 10 + y(land[2, 1])
+          - current.vp = size(adjacent(c)) * 100 + size(around(c)) * 10 + size(adjacent(land[0, 0]))
+          - if: on_edge(c) and not corner(c) and corner(land[3, 2]) and not on_edge(land[1, 1])
+            then:
+              - next_player(current).vp = distance(land[0, 0], land[3, 2]) * 10 + orthogonal_distance(land[0, 0], land[3, 2])
+          - if: cell(top(land[0, 0])) == land[0, 0] and right(top(land[0, 0])) == none
+            then:
+              - total += 100000
+    """).new_state()
+    assert st.gv[0] == 100000 + 1000 + 120 + 1
+    assert st.pv[0][0] == 3 * 100 + 5 * 10 + 2
+    assert st.pv[1][0] == 3 * 10 + 5
+
+
+def test_grid_rows_do_not_wrap(tmp_path):
+    st = grid_game(tmp_path, """
+        play:
+          - move top(deck) to land[3, 0]
+          - move top(deck) to land[0, 1]
+          - if: right(top(land[3, 0])) == none and left(top(land[0, 1])) == none
+            then:
+              - total = 1
+    """).new_state()
+    assert st.gv[0] == 1
+
+
+def test_connected_groups(tmp_path):
+    # reds at (0,0) (1,0) (1,1); a blue at (2,1); a red at (3,2) touching only diagonally
+    st = grid_game(tmp_path, """
+        play:
+          - move top(deck) to land[2, 1]
+          - move bottom(deck) to land[0, 0]
+          - move bottom(deck) to land[1, 0]
+          - move bottom(deck) to land[1, 1]
+          - let r = top(land[0, 0])
+          - total = size(group(c from land[0, 0] where size(c) > 0 and top(c).colour == red))
+          - current.vp = size(group(c from land[1, 1] where size(c) > 0))
+          - next_player(current).vp = size(group(c from land[3, 0] where size(c) > 0))
+    """).new_state()
+    assert st.gv[0] == 3 and st.pv[0][0] == 4 and st.pv[1][0] == 0
+
+
+@pytest.mark.parametrize("text,message", [
+    ("total = x(top(deck))", "needs a cell"),
+    ("move top(deck) to deck[1, 2]", "picks a cell of a grid"),
+    ("total = size(grup(c from land[0, 0] where true))", "did you mean 'group'"),
+])
+def test_grid_errors(tmp_path, text, message):
+    with pytest.raises(SpecError) as info:
+        grid_game(tmp_path, f"""
+            play:
+              - {text}
+        """)
+    assert message in str(info.value)
+
+
+def test_off_the_grid_is_a_rule_error(tmp_path):
+    game = grid_game(tmp_path, """
+        play:
+          - move top(deck) to land[4, 0]
+    """)
+    with pytest.raises(RuleError) as info:
+        game.new_state()
+    assert "off the 4x3 grid" in info.value.message
