@@ -29,7 +29,7 @@ MAX_SLOTS = 100_000
 STEP_SHAPES = ("choose_one", "choose", "turns", "match", "repeat", "while", "for", "if", "do")
 SPECIAL_NAMES = ("current", "players", "option")
 VAR_TYPES = {"int": T.INT, "bool": T.BOOL, "text": T.STR, "player": T.PLAYER,
-             "piece": T.PIECE}
+             "piece": T.PIECE}     # and "cell", added once ANY_ZONE exists (below)
 AGGREGATES = ("sum", "count", "max", "min", "any", "all", "tally", "list", "first")
 
 
@@ -59,6 +59,9 @@ def type_of_value(v) -> tuple:
         k, x = next(iter(v.items()))
         return T.map_of(type_of_value(k), type_of_value(x))
     return T.ANY
+
+
+VAR_TYPES["cell"] = T.slot(ANY_ZONE)
 
 
 class Compiler:
@@ -269,10 +272,11 @@ class Compiler:
                                     f"write {name}(... , 0) to give a default")
                 return dflt(st, L)
             return best, etyp
+        lazy = run.lazy
         if name == "any":
-            return (lambda st, L: any(run(st, L))), T.BOOL
+            return (lambda st, L: any(lazy(st, L))), T.BOOL
         if name == "all":
-            return (lambda st, L: all(run(st, L))), T.BOOL
+            return (lambda st, L: all(lazy(st, L))), T.BOOL
         if name == "tally":
             def tally(st, L):
                 out: dict = {}
@@ -284,8 +288,9 @@ class Compiler:
             return run, T.list_of(etyp)
 
         def first(st, L):
-            vals = run(st, L)
-            return vals[0] if vals else (dflt(st, L) if dflt else None)
+            for v in lazy(st, L):
+                return v
+            return dflt(st, L) if dflt else None
         return first, etyp
 
     def call_function(self, node: ast.Func, args, scope):

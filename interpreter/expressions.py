@@ -283,6 +283,17 @@ class ExprCompiler:
                 if len(out) > MAX_LIST:
                     raise RuleError(f"a list grew past {MAX_LIST} items", pos)
             return out
+
+        def lazy(st, L):
+            """The same values one at a time, for any/all/first: they stop early."""
+            for v in items(st, L):
+                L[var] = v
+                if cond is not None and not cond(st, L):
+                    continue
+                for slot, fn in lets:
+                    L[slot] = fn(st, L)
+                yield elt(st, L)
+        run.lazy = lazy
         return run, etyp
 
     def x_ListComp(self, node, scope):
