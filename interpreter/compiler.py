@@ -33,6 +33,20 @@ VAR_TYPES = {"int": T.INT, "bool": T.BOOL, "text": T.STR, "player": T.PLAYER,
 AGGREGATES = ("sum", "count", "max", "min", "any", "all", "tally", "list", "first")
 
 
+def _name_uses(node, out=None) -> dict:
+    """How many times each name is read in an expression's AST."""
+    out = {} if out is None else out
+    if isinstance(node, ast.Name):
+        out[node.id] = out.get(node.id, 0) + 1
+    elif isinstance(node, ast.Node):
+        for value in vars(node).values():
+            _name_uses(value, out)
+    elif isinstance(node, tuple):
+        for value in node:
+            _name_uses(value, out)
+    return out
+
+
 def plain(v):
     """Located YAML data -> plain Python data (for data tables and option values)."""
     if isinstance(v, dict):
@@ -81,7 +95,7 @@ class Compiler:
                 self.member_of.setdefault(m, e)
         self.data = {k: plain(v["value"]) for k, v in doc.get("data", {}).items()}
         self.functions = doc.get("functions", LMap())
-        self.compiled_functions: dict = {}
+        self._function_asts: dict = {}
         self.compiling_functions: list = []
         self.rules = doc.get("rules", LMap())
         self.graph = nx.DiGraph()
@@ -298,7 +312,7 @@ class Compiler:
         if builtin is not None:
             return builtin(node, args)
         if node.name in self.functions:
-            return self._spec_function(node, args)
+            return self._spec_function(node, args, scope)
         if node.name in AGGREGATES:
             return self._aggregate_of_list(node, args)
         known = [n[2:] for n in dir(self) if n.startswith("f_")] + list(self.functions)
@@ -346,7 +360,9 @@ class Compiler:
         f = any if name == "any" else all
         return (lambda st, L: f(items(st, L))), T.BOOL
 
-    def _spec_function(self, node, args):
+    def _spec_function(self, node, args, scope):
+        """A spec function: inlined at the call (its parameters replaced by the argument
+        expressions) when no argument would be computed twice; otherwise called."""
         name = node.name
         fdef = self.functions[name]
         params = [str(p) for p in fdef.get("params", [])]
@@ -356,23 +372,50 @@ class Compiler:
         if name in self.compiling_functions:
             raise SpecError(f"function '{name}' calls itself", node.pos,
                             "functions may not be recursive; use a rule")
+        body_ast = self._function_ast(name)
+        uses = _name_uses(body_ast)
+        inline = all(uses.get(p, 0) <= 1 or isinstance(a, (ast.Name, ast.Const))
+                     for p, a in zip(params, node.args))
         self.compiling_functions.append(name)
         try:
-            scope = Scope()
+            if inline:
+                inner = Scope(counter=scope.counter)    # its locals live in the caller's frame
+                for pname, (fn, typ) in zip(params, args):
+                    inner.alias(pname, fn, typ)
+                body, typ = self.x.compile(body_ast, inner)
+                if params:
+                    return body, typ
+                key = ("function", name)
+
+                def constant_while_listing(st, L):
+                    memo = st.memo
+                    if memo is None:
+                        return body(st, L)
+                    found = memo.get(key, memo)
+                    if found is memo:
+                        found = memo[key] = body(st, L)
+                    return found
+                return constant_while_listing, typ
+            own = Scope()
             for pname, (_, typ) in zip(params, args):
-                scope.add(pname, typ)
-            body, typ = self.x.compile(parse(fdef["value"], "expression"), scope)
+                own.add(pname, typ)
+            body, typ = self.x.compile(body_ast, own)
         finally:
             self.compiling_functions.pop()
         fns = tuple(f for f, _ in args)
-        size = scope.size
+        size = own.size
         pad = [None] * (size - len(fns))
-        if not fns:
-            return (lambda st, L: body(st, [None] * size)), typ
         if len(fns) == 1:
             a0 = fns[0]
             return (lambda st, L: body(st, [a0(st, L)] + pad)), typ
         return (lambda st, L: body(st, [f(st, L) for f in fns] + pad)), typ
+
+    def _function_ast(self, name):
+        cached = self._function_asts.get(name)
+        if cached is None:
+            cached = self._function_asts[name] = parse(self.functions[name]["value"],
+                                                       "expression")
+        return cached
 
     # builtins: one method each, f_<name>(node, args) -> (fn, type)
     def _slot_arg(self, node, args, i=0, zone_ok=False):
@@ -672,9 +715,10 @@ class Compiler:
         var = inner.add(node.var, T.slot(ANY_ZONE))
         cond = self.x.expect(node.cond, inner, T.BOOL, "a group's condition")
         table = self.prog.adj4 if node.name == "group" else self.prog.adj8
+        frees = self._free_readers(node.cond, {node.var}, scope)
+        gid = id(node)
 
-        def group(st, L):
-            first = start(st, L)
+        def flood(st, L, first):
             L[var] = first
             if first is None or not cond(st, L):
                 return []
@@ -689,7 +733,32 @@ class Compiler:
                             seen.add(n)
                             todo.append(n)
             return sorted(seen)
+
+        def group(st, L):
+            first = start(st, L)
+            memo = st.memo
+            if memo is None:
+                return flood(st, L, first)
+            # while a decision's actions are listed the state cannot change: reuse floods
+            key = (gid, first) + tuple(f(st, L) for f in frees)
+            found = memo.get(key)
+            if found is None:
+                found = memo[key] = flood(st, L, first)
+            return found
         return group, T.list_of(T.slot(ANY_ZONE))
+
+    def _free_readers(self, node, bound: set, scope) -> tuple:
+        """Closures reading the locals an expression uses besides `bound` (for memo keys)."""
+        out = []
+        for name in _name_uses(node):
+            entry = scope.names.get(name)
+            if name in bound or entry is None:
+                continue
+            if entry[0] is None:
+                out.append(entry[2])
+            else:
+                out.append(lambda st, L, slot=entry[0]: L[slot])
+        return tuple(out)
 
     def f_values(self, node, args):
         check_arity(node, len(args), 1)
@@ -1377,7 +1446,7 @@ class Compiler:
     def _label(self, template, scope: Scope, slots, opt, opt_index=0):
         """'play {t} on column {c + 1}' -> fn(st, L) -> str; pieces print as their names."""
         if template is None:
-            names = [n for n, (s, _) in scope.names.items() if s in slots]
+            names = [n for n, v in scope.names.items() if v[0] in slots]
             template = LStr.at(" ".join(f"{{{n}}}" for n in names) or
                                str(opt.get("id", f"option {opt_index + 1}")),
                                getattr(opt, "pos", NOWHERE))
@@ -1414,13 +1483,17 @@ class Compiler:
         def ask(st, fr):
             L = fr[2]
             actions = []
-            for alt in alts:
-                if alt.guard is not None and not alt.guard(st, L):
-                    continue
-                if alt.enum is None:
-                    actions.append(alt.prefix)
-                else:
-                    actions.extend(alt.enum(st, L, alt.prefix))
+            st.memo = {}
+            try:
+                for alt in alts:
+                    if alt.guard is not None and not alt.guard(st, L):
+                        continue
+                    if alt.enum is None:
+                        actions.append(alt.prefix)
+                    else:
+                        actions.extend(alt.enum(st, L, alt.prefix))
+            finally:
+                st.memo = None
             if not actions:
                 if upto:
                     st.stack.pop()              # nothing (more) to pick: the loop ends

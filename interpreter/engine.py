@@ -86,7 +86,7 @@ class State:
     """One game in progress. Public methods check their input, then act."""
 
     __slots__ = ("game", "prog", "slots", "where", "gv", "pv", "current", "turn", "stack",
-                 "pending", "rng", "terminal", "steps", "history", "_scores")
+                 "pending", "rng", "terminal", "steps", "history", "_scores", "memo")
 
     def __init__(self, game: Game, seed: int = 0):
         prog = game.prog
@@ -107,6 +107,7 @@ class State:
         self.steps = 0
         self.history: list = []
         self._scores = None
+        self.memo = None      # set only while a decision's actions are listed
 
     # ---- the run loop ---------------------------------------------------------------------
     def pause(self, decision, player, actions, frame) -> None:
@@ -290,6 +291,7 @@ class State:
                                                           self.terminal, self.steps)
         new.history = self.history[:]
         new._scores = self._scores
+        new.memo = None
         new.rng = random.Random()
         new.rng.setstate(self.rng.getstate())
         locals_map: dict = {}

@@ -31,6 +31,10 @@ class Scope:
     def child(self) -> "Scope":
         return Scope(self.names, self.counter)
 
+    def alias(self, name: str, fn, typ: tuple) -> None:
+        """A name that stands for an expression (an inlined function's parameter)."""
+        self.names[name] = (None, typ, fn)
+
     def add(self, name: str, typ: tuple) -> int:
         slot = self.counter[0]
         self.counter[0] += 1
@@ -89,8 +93,11 @@ class ExprCompiler:
         return (lambda st, L: v), typ
 
     def x_Name(self, node, scope):
-        if node.id in scope.names:
-            slot, typ = scope.names[node.id]
+        entry = scope.names.get(node.id)
+        if entry is not None:
+            if entry[0] is None:
+                return entry[2], entry[1]
+            slot, typ = entry
             return (lambda st, L: L[slot]), typ
         return self.c.resolve_name(node)
 
@@ -163,11 +170,40 @@ class ExprCompiler:
         return (lambda st, L: a(st, L) if test(st, L) else b(st, L)), typ
 
     def x_BoolOp(self, node, scope):
-        a = self.expect(node.left, scope, T.BOOL, "an operand of " + node.op)
-        b = self.expect(node.right, scope, T.BOOL, "an operand of " + node.op)
+        # a chain (a and b and c ...) becomes one loop: fewer nested calls in hot filters
+        parts = []
+        stack = [node]
+        while stack:
+            n = stack.pop()
+            if isinstance(n, ast.BoolOp) and n.op == node.op:
+                stack.append(n.right)
+                stack.append(n.left)
+            else:
+                parts.append(n)
+        compiled = [self.compile(p, scope) for p in parts]
+        fns = tuple(f if t == T.BOOL else (lambda st, L, g=f: bool(g(st, L)))
+                    for f, t in compiled)
         if node.op == "and":
-            return (lambda st, L: bool(a(st, L) and b(st, L))), T.BOOL
-        return (lambda st, L: bool(a(st, L) or b(st, L))), T.BOOL
+            if len(fns) == 2:
+                a, b = fns
+                return (lambda st, L: a(st, L) and b(st, L)), T.BOOL
+
+            def all_of(st, L):
+                for f in fns:
+                    if not f(st, L):
+                        return False
+                return True
+            return all_of, T.BOOL
+        if len(fns) == 2:
+            a, b = fns
+            return (lambda st, L: a(st, L) or b(st, L)), T.BOOL
+
+        def any_of(st, L):
+            for f in fns:
+                if f(st, L):
+                    return True
+            return False
+        return any_of, T.BOOL
 
     def x_Not(self, node, scope):
         a = self.expect(node.operand, scope, T.BOOL, "the operand of not")
@@ -202,7 +238,11 @@ class ExprCompiler:
                 return (lambda st, L: a(st, L) != v), T.BOOL
             if op == "<=":
                 return (lambda st, L: a(st, L) <= v), T.BOOL
-            return (lambda st, L: f(a(st, L), v)), T.BOOL
+            if op == ">":
+                return (lambda st, L: a(st, L) > v), T.BOOL
+            if op == "<":
+                return (lambda st, L: a(st, L) < v), T.BOOL
+            return (lambda st, L: a(st, L) >= v), T.BOOL
         if op == "==":
             return (lambda st, L: a(st, L) == b(st, L)), T.BOOL
         if op == "!=":
