@@ -277,8 +277,7 @@ def _walk_steps(node, depth: int = 0):
             for body in node["cases"].values():
                 yield from _walk_steps(body, depth + 1)
         if isinstance(node.get("choose_one"), list):
-            for opt in node["choose_one"]:
-                yield from _walk_steps(opt, depth + 1)
+            yield from _walk_steps(node["choose_one"], depth + 1)
 
 
 def _find_step(node, sid):
