@@ -124,6 +124,7 @@ class Compiler:
             if proc.block is None:
                 self._compile_proc(name, proc)
         self._scoring()
+        self._invariants()
         self._check_reachable()
         p.graph = self.graph
         return p
@@ -1699,6 +1700,12 @@ class Compiler:
             p.tiebreaks.append((str(tb.get("id", f"tiebreak{len(p.tiebreaks) + 1}")), fn))
             size = max(size, scope.size)
         p.score_nlocals = size
+
+    def _invariants(self):
+        for iid, inv in self.doc.get("invariants", LMap()).items():
+            scope = Scope()
+            fn = self._expr(inv["value"], scope, "an invariant", T.BOOL)
+            self.prog.invariants.append((str(iid), fn, max(scope.size, 1)))
 
     def _check_reachable(self):
         roots = ["setup", "play"]

@@ -18,7 +18,7 @@ from .errors import SpecError
 from .parser import parse
 
 SECTIONS = ("options", "enums", "data", "components", "zones", "variables", "functions",
-            "rules")
+            "rules", "invariants")
 
 
 def _canonical(value):

@@ -279,6 +279,10 @@ class State:
         best = max(keys)
         return [p for p, k in enumerate(keys) if k == best]
 
+    def violated_invariants(self) -> list:
+        """The ids of the spec's invariants that do not hold in this state."""
+        return [iid for iid, fn, size in self.prog.invariants if not fn(self, [None] * size)]
+
     # ---- copies -----------------------------------------------------------------------------
     def clone(self) -> "State":
         new = State.__new__(State)

@@ -131,6 +131,7 @@ class Program:
     root_nlocals: int = 0
     points: list = field(default_factory=list)     # [(rule id, fn(state, locals))]
     tiebreaks: list = field(default_factory=list)  # [(rule id, fn)]
+    invariants: list = field(default_factory=list)  # [(id, fn, locals size)]
     score_nlocals: int = 1
     max_steps: int = 1_000_000
     max_depth: int = 200

@@ -3,19 +3,21 @@ what they must (OpenSpiel's random_sim_test, for every spec and player count).""
 
 import itertools
 import random
+import time
 
 import pytest
 
 from interpreter import CHANCE, load_spec
 from interpreter.engine import State
 
-from conftest import EXAMPLES, SPECS
+from conftest import EXAMPLES, SPEC_FILES
 
 GAMES_PER_CONFIG = 6
+SLOW_GAME_SECONDS = 0.5     # a spec whose games take longer gets two games a config
 
 
 def configs():
-    for path in SPECS + EXAMPLES:
+    for path in SPEC_FILES + EXAMPLES:
         spec = load_spec(path)
         lo, hi = spec.player_range
         decl = spec.doc.get("options", {})
@@ -27,7 +29,7 @@ def configs():
                     spec.options(opts, n)
                 except Exception:   # an option that is not for this player count
                     continue
-                yield pytest.param(path, n, opts, id=f"{path.name}-{n}p-" +
+                yield pytest.param(path, n, opts, id=f"{path.stem}-{n}p-" +
                                    "-".join(f"{v}" for v in opts.values()))
 
 
@@ -66,7 +68,10 @@ def conserved(st: State) -> None:
 @pytest.mark.parametrize("path,players,options", list(configs()))
 def test_random_playouts(path, players, options):
     game = load_spec(path).game(players, options)
+    started = time.perf_counter()
     for seed in range(GAMES_PER_CONFIG):
+        if seed >= 2 and time.perf_counter() - started > 2 * SLOW_GAME_SECONDS:
+            break
         st = game.new_state(seed=seed)
         rng = random.Random(seed)
         n = 0
@@ -78,6 +83,7 @@ def test_random_playouts(path, players, options):
             assert len(set(strings)) == len(strings), "action strings must be unique"
             st.apply(acts[rng.randrange(len(acts))])
             conserved(st)
+            assert not st.violated_invariants(), (n, st.violated_invariants())
             for p in range(players):
                 check_observation(st, p)
             n += 1
