@@ -35,7 +35,7 @@ from interpreter.spec import Spec  # noqa: E402
 
 TINY = ROOT / "examples" / "tiny" / "tiny.yaml"
 SECTIONS = {"game", "options", "enums", "data", "components", "zones", "variables",
-            "functions", "setup", "play", "rules", "scoring"}
+            "functions", "setup", "play", "rules", "scoring", "invariants"}
 SHAPES = {"do", "if", "for", "repeat", "while", "turns", "match", "choose", "choose_one"}
 EXPR_KEYS = ("if", "while", "match", "repeat", "up_to", "player")
 FIELD = re.compile(r"\{([^{}]*)\}")
