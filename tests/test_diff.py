@@ -59,3 +59,23 @@ def test_cli_text_and_json(capsys):
     data = json.loads(capsys.readouterr().out)
     assert set(data) >= {"added", "removed", "changed"}
     assert all("id" in item for key in ("added", "removed", "changed") for item in data[key])
+
+
+def test_medina_against_its_brettspielwelt_variant():
+    """Every change the BSW text makes, and nothing else (ANALYSIS.md section 6)."""
+    d = diff_specs(Spec(ROOT / "specs" / "medina"), Spec(ROOT / "specs" / "medina" / "bsw-dm2003.yaml"))
+    assert sorted(c["id"] for c in d["changed"]) == [
+        "data.palace_tile_points", "data.single_first_turns", "enums.colour",
+        "functions.ring", "game.id", "game.name", "game.source",
+        "rules.claimed", "rules.place_one", "rules.stable_placed", "rules.take_turn",
+        "rules.wall_placed", "steps.setup.start_player", "steps.setup.tiles"]
+    assert sorted(a["id"] for a in d["added"]) == ["functions.must_roof",
+                                                    "variables.roofs_this_turn"]
+    assert sorted(r["id"] for r in d["removed"]) == [
+        "components.tea_tile", "components.well", "data.tea_for_claim", "data.well_bonus",
+        "functions.well_points", "points.well", "steps.setup.start_merchant",
+        "steps.setup.well", "variables.purple_claims", "variables.well_cell", "zones.tea_stack",
+        "zones.teas"]
+    colours = next(c for c in d["changed"] if c["id"] == "enums.colour")
+    assert colours["a"] == ["orange", "brown", "grey", "purple"]
+    assert colours["b"] == ["grey", "black", "brown", "orange"]

@@ -633,3 +633,18 @@ def test_off_the_grid_is_a_rule_error(tmp_path):
     with pytest.raises(RuleError) as info:
         game.new_state()
     assert "off the 4x3 grid" in info.value.message
+
+
+def test_invariants_are_checked_on_demand(tmp_path):
+    path = tmp_path / "i.yaml"
+    path.write_text(BASE + textwrap.dedent("""
+        invariants:
+          deck_not_empty:
+            value: size(deck) > 0
+          few_out:
+            value: size(out) <= 1
+        play:
+          - move top(deck, 2) to out
+    """))
+    st = Spec(path).game(2).new_state()
+    assert st.violated_invariants() == ["few_out"]
