@@ -127,7 +127,15 @@ class Compiler:
         self._invariants()
         self._check_reachable()
         p.graph = self.graph
+        p.compiler = self          # for expressions compiled later (scenarios, tools)
         return p
+
+    def expression(self, text):
+        """Compile rule text against this program, after the fact: fn(state) -> value."""
+        scope = Scope()
+        fn, typ = self.x.compile(parse(text, "expression"), scope)
+        size = max(scope.size, 1)
+        return (lambda st: fn(st, [None] * size)), typ
 
     # ---- names ------------------------------------------------------------------------
     def _check_namespaces(self):

@@ -136,3 +136,4 @@ class Program:
     max_steps: int = 1_000_000
     max_depth: int = 200
     graph: object = None
+    compiler: object = None

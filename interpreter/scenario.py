@@ -230,19 +230,30 @@ def _slots_of(prog, zname: str, content, where: Pos):
                 yield z.slot(o, i), names, value.where(i) if hasattr(value, "where") else pos
 
 
+def _value(st: State, value, typ):
+    """A variable's value in a scenario: as written, or, for a variable that holds a
+    player, a piece or a cell, rule text evaluated in the position (`board[5, 4]`)."""
+    if isinstance(value, str) and typ[0] in ("slot", "piece", "player"):
+        fn, _ = st.prog.compiler.expression(value)
+        return fn(st)
+    return plain(value)
+
+
 def _set_variables(st: State, variables: LMap) -> None:
     prog = st.prog
+    comp = prog.compiler
     for name, value in variables.items():
         name = str(name)
         if name in prog.gvar_names:
-            st.gv[prog.gvar_names.index(name)] = plain(value)
+            i = prog.gvar_names.index(name)
+            st.gv[i] = _value(st, value, comp.gvar_types[i])
         elif name in prog.pvar_names:
             i = prog.pvar_names.index(name)
             if not isinstance(value, dict):
                 raise ScenarioFailure(f"'{name}' is per player: give a map from player number "
                                       "to value", variables.where(name))
             for k, v in value.items():
-                st.pv[int(k)][i] = plain(v)
+                st.pv[int(k)][i] = _value(st, v, comp.pvar_types[i])
         else:
             raise ScenarioFailure(f"unknown variable '{name}'", variables.where_key(name))
 
