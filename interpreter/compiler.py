@@ -47,6 +47,14 @@ def _name_uses(node, out=None) -> dict:
     return out
 
 
+def tally_of(values) -> dict:
+    """How many times each value occurs, in order of first occurrence."""
+    out: dict = {}
+    for v in values:
+        out[v] = out.get(v, 0) + 1
+    return out
+
+
 def plain(v):
     """Located YAML data -> plain Python data (for data tables and option values)."""
     if isinstance(v, dict):
@@ -301,12 +309,7 @@ class Compiler:
         if name == "all":
             return (lambda st, L: all(lazy(st, L))), T.BOOL
         if name == "tally":
-            def tally(st, L):
-                out: dict = {}
-                for v in run(st, L):
-                    out[v] = out.get(v, 0) + 1
-                return out
-            return tally, T.map_of(etyp, T.INT, counts=True)
+            return (lambda st, L: tally_of(run(st, L))), T.map_of(etyp, T.INT, counts=True)
         if name == "list":
             return run, T.list_of(etyp)
 
@@ -346,12 +349,7 @@ class Compiler:
         if name == "count":
             return (lambda st, L: len(items(st, L))), T.INT
         if name == "tally":
-            def tally(st, L):
-                out: dict = {}
-                for v in items(st, L):
-                    out[v] = out.get(v, 0) + 1
-                return out
-            return tally, T.map_of(et, T.INT, counts=True)
+            return (lambda st, L: tally_of(items(st, L))), T.map_of(et, T.INT, counts=True)
         if name in ("max", "min"):
             f = max if name == "max" else min
             pos = node.pos

@@ -311,21 +311,8 @@ class ExprCompiler:
         lets = tuple(lets)
         pos = gen.pos
 
-        def run(st, L):
-            out = []
-            for v in items(st, L):
-                L[var] = v
-                if cond is not None and not cond(st, L):
-                    continue
-                for slot, fn in lets:
-                    L[slot] = fn(st, L)
-                out.append(elt(st, L))
-                if len(out) > MAX_LIST:
-                    raise RuleError(f"a list grew past {MAX_LIST} items", pos)
-            return out
-
         def lazy(st, L):
-            """The same values one at a time, for any/all/first: they stop early."""
+            """The values one at a time (any, all and first stop early)."""
             for v in items(st, L):
                 L[var] = v
                 if cond is not None and not cond(st, L):
@@ -333,6 +320,14 @@ class ExprCompiler:
                 for slot, fn in lets:
                     L[slot] = fn(st, L)
                 yield elt(st, L)
+
+        def run(st, L):
+            out = []
+            for value in lazy(st, L):
+                out.append(value)
+                if len(out) > MAX_LIST:
+                    raise RuleError(f"a list grew past {MAX_LIST} items", pos)
+            return out
         run.lazy = lazy
         return run, etyp
 
