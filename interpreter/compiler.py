@@ -33,17 +33,25 @@ VAR_TYPES = {"int": T.INT, "bool": T.BOOL, "text": T.STR, "player": T.PLAYER,
 AGGREGATES = ("sum", "count", "max", "min", "any", "all", "tally", "list", "first")
 
 
-def _name_uses(node, out=None) -> dict:
-    """How many times each name is read in an expression's AST."""
+def _name_uses(node, out=None, weight: int = 1) -> dict:
+    """How many times each name is read when an expression is evaluated once; a read
+    inside a generator or a group counts as many (it runs once per item)."""
     out = {} if out is None else out
     if isinstance(node, ast.Name):
-        out[node.id] = out.get(node.id, 0) + 1
+        out[node.id] = out.get(node.id, 0) + weight
+    elif isinstance(node, ast.Generator):
+        _name_uses(node.source, out, weight)
+        for part in (node.elt, node.cond, node.lets):
+            _name_uses(part, out, 2)
+    elif isinstance(node, ast.Region):
+        _name_uses(node.start, out, weight)
+        _name_uses(node.cond, out, 2)
     elif isinstance(node, ast.Node):
         for value in vars(node).values():
-            _name_uses(value, out)
+            _name_uses(value, out, weight)
     elif isinstance(node, tuple):
         for value in node:
-            _name_uses(value, out)
+            _name_uses(value, out, weight)
     return out
 
 
