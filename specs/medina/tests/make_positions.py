@@ -13,6 +13,10 @@ board row, each line `y=N  <row>` with the row as wide as the grid (W + 2 cells,
     O B G P         an orange / brown / grey / purple building
     o b g p s       a stable (the letter only tells the reader which palace it belongs to)
 
+The BrettspielWelt variant (bsw-dm2003.yaml, the bsw_*.yaml files) has no well and no tea
+tiles and other colours: its maps have no `W` or `,`, and the building letters are
+G K B O (grey / black / brown / orange), stables g k b o s.
+
 Rows left out are empty. Rooftops are given apart, as (x, y, "blue rooftop") on a building
 of the palace. Everything else of the position (supplies, tiles, tea tiles, the merchants
 still on the tower tiles, variables) is a keyword argument of `position()`; what a scenario
@@ -54,6 +58,35 @@ WALL_CHARS = "=-T"
 CITY_CHARS = ".,WmOBGPobgps"
 
 
+class Rules:
+    """What a map and a position may hold under one spec: medina.txt or the BSW variant."""
+
+    def __init__(self, spec, colours, char_piece, city_chars, well, tea):
+        self.spec, self.colours, self.char_piece = spec, colours, char_piece
+        self.city_chars, self.well, self.tea = city_chars, well, tea
+        self.totals = {
+            **{c: 20 for c in colours},
+            **{f"{c} rooftop": 4 for c in SEAT_COLOURS},
+            "stable": 12, "merchant": 31, "wall": 36,
+            **({"well": 1} if well else {}), **({"tea tile": 6} if tea else {}),
+            **{f"tower {n}": 1 for n in range(1, 5)},
+            **{f"tower tile {n}": 1 for n in range(1, 5)},
+            **{f"{c} palace tile": 1 for c in colours},
+        }
+        self.stable_chars = "".join(k for k, v in char_piece.items() if v == "stable")
+        self.building_chars = "".join(k for k, v in char_piece.items() if v in colours)
+
+
+MEDINA = Rules("../medina.yaml", PALACE_COLOURS, CHAR_PIECE, CITY_CHARS, well=True, tea=True)
+BSW_COLOURS = ["grey", "black", "brown", "orange"]
+BSW = Rules("../bsw-dm2003.yaml", BSW_COLOURS,
+            {"=": "wall", "m": "merchant",
+             "G": "grey", "K": "black", "B": "brown", "O": "orange",
+             "g": "stable", "k": "stable", "b": "stable", "o": "stable", "s": "stable"},
+            ".mGKBOgkbos", well=False, tea=False)
+assert MEDINA.totals == PIECE_TOTALS
+
+
 def dims(players: int) -> tuple:
     """(grid width, grid height): the city plus the ring of wall spaces (R1)."""
     w, h = (14, 10) if players == 2 else (16, 11)
@@ -67,7 +100,7 @@ def dims(players: int) -> tuple:
 class Board:
     """A parsed map: one list of piece names (bottom to top) per cell."""
 
-    def __init__(self, players: int, text: str, roofs=()):
+    def __init__(self, players: int, text: str, roofs=(), rules: Rules = MEDINA):
         self.players = players
         self.width, self.height = width, height = dims(players)
         self.chars = [["." if 0 < x < width - 1 and 0 < y < height - 1 else "-"
@@ -91,31 +124,32 @@ class Board:
                     self.chars[y][x] = "T"
                     self.cells[y * width + x] = [f"tower {corners[x, y]}"]
                     continue
-                if ring and ch not in WALL_CHARS or not ring and ch not in CITY_CHARS:
+                if ring and ch not in WALL_CHARS or not ring and ch not in rules.city_chars:
                     sys.exit(f"'{ch}' cannot stand at {x},{y}")
-                if ch in CHAR_PIECE:
-                    self.cells[y * width + x] = [CHAR_PIECE[ch]]
+                if ch in rules.char_piece:
+                    self.cells[y * width + x] = [rules.char_piece[ch]]
                 if ch == "W":
                     self.well = (x, y)
-        if self.well is None:
-            sys.exit("the map has no well (W)")
-        wx, wy = self.well
-        for y in range(height):
-            for x in range(width):
-                on_ring = max(abs(x - wx), abs(y - wy)) == 1
-                if self.chars[y][x] == "," and not on_ring:
-                    sys.exit(f"',' at {x},{y} is not on the well's ring")
-                if on_ring and self.chars[y][x] in "OBGPobgps":
-                    sys.exit(f"a building or stable on the well's ring at {x},{y}")
+        if rules.well:
+            if self.well is None:
+                sys.exit("the map has no well (W)")
+            wx, wy = self.well
+            for y in range(height):
+                for x in range(width):
+                    on_ring = max(abs(x - wx), abs(y - wy)) == 1
+                    if self.chars[y][x] == "," and not on_ring:
+                        sys.exit(f"',' at {x},{y} is not on the well's ring")
+                    if on_ring and self.chars[y][x] in "OBGPobgps":
+                        sys.exit(f"a building or stable on the well's ring at {x},{y}")
         for x, y, roof in roofs:
             c = self.cells[y * width + x]
-            if len(c) != 1 or c[0] not in PALACE_COLOURS:
+            if len(c) != 1 or c[0] not in rules.colours:
                 sys.exit(f"the rooftop {roof} at {x},{y} is not on a building")
             c.append(roof)
 
     @property
-    def well_cell(self) -> str:
-        return f"board[{self.well[0]}, {self.well[1]}]"
+    def well_cell(self):
+        return f"board[{self.well[0]}, {self.well[1]}]" if self.well else None
 
     def pieces(self) -> list:
         return [n for c in self.cells for n in c]
@@ -142,9 +176,9 @@ def n(name: str, k: int) -> list:
 
 def position(players: int, board_map: str, roofs=(), screen=None, roof_supply=None,
              tiles=None, teas=None, tea_box=0, tower_merchants=None, start=0,
-             purple_claims=0, turns_taken=None, passes=0):
+             purple_claims=0, turns_taken=None, passes=0, rules: Rules = MEDINA):
     """The `given` of a scenario, with the board kept as a Board (written out at the end)."""
-    board = Board(players, board_map, roofs)
+    board = Board(players, board_map, roofs, rules)
     seats = range(players)
     screen = {p: list((screen or {}).get(p, [])) for p in seats}
     roof_supply = {p: list((roof_supply or {}).get(p, [])) for p in seats}
@@ -152,10 +186,12 @@ def position(players: int, board_map: str, roofs=(), screen=None, roof_supply=No
     teas = {p: int((teas or {}).get(p, 0)) for p in seats}
     held = [t for p in seats for t in tiles[p]]
     edge = [f"tower tile {k}" for k in range(1, 5) if f"tower tile {k}" not in held]
-    edge += [f"{c} palace tile" for c in PALACE_COLOURS if f"{c} palace tile" not in held]
+    edge += [f"{c} palace tile" for c in rules.colours if f"{c} palace tile" not in held]
     if tower_merchants is None:
         tower_merchants = {k: TOWER_MERCHANTS[k] if f"tower tile {k}" in edge else 0
                            for k in range(1, 5)}
+    if not rules.tea and (any(teas.values()) or tea_box):
+        sys.exit("the variant has no tea tiles")
     stack = 6 - sum(teas.values()) - tea_box
     if stack < 0:
         sys.exit("more than 6 tea tiles")
@@ -169,15 +205,18 @@ def position(players: int, board_map: str, roofs=(), screen=None, roof_supply=No
         "tiles": tiles,
         "teas": {p: n("tea tile", teas[p]) for p in seats},
     }
+    if not rules.tea:
+        del zones["tea_stack"], zones["teas"]
     used = board.pieces() + edge + [m for s in zones["tower_merchants"] for m in s]
-    used += zones["tea_stack"] + [t for p in seats for t in
-                                  screen[p] + roof_supply[p] + tiles[p] + zones["teas"][p]]
+    used += zones.get("tea_stack", []) + [
+        t for p in seats for t in
+        screen[p] + roof_supply[p] + tiles[p] + zones.get("teas", {}).get(p, [])]
     for name in set(used):
-        if name not in PIECE_TOTALS:
+        if name not in rules.totals:
             sys.exit(f"no piece is named {name!r}")
-        if used.count(name) > PIECE_TOTALS[name]:
+        if used.count(name) > rules.totals[name]:
             sys.exit(f"{used.count(name)} pieces named {name!r}, the game has "
-                     f"{PIECE_TOTALS[name]}")
+                     f"{rules.totals[name]}")
     if turns_taken is None:
         turns_taken = {p: 1 for p in seats}
     variables = {
@@ -187,12 +226,20 @@ def position(players: int, board_map: str, roofs=(), screen=None, roof_supply=No
         "turns_taken": turns_taken,
         "passes": passes,
     }
+    if not rules.well:
+        del variables["well_cell"]
+    if not rules.tea:
+        del variables["purple_claims"]
     return {"zones": zones, "variables": variables}
 
 
-def scenario(id, source, description, players, given, do=(), expect=None):
-    sc = {"id": id, "source": source, "description": description, "players": players,
-          "given": given}
+def scenario(id, source, description, players, given, do=(), expect=None, seed=None):
+    """A scenario; `given` None plays from the set-up (with `seed`)."""
+    sc = {"id": id, "source": source, "description": description, "players": players}
+    if seed is not None:
+        sc["seed"] = seed
+    if given is not None:
+        sc["given"] = given
     if do:
         sc["do"] = list(do)
     if expect:
@@ -222,7 +269,7 @@ _Dumper.add_representer(str, _str)
 _Dumper.add_representer(list, _list)
 
 
-def write(filename: str, header: str, scenarios: list) -> None:
+def write(filename: str, header: str, scenarios: list, spec: str = "../medina.yaml") -> None:
     boards = {}
 
     def strip_boards(obj):
@@ -240,7 +287,7 @@ def write(filename: str, header: str, scenarios: list) -> None:
     dup = {i for i in ids if ids.count(i) > 1}
     if dup:
         sys.exit(f"{filename}: duplicate ids {sorted(dup)}")
-    doc = {"spec": "../medina.yaml", "scenarios": strip_boards(scenarios)}
+    doc = {"spec": spec, "scenarios": strip_boards(scenarios)}
     text = yaml.dump(doc, Dumper=_Dumper, sort_keys=False, default_flow_style=None,
                      width=96, allow_unicode=True)
     out = []
@@ -1410,14 +1457,711 @@ y=8  -..........W...-
     return "end.yaml", header, sc
 
 
+# ---- the BrettspielWelt DM 2003 variant (bsw-dm2003.yaml) -------------------------------
+#
+# Maps without a well (no W, no ','), colours G K B O (grey, black, brown, orange); players
+# P0 Red, P1 Yellow, P2 Blue, P3 Green as in medina.txt. The files bsw_*.yaml test the
+# variant (`spec: ../bsw-dm2003.yaml`); bsw_towers_medina.yaml holds the medina.txt twins of
+# the tower positions where the two rulesets part.
+
+def bsw_src(*phrases: str) -> str:
+    """A source field: medina-bsw-dm2003.txt and its phrases, joined by ' ... '."""
+    return "medina-bsw-dm2003.txt " + " ... ".join(f'"{p}"' for p in phrases)
+
+
+def bpos(players: int, board_map: str, roofs=(), **kw):
+    """A position under the BSW variant (no well, no tea tiles, its colours)."""
+    return position(players, board_map, roofs, rules=BSW, **kw)
+
+
+def bact(p, *actions):
+    return [{"action": a, "player": p} for a in actions]
+
+
+BSW_VALUE = ("Each component in the palace brings a point (colored palace parts and goat's "
+             "trunks).",
+             "Each market street figure bordering directly (not diagonally) to a palace or "
+             "goat's stable brings a point.",
+             "Each wall that borders directly to a palace or goat's stable brings a point.")
+BSW_NO_TILES = {"palace_tiles": [0, 0, 0, 0], "tower_tiles": [0, 0, 0, 0]}
+
+# ANALYSIS.md 5.7: the four palaces of the BSW picture, each in its own position.
+MAP_BSW_GREY = """
+     012345678901234567
+y=0  T------------====T
+y=1  -............GGGG=
+y=2  -............mm..-
+"""
+MAP_BSW_BLACK = """
+     012345678901234567
+y=10 -mmmm............-
+y=11 =KKKK............-
+y=12 T====------------T
+"""
+MAP_BSW_GREY_AND_BLACK = """
+     012345678901234567
+y=0  T------------====T
+y=1  -............GGGG=
+y=2  -............mm..-
+y=10 -mmmm............-
+y=11 =KKKK............-
+y=12 T====------------T
+"""
+MAP_BSW_RED_ORANGE = """
+     012345678901234567
+y=5  -.....oOOOOo.....-
+y=6  -.....mmmm.m.....-
+y=7  -........mmm.....-
+"""
+MAP_BSW_GREEN_ORANGE = """
+     012345678901234567
+y=8  -.........OOOOO..-
+y=9  -.........o...o..-
+y=10 -.............m..-
+"""
+
+
+def bsw_scoring_file():
+    header = """
+BrettspielWelt DM 2003 variant, scoring (medina-bsw-dm2003.txt "Value"): the four example
+palaces of the text (ANALYSIS.md 5.7, ruling "BSW examples: column" in RULINGS.md), the bonus
+card values (grey 1, black 2, brown 3, orange 4; tower n worth n) and how the palace bonus
+card moves. 4 players: Red (0), Yellow (1), Blue (2), Green (3). No well, no tea tiles.
+Where every supply is empty the game is over at once and the scores are final.
+"""
+    sc = []
+    sc.append(scenario(
+        "bsw-example-grey-palace-11",
+        bsw_src("The gray palace with the green roof top right gets 11 points: 4 (colored palace "
+                "parts) + 2 (market lane) + 5 (mour)", *BSW_VALUE),
+        "ANALYSIS.md 5.7. Green's grey palace (13,1)..(16,1) top right: 4 buildings, the "
+        "merchants (13,2) (14,2) below it, the walls (13,0)..(16,0) and (17,1) of tower 2 "
+        "around it: 4 + 2 + 5 = 11.",
+        4, bpos(4, MAP_BSW_GREY, [(13, 1, "green rooftop")]),
+        expect={"terminal": True, "points": {"palaces": [0, 0, 0, 11], **BSW_NO_TILES},
+                "scores": [0, 0, 0, 11]}))
+    sc.append(scenario(
+        "bsw-example-black-palace-13",
+        bsw_src("The black palace of blue left below gets 13 points: 4 (colored palace parts) + "
+                "(Marktgasse) + 5 (Mauern)", *BSW_VALUE),
+        "ANALYSIS.md 5.7. Blue's black palace (1,11)..(4,11) bottom left: 4 buildings, the "
+        "merchants (1,10)..(4,10) (the lost number: 13 - 4 - 5 = 4), the walls (0,11) and "
+        "(1,12)..(4,12) of tower 4: 4 + 4 + 5 = 13.",
+        4, bpos(4, MAP_BSW_BLACK, [(1, 11, "blue rooftop")]),
+        expect={"terminal": True, "points": {"palaces": [0, 0, 13, 0], **BSW_NO_TILES},
+                "scores": [0, 0, 13, 0]}))
+    sc.append(scenario(
+        "bsw-example-red-orange-palace-11",
+        bsw_src("The orange palace with a red roof gets 11 points: 4 (coloured palace parts) + 2 "
+                "(column) + 5 (market lane: 3 at the palace, 2 at the two stables)",
+                *BSW_VALUE),
+        "ANALYSIS.md 5.7. Red's orange palace (7,5)..(10,5) with the stables (6,5) and (11,5) "
+        "(\"column\" = the stables): 4 buildings + 2 stables + 5 merchants, (7,6) (8,6) (9,6) "
+        "under the buildings and (6,6), (11,6) under the stables; (9,7) and (10,7) touch no "
+        "palace piece: 4 + 2 + 5 = 11.",
+        4, bpos(4, MAP_BSW_RED_ORANGE, [(7, 5, "red rooftop")]),
+        expect={"terminal": True, "points": {"palaces": [11, 0, 0, 0], **BSW_NO_TILES},
+                "scores": [11, 0, 0, 0]}))
+    sc.append(scenario(
+        "bsw-example-green-orange-palace-8",
+        bsw_src("The orange palace with green roof right below gets 8 points: 5 (colored palace "
+                "parts) + 2 (column) + 1 (column adjacent to the stable)", *BSW_VALUE),
+        "ANALYSIS.md 5.7. Green's orange palace (10,8)..(14,8) with the stables (10,9) and "
+        "(14,9), the merchant (14,10) next to the stable (14,9) only: 5 + 2 + 1 = 8.",
+        4, bpos(4, MAP_BSW_GREEN_ORANGE, [(10, 8, "green rooftop")]),
+        expect={"terminal": True, "points": {"palaces": [0, 0, 0, 8], **BSW_NO_TILES},
+                "scores": [0, 0, 0, 8]}))
+    bonus_phrase = bsw_src(
+        "The player with the greatest gray/black/brown/orange palace gets 1/2/3/4 bonus points.",
+        "The player who recently joined a palace to the wall running from the tower in corner "
+        "1/2/3/4 gets 1/2/3/4 points.")
+    sc.append(scenario(
+        "bsw-example-grey-and-black-with-bonus-cards",
+        bsw_src("The gray palace with the green roof top right gets 11 points",
+                "The black palace of blue left below gets 13 points") + " ... " +
+        bonus_phrase[len("medina-bsw-dm2003.txt "):],
+        "The grey and the black example palaces on one board, with the cards their claims "
+        "gave: Green holds the grey card (1) and tower card 2 (2), Blue the black card (2) "
+        "and tower card 4 (4). Green 11 + 1 + 2 = 14, Blue 13 + 2 + 4 = 19.",
+        4, bpos(4, MAP_BSW_GREY_AND_BLACK, [(13, 1, "green rooftop"), (1, 11, "blue rooftop")],
+                tiles={2: ["black palace tile", "tower tile 4"],
+                       3: ["grey palace tile", "tower tile 2"]}),
+        expect={"terminal": True,
+                "points": {"palaces": [0, 0, 13, 11], "palace_tiles": [0, 0, 2, 1],
+                           "tower_tiles": [0, 0, 4, 2]},
+                "scores": [0, 0, 19, 14], "winners": [2]}))
+    map_cards = """
+     012345678901234567
+y=2  -..G.....K.......-
+y=6  -..B.....O.......-
+y=9  -.......m........-
+"""
+    sc.append(scenario(
+        "bsw-palace-bonus-card-values", bonus_phrase,
+        "Four one-building palaces: Red owns the grey one and holds the grey card, Yellow "
+        "the black, Blue the brown, Green the orange. Cards: grey 1, black 2, brown 3, "
+        "orange 4; totals 1 + 1, 1 + 2, 1 + 3, 1 + 4.",
+        4, bpos(4, map_cards, [(3, 2, "red rooftop"), (9, 2, "yellow rooftop"),
+                               (3, 6, "blue rooftop"), (9, 6, "green rooftop")],
+                tiles={0: ["grey palace tile"], 1: ["black palace tile"],
+                       2: ["brown palace tile"], 3: ["orange palace tile"]}),
+        expect={"terminal": True,
+                "points": {"palaces": [1, 1, 1, 1], "palace_tiles": [1, 2, 3, 4],
+                           "tower_tiles": [0, 0, 0, 0]},
+                "scores": [2, 3, 4, 5], "winners": [3]}))
+    sc.append(scenario(
+        "bsw-tower-bonus-card-values", bonus_phrase,
+        "Red holds all four palace cards and all four tower cards (its grey palace counts "
+        "1): 1 + (1 + 2 + 3 + 4) + (1 + 2 + 3 + 4) = 21.",
+        4, bpos(4, map_cards.replace("K", ".").replace("B", ".").replace("O", "."),
+                [(3, 2, "red rooftop")],
+                tiles={0: [f"{c} palace tile" for c in BSW_COLOURS] +
+                       [f"tower tile {k}" for k in range(1, 5)]}),
+        expect={"terminal": True,
+                "points": {"palaces": [1, 0, 0, 0], "palace_tiles": [10, 0, 0, 0],
+                           "tower_tiles": [10, 0, 0, 0]},
+                "scores": [21, 0, 0, 0]}))
+    award = ("The palace bonus cards are awarded at the moment when the first player finishes "
+             "a palace of the corresponding color. If another player creates a larger palace "
+             "of the same color, the bonus card changes.")
+    map_first = """
+     012345678901234567
+y=3  -..KK............-
+y=8  -.......m........-
+"""
+    sc.append(scenario(
+        "bsw-palace-bonus-card-first-claim", bsw_src(award),
+        "No black palace is claimed, the black card lies at the board edge. Yellow (1) roofs "
+        "the black palace (3,3)(4,3): Yellow takes the black card.",
+        4, bpos(4, map_first, start=1, roof_supply={1: ["yellow rooftop"]}),
+        bact(1, "place yellow rooftop", "yellow rooftop on the black palace at 3,3"),
+        {"zones": {"tiles": {1: ["black palace tile"]},
+                   "edge": ["tower tile 1", "tower tile 2", "tower tile 3", "tower tile 4",
+                            "grey palace tile", "brown palace tile", "orange palace tile"]}}))
+    map_two = """
+     012345678901234567
+y=3  -..KK.....KK.....-
+y=8  -.......m........-
+"""
+
+    def two(**kw):
+        args = dict(start=1, tiles={2: ["black palace tile"]},
+                    roof_supply={1: ["yellow rooftop"]}, screen={1: ["stable"]})
+        args.update(kw)
+        return bpos(4, map_two, [(3, 3, "blue rooftop")], **args)
+
+    roof = bact(1, "place yellow rooftop", "yellow rooftop on the black palace at 10,3")
+    sc.append(scenario(
+        "bsw-palace-bonus-card-equal-palace-does-not-take", bsw_src(award),
+        "Blue (2) holds the black card with the black palace (3,3)(4,3), size 2. Yellow (1) "
+        "roofs the black palace (10,3)(11,3), also size 2: not larger, Blue keeps the card.",
+        4, two(), roof,
+        {"zones": {"tiles": {1: [], 2: ["black palace tile"]}}}))
+    sc.append(scenario(
+        "bsw-palace-bonus-card-stable-makes-it-larger",
+        bsw_src(award, "Goat trunks naturally count when calculating the palace size."),
+        "Then, as the turn's second piece, Yellow adds a stable at (12,3): size 3 > 2, the "
+        "black card goes to Yellow.",
+        4, two(), roof + bact(1, "place stable", "stable at 12,3"),
+        {"zones": {"tiles": {1: ["black palace tile"], 2: []}}}))
+    map_three = map_two.replace("y=3  -..KK.....KK.....-", "y=3  -..KK.....KKK....-")
+    sc.append(scenario(
+        "bsw-palace-bonus-card-larger-palace-takes", bsw_src(award),
+        "Blue holds the black card with a palace of size 2; Yellow roofs the black palace "
+        "(10,3)..(12,3), size 3: the card goes to Yellow at once.",
+        4, bpos(4, map_three, [(3, 3, "blue rooftop")], start=1,
+                tiles={2: ["black palace tile"]}, roof_supply={1: ["yellow rooftop"]}),
+        roof,
+        {"zones": {"tiles": {1: ["black palace tile"], 2: []}}}))
+    return "bsw_scoring.yaml", header, sc, BSW.spec
+
+
+# ANALYSIS.md 5.5, the position where medina.txt and BSW part on towers.
+MAP_5_5_BSW = """
+     012345678901234567
+y=0  T==--------------T
+y=1  =.BBB............-
+y=2  =................-
+y=3  =................-
+y=4  -G...............-
+y=5  -G...............-
+y=6  -.......m........-
+"""
+MAP_5_5_MEDINA = """
+     012345678901234567
+y=0  T==--------------T
+y=1  =.BBB............-
+y=2  =................-
+y=3  =................-
+y=4  -G...............-
+y=5  -G...............-
+y=6  -.......m..,,,...-
+y=7  -..........,W,...-
+y=8  -..........,,,...-
+"""
+MAP_STABLE_BSW = """
+     012345678901234567
+y=0  T=====-----------T
+y=1  =.BBB............-
+y=2  =................-
+y=3  =................-
+y=4  =G...............-
+y=5  -G...............-
+y=6  -.......m........-
+"""
+MAP_STABLE_MEDINA = """
+     012345678901234567
+y=0  T=====-----------T
+y=1  =.BBB............-
+y=2  =................-
+y=3  =................-
+y=4  =G...............-
+y=5  -G...............-
+y=6  -.......m..,,,...-
+y=7  -..........,W,...-
+y=8  -..........,,,...-
+"""
+BSW_TOWER_RULE = ("Each edge of the wall counts as a new connection (respect: different from "
+                  "the original rule!). A palace is set by a roof on the wall new connected. A "
+                  "subsequent insertion of a goat's stable can also lead to a new connection.")
+BSW_TOWER_MIGRATE = ("The bonus cards for the corner towers receive the player who first "
+                     "closes a palace with a wall part to one of the towers. The bonus card "
+                     "continues to migrate to the player who has recently joined a palace with "
+                     "a wall piece to a corner tower.")
+
+
+def _tower_given(board_map, rules, **kw):
+    args = dict(start=0, tiles={0: ["grey palace tile"],
+                                2: ["brown palace tile", "tower tile 1"]},
+                screen={0: ["wall"], 2: ["wall"]})
+    args.update(kw)
+    return position(4, board_map, [(2, 1, "blue rooftop"), (1, 4, "red rooftop")],
+                    rules=rules, **args)
+
+
+def _stable_given(board_map, rules):
+    return position(4, board_map, [(2, 1, "blue rooftop"), (1, 4, "red rooftop")],
+                    rules=rules, start=2,
+                    tiles={0: ["grey palace tile", "tower tile 1"], 2: ["brown palace tile"]},
+                    screen={2: ["stable"]})
+
+
+RED_WALL = bact(0, "place wall", "wall at 0,4")
+BLUE_WALL = bact(2, "place wall", "wall at 3,0")
+BLUE_STABLE = bact(2, "place stable", "stable at 5,1")
+
+
+def bsw_towers_file():
+    header = """
+BrettspielWelt DM 2003 variant, the corner-tower bonus cards (medina-bsw-dm2003.txt, the
+last paragraphs; ruling bsw.tower_bonus, R-B5): every wall piece placed next to an owned
+palace, a rooftop on a palace next to a tower's wall, and a stable next to a tower's wall
+are each a new connection, even for a palace already connected ("different from the
+original rule"). Tower 1 is top left (R2). ANALYSIS.md 5.5 is the position where this
+differs from medina.txt; bsw_towers_medina.yaml plays the same moves under medina.txt.
+"""
+    sc = []
+    sc.append(scenario(
+        "bsw-tower-wall-connects-a-roofed-palace", bsw_src(BSW_TOWER_MIGRATE),
+        "ANALYSIS.md 5.5 without the well. Tower 1's walls: top (1,0) (2,0), left (0,1) (0,2) "
+        "(0,3). Blue's brown palace (2,1)..(4,1) borders (2,0), Blue holds tower card 1. "
+        "Red's grey palace (1,4)(1,5) borders no wall. Red (0) builds (0,4): the grey palace "
+        "is joined to tower 1, Red takes tower card 1 (as under medina.txt).",
+        4, _tower_given(MAP_5_5_BSW, BSW), RED_WALL,
+        {"zones": {"tiles": {0: ["grey palace tile", "tower tile 1"],
+                             2: ["brown palace tile"]}}}))
+    sc.append(scenario(
+        "bsw-tower-second-wall-reconnects",
+        bsw_src(BSW_TOWER_RULE, "The player who recently joined a palace to the wall running "
+                "from the tower in corner 1/2/3/4 gets 1/2/3/4 points."),
+        "ANALYSIS.md 5.5, BSW side: then Blue (2) builds (3,0), next to his brown palace, "
+        "which already bordered tower 1's wall at (2,0). Each wall piece is a new connection: "
+        "Blue takes tower card 1 back (under medina.txt Red keeps it: "
+        "bsw_towers_medina.yaml).",
+        4, _tower_given(MAP_5_5_BSW, BSW), RED_WALL + BLUE_WALL,
+        {"zones": {"tiles": {0: ["grey palace tile"],
+                             2: ["brown palace tile", "tower tile 1"]}},
+         "points": {"tower_tiles": [0, 0, 1, 0]}}))
+    sc.append(scenario(
+        "bsw-tower-wall-next-to-a-palace-of-another-player", bsw_src(BSW_TOWER_RULE),
+        "Whoever builds the wall, the palace's owner is joined: Red (0) builds (3,0), next to "
+        "Blue's brown palace; Blue already holds tower card 1 and keeps it, Red gets nothing.",
+        4, _tower_given(MAP_5_5_BSW, BSW, tiles={0: ["grey palace tile"],
+                                                  2: ["brown palace tile", "tower tile 1"]}),
+        bact(0, "place wall", "wall at 3,0"),
+        {"zones": {"tiles": {0: ["grey palace tile"],
+                             2: ["brown palace tile", "tower tile 1"]}}}))
+    sc.append(scenario(
+        "bsw-tower-stable-reconnects", bsw_src(BSW_TOWER_RULE),
+        "Tower 1's walls: top (1,0)..(5,0), left (0,1)..(0,4). Blue's brown palace "
+        "(2,1)..(4,1) borders (2,0)..(4,0); Red's grey palace (1,4)(1,5) borders (0,4) and "
+        "Red holds tower card 1 (Red joined last). Blue (2) adds a stable at (5,1), next to "
+        "the wall (5,0): a new connection, Blue takes tower card 1 (under medina.txt the "
+        "palace was already next to tower 1's wall and Red keeps it).",
+        4, _stable_given(MAP_STABLE_BSW, BSW), BLUE_STABLE,
+        {"zones": {"tiles": {0: ["grey palace tile"],
+                             2: ["brown palace tile", "tower tile 1"]}}}))
+    map_roof = """
+     012345678901234567
+y=0  T=========-------T
+y=1  -.BBB..OO........-
+y=6  -.......m........-
+"""
+    sc.append(scenario(
+        "bsw-tower-rooftop-connects",
+        bsw_src("A palace is set by a roof on the wall new connected.", BSW_TOWER_MIGRATE),
+        "Tower 1's walls (1,0)..(9,0). Blue's brown palace (2,1)..(4,1) holds tower card 1; "
+        "Yellow (1) roofs the orange palace (7,1)(8,1) under the wall: Yellow takes tower "
+        "card 1 and, first orange claim, the orange card.",
+        4, bpos(4, map_roof, [(2, 1, "blue rooftop")], start=1,
+                tiles={2: ["brown palace tile", "tower tile 1"]},
+                roof_supply={1: ["yellow rooftop"]}),
+        bact(1, "place yellow rooftop", "yellow rooftop on the orange palace at 7,1"),
+        {"zones": {"tiles": {1: ["tower tile 1", "orange palace tile"],
+                             2: ["brown palace tile"]}}}))
+    map_first = """
+     012345678901234567
+y=0  T----------------T
+y=1  -..............GG-
+y=6  -.......m........-
+"""
+    sc.append(scenario(
+        "bsw-tower-first-connection-takes-the-merchants",
+        bsw_src("The bonus cards for the corner towers receive the player who first closes a "
+                "palace with a wall part to one of the towers."),
+        "R-B2 (the merchants on the tower cards are inherited): no wall is built yet; tower "
+        "card 2 lies at the edge with its 2 merchants. Green's grey palace (15,1)(16,1) "
+        "touches no wall. Green (3) builds (17,1), next to tower 2 and to (16,1): Green takes "
+        "tower card 2 and its 2 merchants.",
+        4, bpos(4, map_first, [(15, 1, "green rooftop")], start=3,
+                tiles={3: ["grey palace tile"]}, screen={3: ["wall"]}),
+        bact(3, "place wall", "wall at 17,1"),
+        {"zones": {"tiles": {3: ["grey palace tile", "tower tile 2"]},
+                   "screen": {3: n("merchant", 2)}}}))
+    return "bsw_towers.yaml", header, sc, BSW.spec
+
+
+def bsw_towers_medina_file():
+    header = """
+The medina.txt twins of bsw_towers.yaml (spec: medina.yaml, with a well): the same positions
+and moves, where medina.txt (R23) and the BrettspielWelt variant part. Under medina.txt a
+palace already next to a tower's wall is not joined again by a further wall or stable.
+"""
+    phrase = src(
+        "When I take control of a palace that’s right next to a wall connected to a tower, I "
+        "become the watcher of that tower.",
+        "If, at some point, another player decides to rebuild that wall so that it also "
+        "borders my palace, guess what? I get the matching tower tile for my palace.")
+    sc = []
+    sc.append(scenario(
+        "medina-twin-second-wall-does-not-reconnect", phrase,
+        "Twin of bsw-tower-second-wall-reconnects (ANALYSIS.md 5.5, well at (12,7)): Red "
+        "builds (0,4) and takes tower tile 1; Blue builds (3,0) next to his brown palace, "
+        "already next to tower 1's wall: no new connection, Red keeps the tile.",
+        4, _tower_given(MAP_5_5_MEDINA, MEDINA), RED_WALL + BLUE_WALL,
+        {"zones": {"tiles": {0: ["grey palace tile", "tower tile 1"],
+                             2: ["brown palace tile"]}},
+         "points": {"tower_tiles": [1, 0, 0, 0]}}))
+    sc.append(scenario(
+        "medina-twin-stable-does-not-reconnect",
+        src("you’ll get a tower tile when you extend your palace with a stable that’s also "
+            "right next to the wall"),
+        "Twin of bsw-tower-stable-reconnects: Blue's brown palace already borders tower 1's "
+        "wall; the stable (5,1) next to the wall (5,0) is no new connection, Red keeps tower "
+        "tile 1.",
+        4, _stable_given(MAP_STABLE_MEDINA, MEDINA), BLUE_STABLE,
+        {"zones": {"tiles": {0: ["grey palace tile", "tower tile 1"],
+                             2: ["brown palace tile"]}}}))
+    return "bsw_towers_medina.yaml", header, sc, MEDINA.spec
+
+
+def bsw_setup_file():
+    header = """
+BrettspielWelt DM 2003 variant, set-up and first turns (medina-bsw-dm2003.txt
+"Construction"): from the set-up (no `given`, a fixed seed), the start player is chosen by
+chance (R5), then chooses where the market street starts, on a city square off the edge
+(bsw.street_start, R-B4); no well is placed and there are no tea tiles; every turn places
+two pieces, the first turns too (R-B3). Supplies as medina.txt (R-B1): 4 players have 5
+buildings of each colour, 3 stables, 6 merchants, 9 walls (38 pieces) and 4 rooftops.
+"""
+    start = ("The starter must first select the starting point of the Marktgasse. It clicks on "
+             "a building site that is not on the edge.")
+    two = "Each player then uses two components per train."
+    street = lambda x, y: f"start the market street at {x},{y}"  # noqa: E731
+    sc = []
+    sc.append(scenario(
+        "bsw-start-player-chooses-the-street-start", bsw_src(start),
+        "4 players. After the chance decision \"player 2 starts\", Blue (2), not chance, "
+        "chooses the first merchant's square: any city square off the edge (x 2..15, y 2..10, "
+        "126 squares); not an edge square ((1,1), (1,6), (16,6), (8,1), (8,11)) nor a wall "
+        "space. Only the towers stand on the board: no well, no merchant yet.",
+        4, None, ["player 2 starts"],
+        {"current": 2,
+         "legal_includes": [street(2, 2), street(8, 6), street(15, 10), street(15, 2),
+                            street(2, 10)],
+         "legal_excludes": [street(1, 1), street(1, 6), street(16, 6), street(8, 1),
+                            street(8, 11), street(0, 6), street(16, 11)],
+         "sizes": {"board": 4}},
+        seed=7))
+    sc.append(scenario(
+        "bsw-street-start-then-the-start-player-plays",
+        bsw_src(start, two) + ' ... "There are also eight bonus cards: four for each palace '
+        'color, four for the corner towers."',
+        "Blue starts the street at (8,6): the merchant is the extra one (R-B4), Blue keeps "
+        "all 38 pieces of its screen and then takes the first turn. The edge holds the eight "
+        "bonus cards and no tea tiles; no tea break is offered.",
+        4, None, ["player 2 starts", {"action": street(8, 6), "player": 2}],
+        {"current": 2, "sizes": {"board": 5, "screen": {0: 38, 1: 38, 2: 38, 3: 38}},
+         "zones": {"edge": ["tower tile 1", "tower tile 2", "tower tile 3", "tower tile 4",
+                            "grey palace tile", "black palace tile", "brown palace tile",
+                            "orange palace tile"]},
+         "legal": ["place grey", "place black", "place brown", "place orange",
+                   "place merchant", "place wall"]},
+        seed=7))
+    first = ["player 2 starts", {"action": street(8, 6), "player": 2}]
+    sc.append(scenario(
+        "bsw-first-turn-two-pieces-start-player", bsw_src(start, two),
+        "R-B3: after its first piece (a merchant at (9,6)) Blue, the start player, places a "
+        "second piece on its first turn (under medina.txt, 4 players, the first two players "
+        "place one).",
+        4, None, first + bact(2, "place merchant", "merchant at 9,6"),
+        {"current": 2,
+         "legal": ["place grey", "place black", "place brown", "place orange",
+                   "place merchant", "place wall"]},
+        seed=7))
+    sc.append(scenario(
+        "bsw-first-turn-two-pieces-4-players", bsw_src(two),
+        "R-B3: Blue (2) and then Green (3), the first two players, each place two pieces on "
+        "their first turn; then it is Red's (0) turn.",
+        4, None, first
+        + bact(2, "place merchant", "merchant at 9,6", "place wall", "wall at 17,1")
+        + bact(3, "place merchant", "merchant at 10,6", "place wall", "wall at 1,0"),
+        {"current": 0, "sizes": {"screen": {0: 38, 1: 38, 2: 36, 3: 36}, "board": 9}},
+        seed=7))
+    sc.append(scenario(
+        "bsw-first-turn-two-pieces-2-players", bsw_src(start, two),
+        "R-B3, 2 players (the 14 x 10 city): Red (0) starts the street at (7,5) and places "
+        "two pieces on the first turn (under medina.txt only one); then Yellow (1).",
+        2, None, ["player 0 starts", {"action": street(7, 5), "player": 0}]
+        + bact(0, "place merchant", "merchant at 8,5", "place wall", "wall at 1,0"),
+        {"current": 1},
+        seed=3))
+    sc.append(scenario(
+        "bsw-street-start-2-players-off-the-edge", bsw_src(start),
+        "2 players: the city is x 1..14, y 1..10; its edge squares are refused.",
+        2, None, ["player 1 starts"],
+        {"current": 1,
+         "legal_includes": [street(2, 2), street(13, 9), street(7, 5)],
+         "legal_excludes": [street(1, 5), street(14, 5), street(7, 1), street(7, 10),
+                            street(15, 9)]},
+        seed=3))
+    return "bsw_setup.yaml", header, sc, BSW.spec
+
+
+def bsw_turn_file():
+    header = """
+BrettspielWelt DM 2003 variant, the turn (medina-bsw-dm2003.txt "roofs", "Outputting
+components", "Palace components"): the last player with rooftops must roof (bsw.last_roofs,
+R-B6), a colour whose buildings fit nowhere leaves every screen (bsw.colour_retired, R-B7),
+and what the variant has not: no tea break, no well squares. 4 players; Red (0) is to play
+and holds only the pieces named.
+"""
+    sc = []
+    roofs = ("If only one player has roofs, he must put at least one roof every time he is on "
+             "the row. For this purpose, he must also establish appropriate palaces.")
+    map_r = """
+     012345678901234567
+y=3  -..GG............-
+y=6  -.......m........-
+"""
+
+    def red(board_map=map_r, roofs_on=(), pieces=("merchant", "wall"),
+            rooftops=("red rooftop",), others=None):
+        screen = {0: list(pieces), 1: ["merchant"]}
+        roof_supply = {0: list(rooftops)}
+        roof_supply.update(others or {})
+        return bpos(4, board_map, roofs_on, start=0, screen=screen, roof_supply=roof_supply)
+
+    sc.append(scenario(
+        "bsw-last-roofs-first-piece-free", bsw_src(roofs),
+        "Red (0) is the only player with rooftops; the grey palace (3,3)(4,3) is unroofed. "
+        "The turn's first piece may be anything.",
+        4, red(), (),
+        {"current": 0, "legal": ["place merchant", "place wall", "place red rooftop"]}))
+    sc.append(scenario(
+        "bsw-last-roofs-must-roof", bsw_src(roofs),
+        "R-B6: Red places a merchant first; a rooftop fits (the grey palace), so the turn's "
+        "second piece must be a rooftop: the only options are rooftops.",
+        4, red(), bact(0, "place merchant", "merchant at 9,6"),
+        {"current": 0, "legal": ["place red rooftop"]}))
+    sc.append(scenario(
+        "bsw-last-roofs-must-roof-neutral-too", bsw_src(roofs),
+        "3 players, green neutral: Red holds a red and a neutral rooftop, the others none. "
+        "After a merchant, either rooftop may be the second piece, nothing else.",
+        3, bpos(3, map_r, start=0, screen={0: ["merchant", "wall"], 1: ["merchant"]},
+                roof_supply={0: ["red rooftop", "green rooftop"]}),
+        bact(0, "place merchant", "merchant at 9,6"),
+        {"current": 0, "legal": ["place red rooftop", "place green rooftop"]}))
+    sc.append(scenario(
+        "bsw-last-roofs-rooftop-first-then-free", bsw_src(roofs),
+        "Red roofs the grey palace first: the duty is done, the second piece is free.",
+        4, red(), bact(0, "place red rooftop", "red rooftop on the grey palace at 3,3"),
+        {"current": 0, "legal": ["place merchant", "place wall"]}))
+    sc.append(scenario(
+        "bsw-last-roofs-not-when-another-player-has-roofs", bsw_src(roofs),
+        "Yellow (1) still holds a rooftop too: no duty, after the merchant Red may place the "
+        "wall.",
+        4, red(others={1: ["yellow rooftop"]}), bact(0, "place merchant", "merchant at 9,6"),
+        {"current": 0, "legal": ["place wall", "place red rooftop"]}))
+    map_roofed = map_r
+    sc.append(scenario(
+        "bsw-last-roofs-no-duty-when-no-roof-can-fit", bsw_src(roofs),
+        "The only palace (grey) is Yellow's, and Red has no building to make one: no rooftop "
+        "can be placed this turn, so there is no duty; Red places merchant and wall.",
+        4, red(map_roofed, [(3, 3, "yellow rooftop")]),
+        bact(0, "place merchant", "merchant at 9,6"),
+        {"current": 0, "legal": ["place wall"]}))
+    sc.append(scenario(
+        "bsw-last-roofs-builds-then-roofs-first-piece", bsw_src(roofs),
+        "R-B6 (\"he must also establish appropriate palaces\"): no palace can take a rooftop "
+        "(the grey one is Yellow's), but Red holds a black building, a colour it has not "
+        "claimed. The first piece must be that building, so that the second can be the "
+        "rooftop: the merchant is not offered.",
+        4, red(map_roofed, [(3, 3, "yellow rooftop")], pieces=("black", "merchant")), (),
+        {"current": 0, "legal": ["place black"]}))
+    sc.append(scenario(
+        "bsw-last-roofs-builds-then-roofs", bsw_src(roofs),
+        "Red places the black building at (10,9), a new black palace: now a rooftop fits, so "
+        "the second piece must be the rooftop on it.",
+        4, red(map_roofed, [(3, 3, "yellow rooftop")], pieces=("black", "merchant")),
+        bact(0, "place black", "black building at 10,9"),
+        {"current": 0, "legal": ["place red rooftop"]}))
+
+    retire = ("Once each player has taken possession of a palace from a color (in the picture "
+              "the gray palaces) or no component of this color fits on the schedule, all other "
+              "stones of this color must be delivered.")
+    map_full = """
+     012345678901234567
+y=2  -GGGGGGGGGGGGGGGG-
+y=5  -BBBBBBBBBBBBBBBB-
+y=8  -OOOOOOOOOOOOOO.m-
+y=11 -KKKKKKKKKKKKKKKK-
+"""
+    given_full = bpos(4, map_full, [(1, 11, "yellow rooftop")], start=0,
+                      screen={0: ["merchant", "merchant", "black", "grey"],
+                              1: ["black", "black", "grey", "brown"],
+                              2: ["black", "orange"]})
+    full_desc = ("Rows of palaces fill the city: grey y=2, brown y=5, orange y=8 (x 1..14) "
+                 "unroofed, black y=11 roofed by Yellow. No black palace is open, so a black "
+                 "building may only start a new palace on a square with no palace piece "
+                 "around it: only (16,7) and (16,9) are left (a merchant stands at (16,8)). ")
+    sc.append(scenario(
+        "bsw-colour-fits-before-the-turn", bsw_src(retire),
+        full_desc + "Black still fits: Red may place it, at (16,7) or (16,9).",
+        4, given_full, ["place black"],
+        {"legal": ["black building at 16,7", "black building at 16,9"]}))
+    sc.append(scenario(
+        "bsw-colour-kept-during-the-turn", bsw_src(retire),
+        full_desc + "Red's first merchant goes to (16,7); black still fits at (16,9) and "
+        "stays in the screens.",
+        4, given_full, bact(0, "place merchant", "merchant at 16,7"),
+        {"current": 0, "legal_includes": ["place black", "place grey", "place merchant"],
+         "zones": {"screen": {0: ["merchant", "black", "grey"],
+                              1: ["black", "black", "grey", "brown"],
+                              2: ["black", "orange"]}}}))
+    sc.append(scenario(
+        "bsw-colour-retired-when-nothing-fits", bsw_src(retire),
+        full_desc + "Red's two merchants fill (16,7) and (16,9): no black building fits "
+        "anywhere, so at the end of the turn every black building leaves every screen "
+        "(R-B7); grey, brown and orange still fit (their open palaces) and stay.",
+        4, given_full, bact(0, "place merchant", "merchant at 16,7",
+                            "place merchant", "merchant at 16,9"),
+        {"current": 1,
+         "zones": {"screen": {0: ["grey"], 1: ["grey", "brown"], 2: ["orange"], 3: []}},
+         "legal": ["place grey", "place brown"]}))
+
+    everyone = ("Once each player has taken possession of a palace from a color (in the picture "
+                "the gray palaces)")
+    map_own = """
+     0123456789012345
+y=2  -..KK.....KK...-
+y=6  -.......m......-
+"""
+    sc.append(scenario(
+        "bsw-colour-retired-when-everyone-owns-one",
+        bsw_src(everyone + " ... all other stones of this color must be delivered."),
+        "2 players. Yellow (1) owns the black palace (3,2)(4,2); Red (0) roofs the black "
+        "palace (10,2)(11,2): now each player owns a black palace, every black building "
+        "behind the screens leaves at once (before Red's second piece).",
+        2, bpos(2, map_own, [(3, 2, "yellow rooftop")], start=0,
+                screen={0: ["black", "merchant"], 1: ["black", "black", "grey"]},
+                roof_supply={0: ["red rooftop"]}),
+        bact(0, "place red rooftop", "red rooftop on the black palace at 10,2"),
+        {"current": 0, "legal": ["place merchant"],
+         "zones": {"screen": {0: ["merchant"], 1: ["grey"]}}}))
+
+    two = "Each player then uses two components per train."
+    map_tea = """
+     012345678901234567
+y=10 -.........m......-
+"""
+    sc.append(scenario(
+        "bsw-no-tea-break", bsw_src(two),
+        "The variant has no tea tiles (and no tea break): after Red's first merchant the only "
+        "option is the second piece.",
+        4, bpos(4, map_tea, start=0, screen={0: ["merchant", "merchant"]}),
+        bact(0, "place merchant", "merchant at 11,10"),
+        {"current": 0, "legal": ["place merchant"]}))
+    map_well = """
+     012345678901234567
+y=4  -................-
+y=5  -...B............-
+y=6  -...B............-
+y=7  -................-
+y=10 -.........m......-
+"""
+    free = ("Palace parts of an unexisting colour may be installed in any free places. "
+            "Available colors must be always be cultivated until either a player puts a roof "
+            "on this palace or is no longer expandable.")
+    sc.append(scenario(
+        "bsw-no-well-building", bsw_src(free),
+        "The well picture of medina.txt (ANALYSIS.md 5.6) without the well: the open brown "
+        "palace (4,5)(4,6). With no well there is no ring: (5,5) and (5,6), where the well's "
+        "ring would be, are legal too: exactly (3,5), (3,6), (4,4), (4,7), (5,5), (5,6).",
+        4, bpos(4, map_well, start=0, screen={0: ["brown"]}), ["place brown"],
+        {"legal": at("brown building", (3, 5), (3, 6), (4, 4), (4, 7), (5, 5), (5, 6))}))
+    sc.append(scenario(
+        "bsw-no-well-stable",
+        bsw_src("Goat trunks are cultivated directly on palaces."),
+        "The same position, a stable: exactly (3,5), (3,6), (4,4), (4,7), (5,5), (5,6).",
+        4, bpos(4, map_well, start=0, screen={0: ["stable"]}), ["place stable"],
+        {"legal": at("stable", (3, 5), (3, 6), (4, 4), (4, 7), (5, 5), (5, 6))}))
+    sc.append(scenario(
+        "bsw-no-well-points",
+        bsw_src(*BSW_VALUE),
+        "Red owns the brown palace (4,5)(4,6): 2 points for its 2 buildings and nothing "
+        "else; the variant has no well and no well scoring rule (its points are palaces, "
+        "palace_tiles and tower_tiles).",
+        4, bpos(4, map_well, [(4, 5, "red rooftop")]),
+        expect={"terminal": True,
+                "points": {"palaces": [2, 0, 0, 0], **BSW_NO_TILES},
+                "scores": [2, 0, 0, 0]}))
+    return "bsw_turn.yaml", header, sc, BSW.spec
+
+
+def bsw_files():
+    return [bsw_scoring_file(), bsw_towers_file(), bsw_towers_medina_file(), bsw_setup_file(),
+            bsw_turn_file()]
+
+
 def FILES():
     return [scoring_file(), palace_tiles_file(), tea_file(), tower_tiles_file(),
-            placement_file(), end_file()]
+            placement_file(), end_file(), *bsw_files()]
 
 
 def main() -> None:
-    for filename, header, scenarios in FILES():
-        write(filename, header, scenarios)
+    for filename, header, scenarios, *spec in FILES():
+        write(filename, header, scenarios, *spec)
 
 
 if __name__ == "__main__":
