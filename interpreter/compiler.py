@@ -112,6 +112,7 @@ class Compiler:
         self.data = {k: plain(v["value"]) for k, v in doc.get("data", {}).items()}
         self.functions = doc.get("functions", LMap())
         self._function_asts: dict = {}
+        self.tables: dict = {}          # table variable -> (per player, first index, keys)
         self.compiling_functions: list = []
         self.rules = doc.get("rules", LMap())
         self.graph = nx.DiGraph()
@@ -191,6 +192,11 @@ class Compiler:
         if name == "players":
             everyone = list(range(p.players))
             return (lambda st, L: list(everyone)), T.list_of(T.PLAYER)
+        if name in self.tables and not self.tables[name][0]:
+            _, base, keys = self.tables[name]
+            pairs = tuple((k, base + i) for i, k in enumerate(keys))
+            return (lambda st, L: {k: st.gv[i] for k, i in pairs}), T.map_of(
+                type_of_value(keys[0]), self.gvar_types[base])
         if name in p.gvar_names:
             i = p.gvar_names.index(name)
             typ = self.gvar_types[i]
@@ -253,6 +259,11 @@ class Compiler:
                 base, n = z.base, z.nslots
                 ztyp = T.slot(z) if n == 1 else T.zone(z)
                 return (lambda st, L: base + obj(st, L) * n), ztyp
+            if name in self.tables and self.tables[name][0]:
+                _, base, keys = self.tables[name]
+                pairs = tuple((k, base + i) for i, k in enumerate(keys))
+                return (lambda st, L: {k: st.pv[obj(st, L)][i] for k, i in pairs}), T.map_of(
+                    type_of_value(keys[0]), self.pvar_types[base])
             if name in p.pvar_names:
                 i = p.pvar_names.index(name)
                 return (lambda st, L: st.pv[obj(st, L)][i]), self.pvar_types[i]
@@ -806,6 +817,18 @@ class Compiler:
             return sorted(k for k, v in m.items() if v == top)
         return leaders, T.list_of(typ[1])
 
+    def f_rank(self, node, args):
+        """rank(x, values): 1 + how many values beat x (ties share a rank; 1, 1, 3)."""
+        check_arity(node, len(args), 2)
+        (x, _), (vals, vt) = args
+        return (lambda st, L: 1 + sum(1 for v in vals(st, L) if v > x(st, L))), T.INT
+
+    def f_dense_rank(self, node, args):
+        """dense_rank(x, values): 1 + how many distinct values beat x (1, 1, 2)."""
+        check_arity(node, len(args), 2)
+        (x, _), (vals, vt) = args
+        return (lambda st, L: 1 + len({v for v in vals(st, L) if v > x(st, L)})), T.INT
+
     def f_next_player(self, node, args):
         check_arity(node, len(args), 1)
         fn, _ = args[0]
@@ -923,6 +946,9 @@ class Compiler:
         self.gvar_types, self.pvar_types = [], []
         for name, v in self.doc.get("variables", LMap()).items():
             init = plain(v.get("value", 0))
+            if isinstance(init, dict):
+                self._table_variable(str(name), v, init)
+                continue
             typ = VAR_TYPES.get(str(v.get("type", "")), None) or type_of_value(init)
             if "type" in v and str(v["type"]) in self.enums:
                 typ = T.enum(str(v["type"]))
@@ -943,6 +969,54 @@ class Compiler:
                 p.gvar_init.append(init)
                 p.gvar_vis.append(str(v.get("visibility", "public")))
                 self.gvar_types.append(typ)
+
+    def _table_variable(self, name: str, v, init: dict) -> None:
+        """A variable holding a table (resources by kind): one stored value per key, so
+        that states copy as flat lists; read as NAME[k] (p.NAME[k]) or NAME whole."""
+        p = self.prog
+        if not init:
+            raise SpecError("a table variable needs at least one key", v.where("value"))
+        per = bool(v.get("per_player"))
+        names, inits, vis, types = ((p.pvar_names, p.pvar_init, p.pvar_vis, self.pvar_types)
+                                    if per else
+                                    (p.gvar_names, p.gvar_init, p.gvar_vis, self.gvar_types))
+        keys = list(init)
+        self.tables[name] = (per, len(names), keys)
+        vtyp = type_of_value(next(iter(init.values())))
+        for k in keys:
+            names.append(f"{name}[{k}]")
+            inits.append(init[k])
+            vis.append(str(v.get("visibility", "public")))
+            types.append(vtyp)
+
+    def table_ref(self, node, scope):
+        """If node names a table variable (NAME or p.NAME): (per player, first index, keys,
+        player closure or None, value type); else None."""
+        if isinstance(node, ast.Name) and node.id in self.tables and node.id not in scope.names:
+            per, base, keys = self.tables[node.id]
+            if not per:
+                return per, base, keys, None, self.gvar_types[base]
+        if isinstance(node, ast.Attr) and node.name in self.tables:
+            per, base, keys = self.tables[node.name]
+            if per:
+                obj, otyp = self.x.compile(node.obj, scope)
+                if otyp == T.PLAYER:
+                    return per, base, keys, obj, self.pvar_types[base]
+        return None
+
+    def table_index(self, ref, key, pos):
+        """fn(st, L) -> (container list, index) of NAME[key]."""
+        per, base, keys, obj, _ = ref
+        where = {k: base + i for i, k in enumerate(keys)}
+
+        def locate(st, L):
+            k = key(st, L)
+            i = where.get(k)
+            if i is None:
+                raise RuleError(f"the table has no key {k!r} (keys: {', '.join(map(str, keys))})",
+                                pos)
+            return (st.pv[obj(st, L)] if per else st.gv), i
+        return locate
 
     def _components(self):
         p = self.prog
@@ -1656,6 +1730,15 @@ class Compiler:
         p = self.prog
         op = node.op
         t = node.target
+        if isinstance(t, ast.Index):
+            ref = self.table_ref(t.obj, scope)
+            if ref is None:
+                raise SpecError("only a table variable's entry can be assigned to", t.pos,
+                                "declare it with a mapping as its value (prey: {value: {hare: 0}})")
+            self._check_assign(node, ref[4], vtyp)
+            key = self.x.compile(t.key, scope)[0]
+            locate = self.table_index(ref, key, t.pos)
+            return self._assign_at(op, locate, value)
         if isinstance(t, ast.Name):
             if t.id in scope.names:
                 slot, _ = scope.names[t.id]
@@ -1681,6 +1764,22 @@ class Compiler:
         if not T.compatible(want, got) and T.NONE not in (want, got):
             raise SpecError(f"this variable holds {T.describe(want)}, not {T.describe(got)}",
                             node.value.pos, "declare its type: (type: player, piece, ...)")
+
+    @staticmethod
+    def _assign_at(op, locate, value):
+        if op == "=":
+            def assign(st, fr):
+                box, i = locate(st, fr[2])
+                box[i] = value(st, fr[2])
+        elif op == "+=":
+            def assign(st, fr):
+                box, i = locate(st, fr[2])
+                box[i] += value(st, fr[2])
+        else:
+            def assign(st, fr):
+                box, i = locate(st, fr[2])
+                box[i] -= value(st, fr[2])
+        return assign
 
     @staticmethod
     def _assign_to(op, container, i, value):

@@ -110,6 +110,15 @@ class ExprCompiler:
         return self.c.resolve_attr(node, obj, typ, local[0] if local else None)
 
     def x_Index(self, node, scope):
+        ref = self.c.table_ref(node.obj, scope)
+        if ref is not None:                     # a table variable's entry: read it directly
+            key = self.compile(node.key, scope)[0]
+            locate = self.c.table_index(ref, key, node.pos)
+
+            def entry(st, L):
+                box, i = locate(st, L)
+                return box[i]
+            return entry, ref[4]
         obj, otyp = self.compile(node.obj, scope)
         key, ktyp = self.compile(node.key, scope)
         pos = node.pos

@@ -115,9 +115,9 @@ class _ToAst(Transformer):
     @v_args(meta=True)
     def assign(self, meta, c):
         target, op, value = c
-        if not isinstance(target, (ast.Name, ast.Attr)):
+        if not isinstance(target, (ast.Name, ast.Attr, ast.Index)):
             raise SpecError("only a variable or a player's variable can be assigned to",
-                            target.pos, "write NAME = value or p.NAME = value")
+                            target.pos, "write NAME = value, p.NAME = value or p.NAME[k] = value")
         return ast.Assign(target, str(op), value, pos=self._pos(meta))
 
     # -- bindings

@@ -648,3 +648,38 @@ def test_invariants_are_checked_on_demand(tmp_path):
     """))
     st = Spec(path).game(2).new_state()
     assert st.violated_invariants() == ["few_out"]
+
+
+def test_table_variables_and_ranks(tmp_path):
+    path = tmp_path / "r.yaml"
+    path.write_text(BASE.replace("variables:\n", """variables:
+  stock: {value: {red: 0, blue: 2}, per_player: true}
+  pool: {value: {red: 5, blue: 5}}
+""") + textwrap.dedent("""
+        play:
+          - for: p in players
+            do:
+              - p.stock[red] += 3 + p
+              - pool[red] -= 1
+          - total = sum(values(current.stock)) * 100 + pool[red] * 10 + rank(1, [3, 1, 3, 0]) + dense_rank(1, [3, 1, 3, 0])
+          - next_player(current).vp = current.stock[blue]
+    """))
+    st = Spec(path).game(2).new_state()
+    # player 0: red 3, blue 2 -> 5; pool red 3; rank 3, dense rank 2
+    assert st.gv[st.prog.gvar_names.index("total")] == 500 + 30 + 3 + 2
+    vp = st.prog.pvar_names.index("vp")
+    assert st.pv[1][vp] == 2
+    assert st.to_json()["player_vars"][1][:2] == [4, 2]
+
+
+def test_table_variable_errors(tmp_path):
+    path = tmp_path / "r.yaml"
+    path.write_text(BASE.replace("variables:\n", "variables:\n  pool: {value: {red: 5}}\n")
+                    + "play:\n  - pool[blue] += 1\n")
+    with pytest.raises(RuleError) as info:
+        Spec(path).game(2).new_state()
+    assert "no key 'blue'" in info.value.message
+    path.write_text(BASE + "play:\n  - total[red] = 1\n")
+    with pytest.raises(SpecError) as info:
+        Spec(path).game(2)
+    assert "table variable" in info.value.message
