@@ -82,13 +82,20 @@ def type_of_value(v) -> tuple:
     if isinstance(v, str):
         return T.STR
     if isinstance(v, list):
-        return T.list_of(type_of_value(v[0]) if v else T.ANY)
+        return T.list_of(_common_type(v))
     if isinstance(v, dict):
         if not v:
             return T.map_of(T.ANY, T.ANY)
-        k, x = next(iter(v.items()))
-        return T.map_of(type_of_value(k), type_of_value(x))
+        return T.map_of(_common_type(list(v)), _common_type(list(v.values())))
     return T.ANY
+
+
+def _common_type(values) -> tuple:
+    """The type of a list's or a table's items: ANY when they differ (a data record)."""
+    if not values:
+        return T.ANY
+    types = {type_of_value(x) for x in values}
+    return types.pop() if len(types) == 1 else T.ANY
 
 
 VAR_TYPES["cell"] = T.slot(ANY_ZONE)
@@ -793,11 +800,15 @@ class Compiler:
             return fn, T.list_of(T.enum(typ[1]))
         if typ[0] in ("map", "counts"):
             return (lambda st, L: list(fn(st, L).values())), T.list_of(typ[2])
+        if typ == T.ANY:            # an entry of a data record: checked when it runs
+            return (lambda st, L: list(fn(st, L).values())), T.list_of(T.ANY)
         raise SpecError(f"values() needs an enum or a table, not {T.describe(typ)}", node.pos)
 
     def f_keys(self, node, args):
         check_arity(node, len(args), 1)
         fn, typ = args[0]
+        if typ == T.ANY:            # an entry of a data record: checked when it runs
+            return (lambda st, L: list(fn(st, L))), T.list_of(T.ANY)
         if typ[0] not in ("map", "counts"):
             raise SpecError(f"keys() needs a table, not {T.describe(typ)}", node.pos)
         return (lambda st, L: list(fn(st, L))), T.list_of(typ[1])
