@@ -874,6 +874,23 @@ class Compiler:
         fn, typ = self.x.compile(node, scope or Scope())
         return fn(None, [None] * 16), typ
 
+    def _const_fn(self, text, scope):
+        """Compile text that depends only on data, enums, options and the scope's
+        names: fn(locals) -> value."""
+        if not isinstance(text, str):
+            value = plain(text)
+            return lambda L: value
+        fn, _ = self.x.compile(parse(text, "expression"), scope)
+        pos = getattr(text, "pos", NOWHERE)
+
+        def const(L):
+            try:
+                return fn(None, L)
+            except (AttributeError, TypeError) as exc:
+                raise SpecError("this must be computed from data, enums and options only",
+                                pos) from exc
+        return const
+
     def _const_value(self, text, scope=None, L=None):
         if not isinstance(text, str):
             return plain(text)
@@ -1053,18 +1070,22 @@ class Compiler:
                 raise SpecError("components start in a zone of one slot, not per player",
                                 c.where("zone"))
             names = [a for a, _ in axes]
+            # attribute and count expressions: compiled once, evaluated per combination
+            extra = c.get("attributes", LMap())
+            ascope = scope.child()
+            computed = [(str(an), self._const_fn(extra[an], ascope)) for an in extra]
+            count_fn = self._const_fn(c.get("count", 1), ascope)
+            size = max(ascope.size, len(names)) + 1
             for combo in itertools.product(*(v for _, v in axes)):
-                L = list(combo) + [None] * 16
+                L = list(combo) + [None] * (size - len(combo))
                 attrs = dict(zip(names, combo))
                 for an, av in self._enum_typed(axes, combo):
                     self.attr_types.setdefault(an, av)
-                extra = c.get("attributes", LMap())
-                ascope = scope.child()
-                for an in extra:
-                    val = self._const_value(extra[an], ascope, L)
-                    attrs[str(an)] = val
-                    self.attr_types.setdefault(str(an), self._value_type(val))
-                count = self._const_value(c.get("count", 1), scope, L)
+                for an, fn in computed:
+                    val = fn(L)
+                    attrs[an] = val
+                    self.attr_types.setdefault(an, self._value_type(val))
+                count = count_fn(L)
                 if not isinstance(count, int) or count < 0:
                     raise SpecError("count must be a number of pieces", c.where("count"))
                 label = self._name_of(c, attrs, cname)
