@@ -660,10 +660,8 @@ class Compiler:
     def _coordinate(self, node, args, horizontal: bool):
         check_arity(node, len(args), 1)
         fn = self._cell_arg(node, args)
-        p = self.prog
-        table = tuple((p.slot_index[s] % p.zone_list[p.slot_zone[s]].width) if horizontal else
-                      (p.slot_index[s] // p.zone_list[p.slot_zone[s]].width)
-                      for s in range(p.nslots))
+        axis = 0 if horizontal else 1
+        table = tuple(c[axis] for c in self._xy())
         return (lambda st, L: table[fn(st, L)]), T.INT
 
     def f_x(self, node, args):
@@ -696,27 +694,23 @@ class Compiler:
                       p.slot_index[s] // p.zone_list[p.slot_zone[s]].width)
                      for s in range(p.nslots))
 
-    def f_distance(self, node, args):
-        """Steps between two cells, diagonal steps allowed (the king's distance)."""
+    def _distance(self, node, args, combine):
         check_arity(node, len(args), 2)
         a, b = self._cell_arg(node, args, 0), self._cell_arg(node, args, 1)
         xy = self._xy()
 
         def distance(st, L):
             (ax, ay), (bx, by) = xy[a(st, L)], xy[b(st, L)]
-            return max(abs(ax - bx), abs(ay - by))
+            return combine(abs(ax - bx), abs(ay - by))
         return distance, T.INT
+
+    def f_distance(self, node, args):
+        """Steps between two cells, diagonal steps allowed (the king's distance)."""
+        return self._distance(node, args, max)
 
     def f_orthogonal_distance(self, node, args):
         """Steps between two cells moving orthogonally only."""
-        check_arity(node, len(args), 2)
-        a, b = self._cell_arg(node, args, 0), self._cell_arg(node, args, 1)
-        xy = self._xy()
-
-        def distance(st, L):
-            (ax, ay), (bx, by) = xy[a(st, L)], xy[b(st, L)]
-            return abs(ax - bx) + abs(ay - by)
-        return distance, T.INT
+        return self._distance(node, args, lambda dx, dy: dx + dy)
 
     def f_on_edge(self, node, args):
         check_arity(node, len(args), 1)
