@@ -211,6 +211,43 @@ def cmd_bench(args) -> int:
     return EXIT_OK
 
 
+class Progress:
+    """One line on stderr: games done, games per second, time left; only on a terminal."""
+
+    def __init__(self, total: int, enabled: bool):
+        self.total, self.enabled = total, enabled
+        self.start = time.perf_counter()
+
+    def __call__(self, done: int) -> None:
+        if not self.enabled:
+            return
+        elapsed = max(time.perf_counter() - self.start, 1e-9)
+        rate = done / elapsed
+        left = (self.total - done) / rate if rate else 0.0
+        width = 30
+        bar = "#" * int(width * done / max(self.total, 1))
+        sys.stderr.write(f"\r[{bar:<{width}}] {done}/{self.total} games  "
+                         f"{rate:6.1f} games/s  {left:5.0f} s left ")
+        if done >= self.total:
+            sys.stderr.write("\n")
+        sys.stderr.flush()
+
+
+def cmd_simulate(args) -> int:
+    from .simulate import run_batch
+    agents = [a.strip() for a in args.agents.split(",")] if args.agents else None
+    progress = Progress(args.games, sys.stderr.isatty() and not args.json)
+    summary = run_batch(args.spec, args.games, players=args.players,
+                        options=_options(args.option), agents=agents, seed=args.seed,
+                        workers=args.workers, out=args.out, resume=args.resume,
+                        progress=progress)
+    if args.json:
+        print(json.dumps(summary.to_dict(), sort_keys=True))
+    else:
+        print(summary.table())
+    return EXIT_OK
+
+
 def cmd_diff(args) -> int:
     from .diff import diff_specs, format_diff, to_json
     d = diff_specs(load_spec(args.a), load_spec(args.b))
@@ -255,6 +292,18 @@ def parser() -> argparse.ArgumentParser:
                    help="a hand-written reference (a Python script with the same 'bench --api --json' interface) to "
                         "run in the same process run, for a ratio")
     p.set_defaults(fn=cmd_bench)
+
+    p = sub.add_parser("simulate", help="many games with bots: statistics")
+    game_args(p)
+    p.add_argument("--games", type=int, default=100)
+    p.add_argument("--agents", metavar="A,B,...",
+                   help="one bot per seat: random, greedy, mcts:ITERATIONS (default random)")
+    p.add_argument("--workers", type=int, default=None,
+                   help="processes (default: all cores); results do not depend on it")
+    p.add_argument("--out", metavar="FILE.jsonl", help="append every finished game to FILE")
+    p.add_argument("--resume", action="store_true",
+                   help="complete --out without playing its finished games again")
+    p.set_defaults(fn=cmd_simulate)
 
     p = sub.add_parser("diff", help="what differs between two specs, rule by rule")
     p.add_argument("a", metavar="A")

@@ -1,0 +1,192 @@
+"""Bots (interpreter/agents.py): determinisations agree with what a seat sees, agents play
+legal actions, games are reproducible, and greedy beats random, MCTS beats greedy in
+Medang over a fixed set of seeds."""
+
+import random
+
+import pytest
+
+from interpreter import CHANCE, TabulaError, load_game
+from interpreter.agents import (GreedyAgent, MCTSAgent, RandomAgent, View, determinize,
+                                hidden_slots, make_agent, make_agents, play_game)
+
+from conftest import ROOT
+
+MEDANG = ROOT / "specs" / "medang"
+
+
+def random_states(game, seed, every=7):
+    """States along one random game of `game` (every `every` decisions)."""
+    rng = random.Random(seed)
+    st = game.new_state(seed=seed)
+    n = 0
+    while not st.is_terminal():
+        if n % every == 0:
+            yield st
+        acts = st.legal_actions()
+        st.apply(acts[rng.randrange(len(acts))])
+        n += 1
+    yield st
+
+
+def piece_names(st, slot):
+    return [st.prog.piece_names[p] for p in st.slots[slot]]
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_determinize_agrees_with_what_the_player_sees(seed):
+    game = load_game(MEDANG, players=3)
+    prog = game.prog
+    comp = prog.piece_component
+    rng = random.Random(seed)
+    changed = 0
+    for st in random_states(game, seed):
+        before = st.to_json_text()
+        for player in range(3):
+            hidden = set(hidden_slots(prog, player))
+            obs = st.observation(player)
+            d = determinize(st, player, rng)
+            assert st.to_json_text() == before            # the true state is untouched
+            seen = d.observation(player)
+            if st.is_terminal():
+                # a finished game shows every score, which hidden pieces (the secret
+                # dynasties) decide: resampled, they may differ
+                del seen["scores"], obs["scores"]
+            assert seen == obs
+            for s in range(prog.nslots):
+                if s in hidden:
+                    assert len(d.slots[s]) == len(st.slots[s])
+                    # only pieces of the same component change places
+                    assert [comp[p] for p in d.slots[s]] == [comp[p] for p in st.slots[s]]
+                    changed += d.slots[s] != st.slots[s]
+                else:
+                    assert d.slots[s] == st.slots[s]
+            # every piece is in one slot, and `where` agrees
+            assert sorted(p for s in d.slots for p in s) == list(range(len(prog.piece_names)))
+            assert all(d.where[p] == s for s, content in enumerate(d.slots) for p in content)
+            assert d.current_player() == st.current_player()
+            assert d.is_terminal() == st.is_terminal()
+            if st.current_player() == player:
+                assert d.legal_action_strings() == st.legal_action_strings()
+            # the copy plays on to the end
+            if not d.is_terminal():
+                r = random.Random(0)
+                while not d.is_terminal():
+                    acts = d.legal_actions()
+                    d.apply(acts[r.randrange(len(acts))])
+    assert changed > 0          # the hidden pieces were really resampled
+
+
+def test_determinize_resamples_hidden_hands_and_secrets():
+    game = load_game(MEDANG, players=3)
+    prog = game.prog
+    st = game.new_state(seed=4)
+    hand = prog.zones["hand"]
+    secret = prog.zones["secret"]
+    mine = [hand.slot(0), secret.slot(0)]
+    theirs = [hand.slot(1), secret.slot(2)]
+    rng = random.Random(1)
+    seen_other = set()
+    for _ in range(30):
+        d = determinize(st, 0, rng)
+        assert [d.slots[s] for s in mine] == [st.slots[s] for s in mine]
+        seen_other.add(tuple(tuple(piece_names(d, s)) for s in theirs))
+    assert len(seen_other) > 10
+    # the sampler's world does not share the true state's future shuffles
+    assert determinize(st, 0, rng).rng.getstate() != st.rng.getstate()
+
+
+def test_determinize_is_reproducible_and_relists_the_pending_decision():
+    game = load_game(MEDANG, players=2)
+    st = game.new_state(seed=9)
+    a = determinize(st, 1, random.Random(5))
+    b = determinize(st, 1, random.Random(5))
+    assert a.to_json_text() == b.to_json_text()
+    # the pending decision (player 0's, listed from a hand player 1 cannot see) is the
+    # one of the resampled hand
+    assert st.current_player() == 0
+    hand0 = a.prog.zones["hand"].slot(0)
+    listed = {s.split("discard ")[1] for s in a.legal_action_strings() if s.startswith("discard")}
+    assert listed == set(piece_names(a, hand0))
+
+
+def test_view_hides_the_state_and_samples_from_the_seat():
+    game = load_game(MEDANG, players=2)
+    st = game.new_state(seed=2)
+    p = st.current_player()
+    v = View(st, p, random.Random(1))
+    assert v.player == p and list(v.legal_actions) == st.legal_actions()
+    assert v.action_strings == st.legal_action_strings()
+    assert v.observation == st.observation(p)
+    d = v.sample()
+    assert d is not st and d.observation(p) == st.observation(p)
+
+
+@pytest.mark.parametrize("agent", [RandomAgent(), GreedyAgent(), MCTSAgent(8),
+                                   MCTSAgent(8, rollout_depth=3)], ids=lambda a: a.name)
+def test_agents_return_legal_actions(agent):
+    game = load_game(MEDANG, players=3)
+    rng = random.Random(3)
+    checked = 0
+    for st in random_states(game, 5, every=5):
+        p = st.current_player()
+        if p < 0:
+            continue
+        a = agent.act(View(st, p, rng))
+        assert a in st.legal_actions()
+        checked += 1
+    assert checked > 10
+
+
+def test_play_game_is_deterministic():
+    game = load_game(MEDANG, players=3)
+    agents = [make_agent("greedy"), make_agent("random"), make_agent("mcts:5")]
+    a = play_game(game, 11, agents)
+    b = play_game(game, 11, agents)
+    assert a == b
+    assert a["decisions"] == sum(1 for p, _ in a["actions"] if p != CHANCE)
+    assert a["winners"] and len(a["scores"]) == 3
+    assert sum(a["rule_counts"].values()) == len(a["actions"])
+    c = play_game(game, 12, agents)
+    assert c["actions"] != a["actions"]
+
+
+def test_make_agent_by_name():
+    assert isinstance(make_agent("random"), RandomAgent)
+    assert isinstance(make_agent("greedy"), GreedyAgent)
+    m = make_agent("mcts:50")
+    assert isinstance(m, MCTSAgent) and m.iterations == 50 and m.name == "mcts:50"
+    assert make_agent("mcts:50:8").rollout_depth == 8
+    assert make_agent("mcts").iterations == 200
+    assert [a.name for a in make_agents("random,mcts:3", 2)] == ["random", "mcts:3"]
+    assert [a.name for a in make_agents("greedy", 3)] == ["greedy"] * 3
+    with pytest.raises(TabulaError, match="did you mean 'greedy'"):
+        make_agent("gready")
+    for bad in ["mcts:0", "mcts:x", "random:3"]:
+        with pytest.raises(TabulaError):
+            make_agent(bad)
+    with pytest.raises(TabulaError):
+        make_agents("random,random", 3)
+    with pytest.raises(TabulaError):
+        play_game(load_game(MEDANG, players=2), 1, [RandomAgent()])
+
+
+def match(game, first, second, seeds):
+    """`first` against `second`, each seed played twice with the seats swapped: the
+    points of `first` (1 a win, 1/k a victory shared by k) and the games played."""
+    points = 0.0
+    games = 0
+    for seed in seeds:
+        for seat in (0, 1):
+            agents = [first, second] if seat == 0 else [second, first]
+            w = play_game(game, seed, agents)["winners"]
+            points += 1.0 / len(w) if seat in w else 0.0
+            games += 1
+    return points, games
+
+
+def test_greedy_beats_random():
+    # measured: greedy 39.0 of 40 games (seeds 0..19, both seat orders)
+    game = load_game(MEDANG, players=2)
+    points, games = match(game, GreedyAgent(), RandomAgent(), range(20))
+    assert points >= 0.8 * games, (points, games)

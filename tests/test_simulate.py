@@ -1,0 +1,270 @@
+"""Batches of games: records independent of the number of workers, resuming, failed
+games recorded, and the summary's statistics on known numbers."""
+
+import hashlib
+import importlib.util
+import json
+
+import pytest
+
+from interpreter import TabulaError, load_spec
+from interpreter import simulate
+from interpreter.simulate import (game_seed, percentile, read_records, run_batch, summarize,
+                                  wilson)
+
+from conftest import ROOT
+
+MEDANG = str(ROOT / "specs" / "medang")
+GAMES = 12
+
+# A game whose rules fail for some seeds: chance rolls 1 to 3, then the first player
+# moves that many tokens into a box that holds one (a rule error for 2 and 3).
+FLAKY = """\
+game:
+  id: flaky
+  name: Flaky
+  source: none.txt
+  players: {min: 2, max: 2}
+components:
+  token:
+    name: token
+    count: 3
+    zone: pool
+zones:
+  pool:
+    kind: stack
+  box:
+    kind: stack
+    capacity: 1
+variables:
+  n:
+    value: 0
+setup:
+  - id: setup.roll
+    choose: k in [1, 2, 3]
+    player: chance
+    label: "roll {k}"
+    do:
+      - n = k
+play:
+  - id: turn
+    turns:
+      first: 0
+      until: size(pool) == 0
+    do:
+      - id: turn.pick
+        choose: k in [1, 2]
+        label: "take {k}"
+        do:
+          - repeat: n
+            do:
+              - move top(pool) to box
+          - end game
+scoring:
+  points:
+    box:
+      value: size(box)
+"""
+
+
+@pytest.fixture(scope="module")
+def full_run(tmp_path_factory):
+    """12 Medang games on one worker: (the file's bytes, the summary)."""
+    out = tmp_path_factory.mktemp("sim") / "one.jsonl"
+    summary = run_batch(MEDANG, GAMES, players=3, seed=7, workers=1, out=out)
+    return out.read_bytes(), summary
+
+
+def test_game_seed_is_a_stable_hash():
+    digest = hashlib.sha256(b"7:3").digest()
+    assert game_seed(7, 3) == int.from_bytes(digest[:8], "big") >> 11
+    assert game_seed(7, 3) < 2 ** 53
+    assert len({game_seed(s, i) for s in range(3) for i in range(50)}) == 150
+
+
+def test_records_do_not_depend_on_workers(full_run, tmp_path):
+    data, summary = full_run
+    out = tmp_path / "two.jsonl"
+    two = run_batch(MEDANG, GAMES, players=3, seed=7, workers=2, out=out)
+    assert out.read_bytes() == data
+    lines = data.decode().splitlines()
+    assert len(lines) == GAMES
+    assert [json.loads(x)["index"] for x in lines] == list(range(GAMES))
+    assert lines[0] == json.dumps(json.loads(lines[0]), sort_keys=True, separators=(",", ":"))
+    drop = {"seconds", "workers"}
+    assert {k: v for k, v in two.to_dict().items() if k not in drop} == \
+        {k: v for k, v in summary.to_dict().items() if k not in drop}
+
+
+def test_spawned_workers_load_the_spec_themselves(tmp_path):
+    one, two = tmp_path / "one.jsonl", tmp_path / "two.jsonl"
+    run_batch(MEDANG, 4, seed=3, workers=1, out=one)
+    run_batch(MEDANG, 4, seed=3, workers=2, out=two, start_method="spawn")
+    assert one.read_bytes() == two.read_bytes()
+
+
+def test_a_record(full_run):
+    rec = json.loads(full_run[0].decode().splitlines()[5])
+    assert rec["index"] == 5 and rec["seed"] == game_seed(7, 5)
+    assert rec["players"] == 3 and rec["agents"] == ["random"] * 3
+    assert rec["options"] == {"temple": "borobudur"} and rec["spec"] == "medang"
+    assert len(rec["scores"]) == 3 and rec["winners"]
+    assert rec["turns"] > 0 and rec["decisions"] > 0
+    # every decision, the chance ones too, is counted under its rule
+    assert sum(rec["rule_counts"].values()) == rec["decisions"] + rec["chance"]
+    assert "rule:play_tile" in rec["rule_counts"]
+
+
+def test_resume_completes_an_interrupted_file(full_run, tmp_path):
+    data, _ = full_run
+    out = tmp_path / "cut.jsonl"
+    lines = data.splitlines(keepends=True)
+    out.write_bytes(b"".join(lines[:5]) + lines[5][:40])     # killed while writing game 5
+    played = []
+    summary = run_batch(MEDANG, GAMES, players=3, seed=7, workers=2, out=out, resume=True,
+                        progress=played.append)
+    assert out.read_bytes() == data
+    assert played == list(range(6, GAMES + 1))               # games 5..11 only
+    assert summary.games == GAMES
+    # nothing left to play: resuming again plays no game and keeps the file
+    played.clear()
+    run_batch(MEDANG, GAMES, players=3, seed=7, workers=1, out=out, resume=True,
+              progress=played.append)
+    assert played == [] and out.read_bytes() == data
+
+
+def test_resume_refuses_a_file_from_another_run(full_run, tmp_path):
+    out = tmp_path / "other.jsonl"
+    out.write_bytes(full_run[0])
+    with pytest.raises(TabulaError, match="another run"):
+        run_batch(MEDANG, GAMES, players=3, seed=8, workers=1, out=out, resume=True)
+
+
+def test_a_failing_game_is_recorded_and_the_run_goes_on(tmp_path):
+    spec = tmp_path / "flaky.yaml"
+    spec.write_text(FLAKY)
+    out = tmp_path / "flaky.jsonl"
+    summary = run_batch(spec, 30, seed=1, workers=2, out=out)
+    records = read_records(out)
+    assert [r["index"] for r in records] == list(range(30))
+    bad = [r for r in records if "error" in r]
+    assert 0 < len(bad) < 30
+    assert summary.games == 30 and summary.failed == len(bad)
+    r = bad[0]
+    assert r["error"] == "box holds at most 1 pieces"
+    line = next(n for n, x in enumerate(FLAKY.splitlines(), 1) if "move top(pool)" in x)
+    assert r["error_at"] == f"{spec}:{line}:17"            # the move, located
+    assert r["seed"] == game_seed(1, r["index"]) and "scores" not in r
+    assert summary.errors == {"box holds at most 1 pieces": len(bad)}
+    # the other games end level: a shared win counts half for each seat
+    assert summary.win_rate_by_seat == [0.5, 0.5]
+    assert "failed games" in summary.table()
+
+
+def test_random_fallback_plays_as_the_agents_module():
+    if importlib.util.find_spec("interpreter.agents") is None:
+        pytest.skip("no interpreter.agents")
+    from interpreter.agents import make_agent, play_game
+    game = load_spec(MEDANG).game(3)
+    for seed in (1, 2):
+        mine = simulate._play_random(game, seed)
+        theirs = play_game(game, seed, [make_agent("random")] * 3, record=False)
+        for key in ("scores", "winners", "points", "decisions", "chance", "rule_counts"):
+            assert mine[key] == theirs[key], key
+
+
+def test_setup_errors_raise():
+    with pytest.raises(TabulaError):
+        run_batch(MEDANG, 2, agents="random,random,nobody", players=3, workers=1)
+    with pytest.raises(TabulaError):
+        run_batch(MEDANG, 2, agents="random,random", players=3, workers=1)
+    with pytest.raises(TabulaError):
+        run_batch(MEDANG, 2, workers=0)
+    with pytest.raises(TabulaError):
+        run_batch(MEDANG, 2, players=9, workers=1)
+
+
+def test_rotate_gives_every_agent_every_seat():
+    assert simulate.seat_agents(["a", "b", "c"], 4, True) == ["b", "c", "a"]
+    assert simulate.seat_agents(["a", "b", "c"], 4, False) == ["a", "b", "c"]
+
+
+# ---- statistics on known numbers ---------------------------------------------------------
+
+def test_wilson_interval_known_values():
+    # Newcombe (1998), Statistics in Medicine 17:857, table I, method 3 (Wilson score)
+    for (x, n), (lo, hi) in {(81, 263): (0.2553, 0.3662), (15, 148): (0.0624, 0.1605),
+                             (0, 20): (0.0, 0.1611), (1, 29): (0.0061, 0.1718)}.items():
+        got = wilson(x, n)
+        assert got == pytest.approx((lo, hi), abs=5e-5)
+
+
+def test_percentile_interpolates():
+    values = list(range(1, 11))
+    assert percentile(values, 10) == pytest.approx(1.9)
+    assert percentile(values, 50) == pytest.approx(5.5)
+    assert percentile(values, 90) == pytest.approx(9.1)
+    assert percentile([4], 90) == 4
+
+
+def _record(i, winners, scores, agents=("a", "b"), **extra):
+    rec = {"index": i, "seed": i, "players": 2, "options": {}, "agents": list(agents),
+           "scores": scores, "winners": winners, "decisions": 10 + i, "chance": 1,
+           "turns": 5 + i, "legal_actions": 4 * (10 + i),
+           "rule_counts": {"rule:x": 2, "rule:y": i}}
+    rec.update(extra)
+    return rec
+
+
+def test_summary_of_known_records():
+    # seat 0 wins 7 games alone and shares 2: 8 of 10; seat 1 wins 1 alone: 2 of 10
+    winners = [[0]] * 7 + [[0, 1]] * 2 + [[1]]
+    records = [_record(i, w, [i + 1, 10 - i]) for i, w in enumerate(winners)]
+    records.append({"index": 10, "seed": 10, "players": 2, "options": {}, "agents": ["a", "b"],
+                    "error": "boom", "turns": 1, "actions": 3})
+    s = summarize(records)
+    assert (s.games, s.failed, s.players) == (11, 1, 2)
+    assert s.win_rate_by_seat == pytest.approx([0.8, 0.2])
+    assert s.win_interval_by_seat[0] == pytest.approx([0.4902, 0.9433], abs=5e-5)
+    assert s.win_interval_by_seat[1] == pytest.approx([0.0567, 0.5098], abs=5e-5)
+    assert s.win_rate_by_agent["a"]["rate"] == pytest.approx(0.8)
+    assert s.win_rate_by_agent["b"]["games"] == 10
+    assert s.first_player_advantage == pytest.approx(0.3)
+    assert s.first_player_interval == pytest.approx([0.4902 - 0.5, 0.9433 - 0.5], abs=5e-5)
+    assert s.score_mean_by_seat == pytest.approx([5.5, 5.5])
+    assert s.score_std_by_seat[0] == pytest.approx(3.0276503540974917)   # sample sd of 1..10
+    assert s.score_percentiles_by_seat[0] == pytest.approx({"10": 1.9, "50": 5.5, "90": 9.1})
+    assert s.decisions == {"mean": 14.5, "min": 10, "max": 19}
+    assert s.turns == {"mean": 9.5, "min": 5, "max": 14}
+    assert s.mean_branching == pytest.approx(4.0)
+    assert s.rule_counts == {"rule:x": 20, "rule:y": 45}
+    assert s.rule_counts_per_game == {"rule:x": 2.0, "rule:y": 4.5}
+    assert s.errors == {"boom": 1}
+    d = s.to_dict()
+    assert {"games", "failed", "win_rate_by_seat", "score_mean_by_seat"} <= set(d)
+    assert "records" not in d and json.loads(json.dumps(d)) == d
+    assert len(s.records) == 11
+    text = s.table()
+    assert "0.800" in text and "[0.490, 0.943]" in text and "rule:y" in text
+
+
+def test_summary_of_a_shared_win_and_of_nothing():
+    s = summarize([_record(0, [0, 1], [3, 3], agents=("a", "a"))])
+    assert s.win_rate_by_seat == [0.5, 0.5]
+    assert s.win_rate_by_agent["a"] == pytest.approx(
+        {"rate": 0.5, "low": wilson(1, 2)[0], "high": wilson(1, 2)[1], "games": 2})
+    empty = summarize([])
+    assert (empty.games, empty.failed, empty.win_rate_by_seat) == (0, 0, [])
+    assert empty.table()
+
+
+def test_bots_from_the_agents_module(tmp_path):
+    if importlib.util.find_spec("interpreter.agents") is None:
+        pytest.skip("no interpreter.agents")
+    one, two = tmp_path / "one.jsonl", tmp_path / "two.jsonl"
+    s = run_batch(MEDANG, 4, agents="greedy,random", rotate=True, workers=1, out=one)
+    run_batch(MEDANG, 4, agents=["greedy", "random"], rotate=True, workers=2, out=two)
+    assert one.read_bytes() == two.read_bytes()
+    assert [r["agents"] for r in s.records] == [["greedy", "random"], ["random", "greedy"]] * 2
+    assert set(s.win_rate_by_agent) == {"greedy", "random"}
+    assert all(r["legal_actions"] >= r["decisions"] > 0 for r in s.records)
