@@ -226,12 +226,14 @@ class GreedyAgent(Agent):
 class _Node:
     """A node of the search tree: the edge into it is one action (by its string) of one
     player; `w` sums that player's rewards, `avail` counts the iterations in which the
-    action was legal at the parent (information-set MCTS)."""
+    action was legal at the parent (information-set MCTS). `keys` remembers the string
+    of each action tuple met at this node (labels are the costly part of a step)."""
 
-    __slots__ = ("children", "n", "w", "avail", "player")
+    __slots__ = ("children", "keys", "n", "w", "avail", "player")
 
     def __init__(self, player: int):
         self.children: dict = {}
+        self.keys: dict = {}
         self.n = 0
         self.w = 0.0
         self.avail = 0
@@ -285,6 +287,8 @@ class MCTSAgent(Agent):
         rnd = rng.random
         me = view.player
         root = _Node(me)
+        for a, text in zip(acts, view.action_strings):
+            root.keys[(me, a)] = (me, text)
         c = self.c
         log = math.log
         sqrt = math.sqrt
@@ -301,11 +305,14 @@ class MCTSAgent(Agent):
                     continue
                 who = p.player
                 children = node.children
+                keys = node.keys
                 untried = []
                 avail = []
                 seen = set()
                 for a in p.actions:
-                    key = (who, st.action_to_string(a))
+                    key = keys.get((who, a))
+                    if key is None:
+                        key = keys[(who, a)] = (who, st.action_to_string(a))
                     if key in seen:
                         continue
                     seen.add(key)

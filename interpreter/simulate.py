@@ -11,10 +11,17 @@ so the records, and the file, do not depend on the number of workers or on resum
 Games are played by interpreter.agents.play_game when that module is there (a record
 replays with play_game(game, record["seed"], agents)); without it, by a small uniformly
 random player that draws from the same generators, so both give the same random games.
+
+A record: index, seed (the game's), spec, spec_hash, players, options, agents (by seat),
+scores, winners, points (by scoring rule), decisions (the agents'), chance (chance
+decisions), legal_actions (summed over the agents' decisions), turns, rule_counts
+(decisions taken, chance included, by the rule that asks them). A game whose rules fail
+has `error` (and `error_at`, file:line:col) instead of scores, winners and counts.
 """
 
 from __future__ import annotations
 
+import gc
 import hashlib
 import importlib
 import importlib.util
@@ -237,7 +244,14 @@ def _results(job: Job, todo: list, workers: int, start_method):
         return
     chunks = _chunks(todo, workers)
     ctx = _start_method(start_method)
-    with ctx.Pool(min(workers, len(chunks)), initializer=_init_worker, initargs=(job,)) as pool:
+    # forked workers share the parent's memory until they write to it; the collector
+    # would write to every object it scans, so the objects made so far are kept out of it
+    gc.freeze()
+    try:
+        pool = ctx.Pool(min(workers, len(chunks)), initializer=_init_worker, initargs=(job,))
+    finally:
+        gc.unfreeze()
+    with pool:
         for recs in pool.imap_unordered(_play_chunk, chunks):
             yield from recs
 
@@ -304,9 +318,10 @@ def run_batch(spec_path, games: int, players: int | None = None, options: dict |
     rotate: seat s of game i gets agent (s + i) mod players, so that agents share seats.
     workers: processes (default os.cpu_count(); 1 plays in this process). out: a JSONL
     file, rewritten unless resume, which keeps its finished games and plays the others.
-    progress(done) is called after each record, done counting resumed games. Errors in the run's set-up (spec,
-    players, options, agents, a file from another run) raise TabulaError; a game whose
-    rules fail is recorded with its `error` and the run goes on.
+    progress(done) is called after each record (done counts resumed games too). Errors
+    in the run's set-up (spec, players, options, agents, a file from another run) raise
+    TabulaError; a game whose rules fail is recorded with its `error` and the run goes on.
+    start_method: 'fork', 'spawn' or 'forkserver' (default: fork on Linux).
     """
     t0 = time.perf_counter()
     if games < 0:
@@ -321,14 +336,17 @@ def run_batch(spec_path, games: int, players: int | None = None, options: dict |
               int(seed))
 
     path = Path(out) if out is not None else None
-    done = _resume(path, job, game) if path is not None and resume else {}
+    if resume and path is None:
+        raise TabulaError("--resume completes the file of --out; name it")
+    try:
+        done = _resume(path, job, game) if resume else {}
+        sink = None if path is None else open(path, "a" if resume else "w", encoding="utf-8",
+                                              newline="\n")
+    except OSError as e:
+        raise TabulaError(f"cannot write {path}: {e.strerror}") from None
     todo = [i for i in range(games) if i not in done]
     records = [rec for i, rec in sorted(done.items()) if i < games]
     finished = len(records)
-
-    sink = None
-    if path is not None:
-        sink = open(path, "a" if resume else "w", encoding="utf-8", newline="\n")
     try:
         waiting: dict = {}            # finished out of order, held until their turn
         pos = 0
@@ -386,24 +404,24 @@ def _spread(values: list) -> dict:
 @dataclass
 class Summary:
     """Statistics over game records (see summarize); records are the games, by index."""
-    games: int
+    games: int                       # records, failed ones included
     failed: int
-    players: int
+    players: int                     # seats (the most of any finished game)
     spec: str | None
-    win_rate_by_seat: list
-    win_interval_by_seat: list
-    win_rate_by_agent: dict
+    win_rate_by_seat: list           # share of the finished games won (shared: 1/k each)
+    win_interval_by_seat: list       # [low, high], 95% Wilson
+    win_rate_by_agent: dict          # name -> {rate, low, high, games (seats played)}
     score_mean_by_seat: list
-    score_std_by_seat: list
-    score_percentiles_by_seat: list
-    decisions: dict
-    turns: dict
-    mean_branching: float | None
-    rule_counts: dict
+    score_std_by_seat: list          # sample standard deviation
+    score_percentiles_by_seat: list  # {"10": .., "50": .., "90": ..} per seat
+    decisions: dict                  # agents' decisions per game: {mean, min, max}
+    turns: dict                      # {mean, min, max}
+    mean_branching: float | None     # legal actions per agents' decision
+    rule_counts: dict                # rule -> decisions taken in all finished games
     rule_counts_per_game: dict
-    first_player_advantage: float | None
-    first_player_interval: list | None
-    errors: dict
+    first_player_advantage: float | None    # seat 0's win rate minus 1/players
+    first_player_interval: list | None      # [low, high]
+    errors: dict                     # error message -> failed games
     records: list = field(default_factory=list, repr=False)
     seconds: float | None = None
     workers: int | None = None

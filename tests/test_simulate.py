@@ -184,6 +184,13 @@ def test_setup_errors_raise():
         run_batch(MEDANG, 2, players=9, workers=1)
 
 
+def test_file_errors_raise(tmp_path):
+    with pytest.raises(TabulaError, match="--out"):
+        run_batch(MEDANG, 2, workers=1, resume=True)
+    with pytest.raises(TabulaError, match="cannot write"):
+        run_batch(MEDANG, 2, workers=1, out=tmp_path / "no" / "such.jsonl")
+
+
 def test_rotate_gives_every_agent_every_seat():
     assert simulate.seat_agents(["a", "b", "c"], 4, True) == ["b", "c", "a"]
     assert simulate.seat_agents(["a", "b", "c"], 4, False) == ["a", "b", "c"]
