@@ -42,8 +42,8 @@ from .spec import load_spec
 
 Z95 = 1.959963984540054          # the normal quantile of a two-sided 95% interval
 PERCENTILES = (10, 50, 90)
-CHUNKS_PER_WORKER = 16           # small chunks balance the load; each costs one message
-MAX_CHUNK = 32
+CHUNK_SHARE = 4                  # a chunk is at most 1/(workers * 4) of the games left
+MAX_CHUNK = 32                   # ... and at most 32 games: records are written soon
 RANDOM = "random"
 
 
@@ -223,8 +223,14 @@ def _play_chunk(indices: list) -> list:
 
 
 def _chunks(todo: list, workers: int) -> list:
-    size = max(1, min(MAX_CHUNK, len(todo) // (workers * CHUNKS_PER_WORKER)))
-    return [todo[i:i + size] for i in range(0, len(todo), size)]
+    """Guided chunks: big while much is left (fewer messages), down to single games at
+    the end (so that no worker is left alone with a long chunk)."""
+    chunks, at = [], 0
+    while at < len(todo):
+        size = max(1, min(MAX_CHUNK, (len(todo) - at) // (workers * CHUNK_SHARE)))
+        chunks.append(todo[at:at + size])
+        at += size
+    return chunks
 
 
 def _start_method(method):
