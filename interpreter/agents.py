@@ -9,8 +9,9 @@ into (see `determinize`). Agents never receive the true state, so a bot that sea
 (MCTS) searches over worlds consistent with its own observation, never over the real one.
 
 Agents by name (`make_agent`): "random" (uniform), "greedy" (the action after which its own
-score minus the best other score is highest, ties at random), "mcts" / "mcts:N"
-(information-set UCT with N iterations per decision, random playouts to the end).
+score minus the best other score is highest, ties at random), "mcts" / "mcts:N" /
+"mcts:N:D" (information-set UCT with N iterations per decision, 200 by default; random
+playouts to the end of the game, or for D decisions and then judged by the scores).
 """
 
 from __future__ import annotations
@@ -79,16 +80,18 @@ def determinize(state: State, player: int, rng: random.Random) -> State:
 
     Each hidden slot keeps its number of pieces, and a piece only ever takes the place of
     a piece of the same component (piece_component), so hidden hands, face-down piles and
-    secret tiles are resampled together and consistently with what `player` sees: the
+    secret pieces are resampled together and consistently with what `player` sees: the
     player's observation of the copy equals its observation of `state`. The order inside
     a hidden slot (the order of a face-down pile) is resampled too. The pending decision
     is listed again on the copy. The copy gets its own random generator, drawn from
     `rng` (the true state's generator would tell future shuffles), and no history
     (the true actions name hidden pieces).
 
+    At the end of a game the observation shows every score, which hidden pieces may
+    decide: there the copy's scores may differ from the true ones.
     Limits: hidden variables (none of the specs has them) are kept as they are; what a
-    player could infer from the history (a tile seen in the market, then taken by another
-    player) is not used: only the current observation is.
+    player could infer from the history (a piece seen in a public zone, then taken into
+    another player's hand) is not used: only the current observation is.
     """
     new = state.clone()
     comp = state.prog.piece_component
@@ -244,16 +247,24 @@ class MCTSAgent(Agent):
     """Single-observer information-set MCTS (Cowling, Powley & Whitehouse, 2012).
 
     Each iteration samples a determinisation from the view, then walks a tree whose edges
-    are (player, action string): at each decision it expands an untried legal action or
-    else picks by UCB1 with availability counts; chance decisions are sampled uniformly
-    and are not part of the tree. A random playout finishes the game; each player's reward
-    is its share of the victory (1 / number of winners, 0 for a loser), blended with its
-    normalized score margin (weight `margin_weight`) so that playouts lost by little
-    and won by much tell apart. The action played is the most visited root edge.
+    are (player, action string), so that one tree serves every determinisation: at each
+    decision it expands an untried legal action or else picks by UCB1 with availability
+    counts (w/n + c*sqrt(ln(avail)/n)); chance decisions are sampled uniformly and are
+    not part of the tree. A uniformly random playout follows, to the end of the game or,
+    with `rollout_depth`, for that many decisions (the state is then judged as it stands:
+    its scores, which a game computes at any time). Each player's reward is its share of
+    the victory (1 / number of winners, 0 for a loser) blended with its normalized score
+    margin ((own score - best other score) / largest absolute score, mapped to [0, 1])
+    with weight `margin_weight`, so that a narrow loss and a wide win tell apart. The
+    action played is the most visited root edge (ties at random).
+
+    An action's string is computed once per tree node and action tuple (a label names
+    things the acting player sees, so the tuple names the same action in every
+    determinisation that reaches the node).
     """
 
     def __init__(self, iterations: int = 200, rollout_depth: int | None = None,
-                 c: float = 0.7, margin_weight: float = 0.25):
+                 c: float = 0.35, margin_weight: float = 0.5):
         if iterations < 1:
             raise TabulaError("mcts needs at least 1 iteration")
         if rollout_depth is not None and rollout_depth < 0:
@@ -267,11 +278,13 @@ class MCTSAgent(Agent):
 
     def _rewards(self, st: State) -> list:
         n = st.prog.players
-        winners = st.winners()
+        sc = st.scores()
+        top = max(sc)
+        # the tie-breakers are needed only when the best score is shared
+        winners = st.winners() if sc.count(top) > 1 else [sc.index(top)]
         share = 1.0 / len(winners)
         r = [share if p in winners else 0.0 for p in range(n)]
         if self.margin_weight and n > 1:
-            sc = st.scores()
             scale = max(1.0, max(abs(s) for s in sc))
             k = self.margin_weight
             for p in range(n):
@@ -371,7 +384,8 @@ AGENTS = {"random": "random", "greedy": "greedy", "mcts": "mcts[:ITERATIONS]"}
 
 
 def make_agent(spec: str) -> Agent:
-    """An agent from its name: 'random', 'greedy', 'mcts' (200 iterations), 'mcts:N'."""
+    """An agent from its name: 'random', 'greedy', 'mcts' (200 iterations), 'mcts:N'
+    (N iterations, playouts to the end), 'mcts:N:D' (playouts of D decisions)."""
     text = str(spec).strip()
     name, _, arg = text.partition(":")
     name = name.strip().lower()
