@@ -254,8 +254,6 @@ class Compiler:
                                 f"attributes: {', '.join(sorted(p.piece_attrs))}")
             table = p.piece_attrs[name]
             atyp = self.attr_types[name]
-            pos = node.pos
-
             # none (no piece) fails as a TypeError, reported by the engine at this step
             if slot is not None:
                 return (lambda st, L: table[L[slot]]), atyp

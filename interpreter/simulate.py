@@ -8,9 +8,8 @@ with Wilson intervals, scores, game lengths, branching, rules taken.
 
 Every game is a pure function of (spec, players, options, agents, game_seed(seed, index)),
 so the records, and the file, do not depend on the number of workers or on resuming.
-Games are played by interpreter.agents.play_game when that module is there (a record
-replays with play_game(game, record["seed"], agents)); without it, by a small uniformly
-random player that draws from the same generators, so both give the same random games.
+Games are played by interpreter.agents.play_game (a record replays with
+play_game(game, record["seed"], agents)).
 
 A record: index, seed (the game's), spec, spec_hash, players, options, agents (by seat),
 scores, winners, points (by scoring rule), decisions (the agents'), chance (chance
@@ -23,21 +22,18 @@ from __future__ import annotations
 
 import gc
 import hashlib
-import importlib
-import importlib.util
 import json
 import math
 import multiprocessing
 import os
-import random
 import statistics
 import sys
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from .agents import make_agent, play_game
 from .errors import SpecError, TabulaError
-from .model import CHANCE
 from .spec import load_spec
 
 Z95 = 1.959963984540054          # the normal quantile of a two-sided 95% interval
@@ -55,20 +51,9 @@ def game_seed(run_seed: int, index: int) -> int:
     return int.from_bytes(digest[:8], "big") >> 11
 
 
-def _agents_api():
-    """(make_agent, play_game) of interpreter.agents, or None without that module."""
-    name = f"{__package__}.agents"
-    if importlib.util.find_spec(name) is None:
-        return None
-    mod = importlib.import_module(name)
-    if not (hasattr(mod, "make_agent") and hasattr(mod, "play_game")):
-        return None
-    return mod.make_agent, mod.play_game
-
-
-def agent_names(agents, players: int, api=None) -> list:
+def agent_names(agents, players: int) -> list:
     """One agent name per seat, from None (all random), 'a,b', or a list (one name: all);
-    with the agents module, each name as its agent calls itself ('mcts' -> 'mcts:200')."""
+    each name as its agent calls itself ('mcts' -> 'mcts:200')."""
     if agents is None:
         names = [RANDOM]
     elif isinstance(agents, str):
@@ -80,13 +65,7 @@ def agent_names(agents, players: int, api=None) -> list:
     if len(names) != players or not all(names):
         raise TabulaError(f"{len(names)} agents for {players} players; name one agent per "
                           "seat, or one for every seat")
-    if api is None:
-        for name in names:
-            if name != RANDOM:
-                raise TabulaError(f"unknown agent '{name}': without interpreter.agents, "
-                                  "only 'random' plays")
-        return names
-    return [api[0](n).name for n in names]     # an unknown name fails here, located
+    return [make_agent(n).name for n in names]     # an unknown name fails here
 
 
 def seat_agents(names: list, index: int, rotate: bool) -> list:
@@ -127,25 +106,18 @@ class _Counted:
         return self.agent.act(view)
 
 
-def play_record(game, index: int, run_seed: int, names: list, api=None) -> dict:
-    """Play game `index` of a run and return its record (an `error` record if it fails).
-
-    With interpreter.agents, the game is agents.play_game(game, seed, agents); without it,
-    every seat plays uniformly at random, drawing from the same generators as that
-    function's random agents (so both give the same games).
-    """
+def play_record(game, index: int, run_seed: int, names: list) -> dict:
+    """Play game `index` of a run with agents.play_game and return its record (an `error`
+    record if its rules fail)."""
     seed = game_seed(run_seed, index)
     rec = {"index": index, "seed": seed, "spec": game.id,
            "spec_hash": game.spec.hash if game.spec is not None else None,
            "players": game.players, "options": dict(game.options), "agents": list(names)}
     watched = _Watched(game)
     try:
-        if api is None:
-            res = _play_random(watched, seed)
-        else:
-            seats = [_Counted(api[0](n)) for n in names]
-            res = api[1](watched, seed, seats, record=False)
-            res["legal_actions"] = sum(a.legal for a in seats)
+        seats = [_Counted(make_agent(n)) for n in names]
+        res = play_game(watched, seed, seats, record=False)
+        res["legal_actions"] = sum(a.legal for a in seats)
     except TabulaError as e:
         rec["error"] = e.message if isinstance(e, SpecError) else str(e)
         pos = getattr(e, "pos", None)
@@ -160,32 +132,6 @@ def play_record(game, index: int, run_seed: int, names: list, api=None) -> dict:
         rec[key] = res[key]
     rec["turns"] = watched.state.turn
     return rec
-
-
-def _play_random(game, seed: int) -> dict:
-    """The fallback player: chance and seats uniformly at random (agents.play_game's
-    generators: 'tabula-chance:SEED' and 'tabula-agent:SEED:SEAT')."""
-    st = game.new_state(seed=seed)
-    crnd = random.Random(f"tabula-chance:{seed}").random
-    seats = [random.Random(f"tabula-agent:{seed}:{p}").random for p in range(game.players)]
-    counts: dict = {}
-    decisions = chance = legal = 0
-    while not st.terminal:
-        p = st.pending
-        acts = p.actions
-        if p.player == CHANCE:
-            chance += 1
-            a = acts[int(crnd() * len(acts))]
-        else:
-            decisions += 1
-            legal += len(acts)
-            a = acts[int(seats[p.player]() * len(acts))]
-        rule = p.decision.rule
-        counts[rule] = counts.get(rule, 0) + 1
-        st._apply(p, a)
-    return {"scores": st.scores(), "winners": st.winners(), "points": st.points(),
-            "decisions": decisions, "chance": chance, "legal_actions": legal,
-            "rule_counts": counts}
 
 
 def record_line(rec: dict) -> str:
@@ -213,12 +159,11 @@ def _init_worker(job: Job) -> None:
     """Once per worker process: load the spec from its path, compile the game."""
     _WORKER["job"] = job
     _WORKER["game"] = load_spec(job.spec_path).game(job.players, job.options)
-    _WORKER["api"] = _agents_api()
 
 
 def _play_chunk(indices: list) -> list:
-    job, game, api = _WORKER["job"], _WORKER["game"], _WORKER["api"]
-    return [play_record(game, i, job.seed, seat_agents(list(job.names), i, job.rotate), api)
+    job, game = _WORKER["job"], _WORKER["game"]
+    return [play_record(game, i, job.seed, seat_agents(list(job.names), i, job.rotate))
             for i in indices]
 
 
@@ -337,7 +282,7 @@ def run_batch(spec_path, games: int, players: int | None = None, options: dict |
         raise TabulaError(f"--workers must be 1 or more, not {workers}")
     spec = load_spec(spec_path)
     game = spec.game(players, options)        # bad players or options fail here, located
-    names = agent_names(agents, game.players, _agents_api())
+    names = agent_names(agents, game.players)
     job = Job(str(spec.path), game.players, dict(game.options), tuple(names), bool(rotate),
               int(seed))
 

@@ -182,7 +182,7 @@ class _Change:
         exists = sec is not None and key in sec
         if must_exist and not exists:
             raise SpecError(f"override of {kind} '{key}', which the base does not have", pos,
-                            did_you_mean(key, sec or ()) or f"use add: for a new entry")
+                            did_you_mean(key, sec or ()) or "use add: for a new entry")
         if not must_exist and exists:
             raise SpecError(f"add of {kind} '{key}', which the base already has", pos,
                             "use override: to replace it")

@@ -4,7 +4,7 @@ import textwrap
 
 import pytest
 
-from interpreter import CHANCE, RuleError, SpecError, load_game
+from interpreter import CHANCE, RuleError, SpecError
 from interpreter.spec import Spec
 
 BASE = """\

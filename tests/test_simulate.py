@@ -7,7 +7,7 @@ import json
 
 import pytest
 
-from interpreter import TabulaError, load_spec
+from interpreter import TabulaError
 from interpreter import simulate
 from interpreter.simulate import (game_seed, percentile, read_records, run_batch, summarize,
                                   wilson)
@@ -159,18 +159,6 @@ def test_a_failing_game_is_recorded_and_the_run_goes_on(tmp_path):
     # the other games end level: a shared win counts half for each seat
     assert summary.win_rate_by_seat == [0.5, 0.5]
     assert "failed games" in summary.table()
-
-
-def test_random_fallback_plays_as_the_agents_module():
-    if importlib.util.find_spec("interpreter.agents") is None:
-        pytest.skip("no interpreter.agents")
-    from interpreter.agents import make_agent, play_game
-    game = load_spec(MEDANG).game(3)
-    for seed in (1, 2):
-        mine = simulate._play_random(game, seed)
-        theirs = play_game(game, seed, [make_agent("random")] * 3, record=False)
-        for key in ("scores", "winners", "points", "decisions", "chance", "rule_counts"):
-            assert mine[key] == theirs[key], key
 
 
 def test_setup_errors_raise():
