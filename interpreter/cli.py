@@ -236,11 +236,17 @@ class Progress:
 def cmd_simulate(args) -> int:
     from .simulate import run_batch
     agents = [a.strip() for a in args.agents.split(",")] if args.agents else None
+    for path in (args.report, args.out):
+        if path and not Path(path).resolve().parent.is_dir():
+            raise TabulaError(f"cannot write {path}: no such folder")
     progress = Progress(args.games, sys.stderr.isatty() and not args.json)
     summary = run_batch(args.spec, args.games, players=args.players,
                         options=_options(args.option), agents=agents, seed=args.seed,
                         workers=args.workers, out=args.out, resume=args.resume,
-                        progress=progress)
+                        progress=progress, backend=args.backend, address=args.address)
+    if args.report:
+        from .report import write_report
+        write_report(summary, args.report)
     if args.json:
         print(json.dumps(summary.to_dict(), sort_keys=True))
     else:
@@ -303,6 +309,13 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--out", metavar="FILE.jsonl", help="append every finished game to FILE")
     p.add_argument("--resume", action="store_true",
                    help="complete --out without playing its finished games again")
+    p.add_argument("--report", metavar="FILE.html",
+                   help="write the summary and its plots as one self-contained HTML file")
+    p.add_argument("--backend", choices=["local", "ray"], default="local",
+                   help="local: a process pool (default); ray: Ray tasks (pip install "
+                        "'tabula[ray]')")
+    p.add_argument("--address", metavar="ADDR",
+                   help="with --backend ray: the cluster to join (default: start Ray here)")
     p.set_defaults(fn=cmd_simulate)
 
     p = sub.add_parser("diff", help="what differs between two specs, rule by rule")

@@ -33,8 +33,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from .agents import make_agent, play_game
-from .errors import SpecError, TabulaError
-from .spec import load_spec
+from .errors import SpecError, TabulaError, did_you_mean
+from .spec import Spec, load_spec
 
 Z95 = 1.959963984540054          # the normal quantile of a two-sided 95% interval
 PERCENTILES = (10, 50, 90)
@@ -143,28 +143,43 @@ def record_line(rec: dict) -> str:
 
 @dataclass(frozen=True)
 class Job:
-    """What a worker needs to play any game of a run (picklable: paths and plain data)."""
-    spec_path: str
+    """What a worker needs to play any game of a run (picklable: the checked spec, which
+    carries no compiled closures, and plain data), so a worker needs no spec files."""
+    spec: Spec
     players: int
     options: dict
     names: tuple
     rotate: bool
     seed: int
 
+    @property
+    def key(self) -> tuple:
+        return (self.spec.hash, self.players, tuple(sorted(self.options.items())))
+
 
 _WORKER: dict = {}
 
 
 def _init_worker(job: Job) -> None:
-    """Once per worker process: load the spec from its path, compile the game."""
-    _WORKER["job"] = job
-    _WORKER["game"] = load_spec(job.spec_path).game(job.players, job.options)
+    """Once per worker process (and run): compile the game."""
+    if _WORKER.get("key") != job.key:
+        _WORKER["key"] = job.key
+        _WORKER["game"] = job.spec.game(job.players, job.options)
 
 
-def _play_chunk(indices: list) -> list:
-    job, game = _WORKER["job"], _WORKER["game"]
+def _play_chunk(indices: list, job: Job | None = None) -> list:
+    if job is None:
+        job = _WORKER["job"]
+    else:
+        _init_worker(job)
+    game = _WORKER["game"]
     return [play_record(game, i, job.seed, seat_agents(list(job.names), i, job.rotate))
             for i in indices]
+
+
+def _init_pool_worker(job: Job) -> None:
+    _WORKER["job"] = job
+    _init_worker(job)
 
 
 def _chunks(todo: list, workers: int) -> list:
@@ -180,18 +195,25 @@ def _chunks(todo: list, workers: int) -> list:
 
 def _start_method(method):
     """fork where it is safe and cheap (Linux: workers inherit the compiled game);
-    elsewhere the platform's default (spawn: each worker loads the spec once)."""
+    elsewhere the platform's default (spawn: each worker unpickles the spec once)."""
     if method is None and sys.platform.startswith("linux"):
         method = "fork" if "fork" in multiprocessing.get_all_start_methods() else None
     return multiprocessing.get_context(method)
 
 
-def _results(job: Job, todo: list, workers: int, start_method):
+BACKENDS = ("local", "ray")
+
+
+def _results(job: Job, todo: list, workers: int, start_method, backend: str = "local",
+             address: str | None = None):
     """Records of the games in todo, in any order."""
+    if backend == "ray":
+        yield from _ray_results(job, todo, workers, address)
+        return
     if workers <= 1 or len(todo) <= 1:
-        _init_worker(job)
+        _WORKER["job"] = job
         for i in todo:
-            yield _play_chunk([i])[0]
+            yield _play_chunk([i], job)[0]
         return
     chunks = _chunks(todo, workers)
     ctx = _start_method(start_method)
@@ -199,12 +221,52 @@ def _results(job: Job, todo: list, workers: int, start_method):
     # would write to every object it scans, so the objects made so far are kept out of it
     gc.freeze()
     try:
-        pool = ctx.Pool(min(workers, len(chunks)), initializer=_init_worker, initargs=(job,))
+        pool = ctx.Pool(min(workers, len(chunks)), initializer=_init_pool_worker,
+                        initargs=(job,))
     finally:
         gc.unfreeze()
     with pool:
         for recs in pool.imap_unordered(_play_chunk, chunks):
             yield from recs
+
+
+def _ray_results(job: Job, todo: list, workers: int, address: str | None):
+    """Records of the games in todo, played as Ray tasks (chunks of games), in any order.
+
+    Without `address`, a local Ray instance with `workers` CPUs is started for the run and
+    stopped after it (unless Ray was already initialised, as in a notebook: then that
+    instance is used). With `address` ('auto', 'HOST:PORT' or 'ray://HOST:PORT'), the run
+    joins that cluster; its nodes need this package installed (the same version), not the
+    spec files: the checked spec travels with the tasks (one copy in the object store).
+    """
+    try:
+        import ray
+    except ImportError:
+        raise TabulaError("--backend ray needs Ray: pip install \"tabula[ray]\" "
+                          "(or pip install ray)") from None
+    started = False
+    if not ray.is_initialized():
+        kwargs = {"address": address, "include_dashboard": False, "log_to_driver": False,
+                  "logging_level": "ERROR", "configure_logging": True}
+        if address is None:
+            kwargs["num_cpus"] = workers
+        try:
+            ray.init(**kwargs)
+        except Exception as e:               # Ray reports connection failures many ways
+            raise TabulaError(f"cannot start or reach Ray"
+                              f"{' at ' + address if address else ''}: {e}") from None
+        started = True
+    try:
+        job_ref = ray.put(job)
+        task = ray.remote(num_cpus=1)(_play_chunk)
+        pending = [task.remote(chunk, job_ref) for chunk in _chunks(todo, max(1, workers))]
+        while pending:
+            ready, pending = ray.wait(pending, num_returns=1)
+            for ref in ready:
+                yield from ray.get(ref)
+    finally:
+        if started:
+            ray.shutdown()
 
 
 # ---- JSONL files ------------------------------------------------------------------------
@@ -262,7 +324,8 @@ def _resume(path: Path, job: Job, game) -> dict:
 def run_batch(spec_path, games: int, players: int | None = None, options: dict | None = None,
               agents=None, seed: int = 0, workers: int | None = None, out=None,
               resume: bool = False, progress=None, rotate: bool = False,
-              start_method: str | None = None) -> "Summary":
+              start_method: str | None = None, backend: str = "local",
+              address: str | None = None) -> "Summary":
     """Play games 0..games-1 of a run and summarise them.
 
     agents: None (random), 'a,b,...' or a list, one name per seat (one name: every seat);
@@ -273,6 +336,9 @@ def run_batch(spec_path, games: int, players: int | None = None, options: dict |
     in the run's set-up (spec, players, options, agents, a file from another run) raise
     TabulaError; a game whose rules fail is recorded with its `error` and the run goes on.
     start_method: 'fork', 'spawn' or 'forkserver' (default: fork on Linux).
+    backend: 'local' (a process pool) or 'ray' (Ray tasks; `address` joins a running
+    cluster, else a local Ray instance with `workers` CPUs is started for the run).
+    Whatever the backend and the workers, the records are the same.
     """
     t0 = time.perf_counter()
     if games < 0:
@@ -280,10 +346,15 @@ def run_batch(spec_path, games: int, players: int | None = None, options: dict |
     workers = (os.cpu_count() or 1) if workers is None else int(workers)
     if workers < 1:
         raise TabulaError(f"--workers must be 1 or more, not {workers}")
+    if backend not in BACKENDS:
+        raise TabulaError(f"unknown backend '{backend}': "
+                          + (did_you_mean(backend, BACKENDS) or f"one of {', '.join(BACKENDS)}"))
+    if address is not None and backend != "ray":
+        raise TabulaError("--address is for --backend ray")
     spec = load_spec(spec_path)
     game = spec.game(players, options)        # bad players or options fail here, located
     names = agent_names(agents, game.players)
-    job = Job(str(spec.path), game.players, dict(game.options), tuple(names), bool(rotate),
+    job = Job(spec, game.players, dict(game.options), tuple(names), bool(rotate),
               int(seed))
 
     path = Path(out) if out is not None else None
@@ -301,7 +372,7 @@ def run_batch(spec_path, games: int, players: int | None = None, options: dict |
     try:
         waiting: dict = {}            # finished out of order, held until their turn
         pos = 0
-        for rec in _results(job, todo, workers, start_method):
+        for rec in _results(job, todo, workers, start_method, backend, address):
             waiting[rec["index"]] = rec
             while pos < len(todo) and todo[pos] in waiting:
                 rec = waiting.pop(todo[pos])

@@ -58,6 +58,14 @@ class Spec:
         self.hash = hashlib.sha256(canonical_text(self.doc).encode()).hexdigest()[:16]
         self._games: dict = {}
 
+    def __getstate__(self) -> dict:
+        """Pickled without its compiled games (closures): a worker process or a cluster
+        node receives the checked spec, needing neither its files nor a new parse, and
+        compiles the game it plays."""
+        state = dict(self.__dict__)
+        state["_games"] = {}
+        return state
+
     @property
     def id(self) -> str:
         return str(self.doc["game"]["id"])

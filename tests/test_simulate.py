@@ -2,12 +2,12 @@
 games recorded, and the summary's statistics on known numbers."""
 
 import hashlib
-import importlib.util
 import json
+import pickle
 
 import pytest
 
-from interpreter import TabulaError
+from interpreter import TabulaError, load_spec
 from interpreter import simulate
 from interpreter.simulate import (game_seed, percentile, read_records, run_batch, summarize,
                                   wilson)
@@ -101,6 +101,37 @@ def test_spawned_workers_load_the_spec_themselves(tmp_path):
     run_batch(MEDANG, 4, seed=3, workers=1, out=one)
     run_batch(MEDANG, 4, seed=3, workers=2, out=two, start_method="spawn")
     assert one.read_bytes() == two.read_bytes()
+
+
+def test_ray_backend_gives_the_same_records(full_run, tmp_path):
+    # Ray is the "ray" extra, installed with the "test" one; it is started here, locally
+    pytest.importorskip("ray", reason="pip install '.[test]' installs Ray")
+    data, summary = full_run
+    out = tmp_path / "ray.jsonl"
+    ray_run = run_batch(MEDANG, GAMES, players=3, seed=7, workers=2, out=out, backend="ray")
+    assert out.read_bytes() == data
+    assert ray_run.win_rate_by_seat == summary.win_rate_by_seat
+
+
+def test_backend_errors_raise():
+    with pytest.raises(TabulaError, match="did you mean 'ray'"):
+        run_batch(MEDANG, 2, workers=1, backend="rya")
+    with pytest.raises(TabulaError, match="--address is for --backend ray"):
+        run_batch(MEDANG, 2, workers=1, address="auto")
+
+
+def test_a_pickled_spec_needs_no_files(tmp_path):
+    # what a spawned worker or a cluster node receives: the checked spec, not its path
+    path = tmp_path / "flaky.yaml"
+    path.write_text(FLAKY)
+    spec = load_spec(path)
+    spec.game(2)
+    data = pickle.dumps(spec)
+    path.unlink()
+    copy = pickle.loads(data)
+    assert copy.hash == spec.hash and copy._games == {}
+    a, b = copy.game(2).new_state(seed=4), spec.game(2).new_state(seed=4)
+    assert a.to_json() == b.to_json()
 
 
 def test_a_record(full_run):
@@ -254,8 +285,6 @@ def test_summary_of_a_shared_win_and_of_nothing():
 
 
 def test_bots_from_the_agents_module(tmp_path):
-    if importlib.util.find_spec("interpreter.agents") is None:
-        pytest.skip("no interpreter.agents")
     one, two = tmp_path / "one.jsonl", tmp_path / "two.jsonl"
     s = run_batch(MEDANG, 4, agents="greedy,random", rotate=True, workers=1, out=one)
     run_batch(MEDANG, 4, agents=["greedy", "random"], rotate=True, workers=2, out=two)
