@@ -7,6 +7,7 @@ import random
 import pytest
 
 from interpreter import CHANCE, TabulaError, load_game
+from interpreter.simulate import run_batch
 from interpreter.agents import (GreedyAgent, MCTSAgent, RandomAgent, View, determinize,
                                 hidden_slots, make_agent, make_agents, play_game)
 
@@ -190,3 +191,14 @@ def test_greedy_beats_random():
     game = load_game(MEDANG, players=2)
     points, games = match(game, GreedyAgent(), RandomAgent(), range(20))
     assert points >= 0.8 * games, (points, games)
+
+
+def test_mcts_beats_greedy():
+    # 40 two-player Medang games of run seed 0, the bots trading seats every game
+    # (rotate), on the local pool. Measured: MCTS (200 iterations, playouts of 8
+    # decisions) wins 30 of 40 against greedy, 0.75 with a 95% interval [0.60, 0.86]
+    # (about 60 s on 2 cores). Full playouts are weaker here (22 of 40 on 20 seeds).
+    s = run_batch(MEDANG, 40, players=2, agents="mcts:200:8,greedy", rotate=True, seed=0)
+    mcts = s.win_rate_by_agent["mcts:200:8"]
+    assert s.failed == 0
+    assert mcts["rate"] >= 0.65 and mcts["low"] > 0.5, mcts
