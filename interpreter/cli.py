@@ -243,7 +243,8 @@ def cmd_simulate(args) -> int:
     summary = run_batch(args.spec, args.games, players=args.players,
                         options=_options(args.option), agents=agents, seed=args.seed,
                         workers=args.workers, out=args.out, resume=args.resume,
-                        progress=progress, backend=args.backend, address=args.address)
+                        progress=progress, backend=args.backend, address=args.address,
+                        rotate=args.rotate)
     if args.report:
         from .report import write_report
         write_report(summary, args.report)
@@ -304,6 +305,8 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--games", type=int, default=100)
     p.add_argument("--agents", metavar="A,B,...",
                    help="one bot per seat: random, greedy, mcts:ITERATIONS (default random)")
+    p.add_argument("--rotate", action="store_true",
+                   help="game i seats the bots shifted by i: every bot plays every seat")
     p.add_argument("--workers", type=int, default=None,
                    help="processes (default: all cores); results do not depend on it")
     p.add_argument("--out", metavar="FILE.jsonl", help="append every finished game to FILE")

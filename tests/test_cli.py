@@ -94,3 +94,42 @@ def test_module_entry_point():
     proc = subprocess.run([sys.executable, "-m", "interpreter", "validate", MEDANG],
                           capture_output=True, text=True, cwd=ROOT)
     assert proc.returncode == 0, proc.stderr
+
+
+def test_simulate_json_out_report_and_resume(capsys, tmp_path):
+    out, html = tmp_path / "games.jsonl", tmp_path / "games.html"
+    args = ["simulate", MEDANG, "--players", "2", "--games", "6", "--seed", "3",
+            "--agents", "greedy,random", "--rotate", "--workers", "1", "--out", str(out)]
+    code, text, _ = run(capsys, *args, "--json", "--report", str(html))
+    assert code == 0
+    data = json.loads(text)
+    assert {"games", "failed", "win_rate_by_seat", "score_mean_by_seat"} <= set(data)
+    assert data["games"] == 6 and data["failed"] == 0
+    assert set(data["win_rate_by_agent"]) == {"greedy", "random"}
+    lines = out.read_text().splitlines()
+    assert [json.loads(x)["agents"][0] for x in lines] == ["greedy", "random"] * 3
+    assert html.read_text().startswith("<!DOCTYPE html>")
+    # an interrupted file (two games and half a line) is completed to the same bytes
+    full = out.read_bytes()
+    out.write_bytes(full[:full.index(b"\n", full.index(b"\n") + 1) + 1] + b'{"index": 2,')
+    code, text, _ = run(capsys, *args, "--resume")
+    assert code == 0 and out.read_bytes() == full
+    assert "6 games, 0 failed" in text and "win rate" in text
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["--report", "/no/such/folder/r.html"], "cannot write /no/such/folder/r.html"),
+    (["--address", "auto"], "--address is for --backend ray"),
+    (["--agents", "gredy"], "did you mean 'greedy'"),
+    (["--resume"], "--resume completes the file of --out"),
+    (["--players", "9"], "medang.yaml:11:12: error: medang is for 2 to 5 players, not 9"),
+])
+def test_simulate_bad_input_exits_1(capsys, argv, message):
+    code, _, err = run(capsys, "simulate", MEDANG, "--games", "2", "--workers", "1", *argv)
+    assert code == 1 and message in err and "Traceback" not in err
+
+
+def test_simulate_unknown_backend_is_a_usage_error(capsys):
+    with pytest.raises(SystemExit) as e:
+        main(["simulate", MEDANG, "--backend", "spark"])
+    assert e.value.code == 2
