@@ -257,8 +257,33 @@ def cmd_simulate(args) -> int:
 
 def cmd_diff(args) -> int:
     from .diff import diff_specs, format_diff, to_json
-    d = diff_specs(load_spec(args.a), load_spec(args.b))
-    print(to_json(d) if args.json else format_diff(d))
+    spec_a, spec_b = load_spec(args.a), load_spec(args.b)
+    d = diff_specs(spec_a, spec_b)
+    if args.simulate is None:
+        for flag in ("report", "players", "agents", "workers"):
+            if getattr(args, flag) is not None:
+                raise TabulaError(f"--{flag} is for --simulate N: name the number of games")
+        print(to_json(d) if args.json else format_diff(d))
+        return EXIT_OK
+    from .compare import compare_variants
+    if args.report and not Path(args.report).resolve().parent.is_dir():
+        raise TabulaError(f"cannot write {args.report}: no such folder")
+    agents = [a.strip() for a in args.agents.split(",")] if args.agents else None
+    progress = Progress(2 * args.simulate, sys.stderr.isatty() and not args.json)
+    c = compare_variants(spec_a, spec_b, args.simulate, players=args.players,
+                         options=_options(args.option), agents=agents, seed=args.seed,
+                         workers=args.workers, progress=progress)
+    if args.report:
+        from .report import write_comparison_report
+        write_comparison_report(c, args.report, rule_diff=format_diff(d))
+    if args.json:
+        data = json.loads(to_json(d))
+        data["play"] = c.to_dict()
+        print(json.dumps(data, sort_keys=True))
+    else:
+        print(format_diff(d))
+        print()
+        print(c.table())
     return EXIT_OK
 
 
@@ -326,6 +351,15 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("b", metavar="B")
     p.add_argument("--json", action="store_true",
                    help="one JSON object: added, removed, changed (each with an id)")
+    p.add_argument("--simulate", type=int, metavar="N",
+                   help="also play N games of each on the same seeds and bots; compare")
+    p.add_argument("--players", type=int, default=None)
+    p.add_argument("--agents", metavar="A,B,...", help="bots by seat (default random)")
+    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--option", action="append", metavar="K=V", default=[])
+    p.add_argument("--workers", type=int, default=None)
+    p.add_argument("--report", metavar="FILE.html",
+                   help="with --simulate: the comparison and its plots as one HTML page")
     p.set_defaults(fn=cmd_diff)
     return ap
 

@@ -5,12 +5,21 @@ number of players and the option values. Output: a Program (interpreter/model.py
 static tables of pieces, zones and variables; rules compiled to blocks of closures; the
 action graph (networkx) of rules, steps, decisions and calls. Every name, attribute,
 arity and type is checked here; problems are SpecErrors at the spec's line and column.
+
+The action graph's nodes are the phases (setup, play, scoring), rules, steps with an id,
+decisions, scoring rules, tie-breakers and components. Its edges are of two sorts: the
+structure (`contains`: a phase, rule, step or decision holds a node in its body; `calls`:
+a body calls a rule) and the flow (`next`: B may run right after A in the same body, and
+phase after phase; `loop`: a loop's body ends and starts again, or an up_to decision is
+asked again). A structural edge that leads to a body's first nodes has `entry: True`.
+The flow is drawn by `tabula graph`; running a game never reads the graph.
 """
 
 from __future__ import annotations
 
 import itertools
 import re
+from dataclasses import dataclass, field
 
 import networkx as nx
 
@@ -31,6 +40,7 @@ SPECIAL_NAMES = ("current", "players", "option")
 VAR_TYPES = {"int": T.INT, "bool": T.BOOL, "text": T.STR, "player": T.PLAYER,
              "piece": T.PIECE}     # and "cell", added once ANY_ZONE exists (below)
 AGGREGATES = ("sum", "count", "max", "min", "any", "all", "tally", "list", "first")
+STRUCTURE = ("contains", "calls")      # the action graph's edges that are not flow
 
 
 def _name_uses(node, out=None, weight: int = 1) -> dict:
@@ -101,14 +111,58 @@ def _common_type(values) -> tuple:
 VAR_TYPES["cell"] = T.slot(ANY_ZONE)
 
 
+def _unique(items) -> list:
+    return list(dict.fromkeys(items))
+
+
+@dataclass
+class Flow:
+    """How control passes through a block, as the action graph sees it: the graph nodes
+    (steps with an id, decisions, called rules) the block may reach first (`entries`),
+    those it may leave from (`exits`), and whether it may run reaching none (`through`)."""
+    entries: list = field(default_factory=list)
+    exits: list = field(default_factory=list)
+    through: bool = True
+
+    @classmethod
+    def node(cls, name: str) -> "Flow":
+        return cls([name], [name], False)
+
+    @classmethod
+    def either(cls, parts) -> "Flow":
+        """One of several branches runs (if/else, match cases, a decision's options)."""
+        parts = list(parts)
+        return cls(_unique(e for p in parts for e in p.entries),
+                   _unique(x for p in parts for x in p.exits),
+                   not parts or any(p.through for p in parts))
+
+    def maybe(self) -> "Flow":
+        """The same, possibly not run at all (a loop that runs no time)."""
+        return Flow(list(self.entries), list(self.exits), True)
+
+    def then(self, part: "Flow", link) -> None:
+        """Append `part`, run after what came before; link(a, b) for each way from
+        this flow's exits into part."""
+        for a in self.exits:
+            for b in part.entries:
+                link(a, b)
+        if self.through:
+            self.entries = _unique(self.entries + part.entries)
+        self.exits = _unique(self.exits + part.exits) if part.through else list(part.exits)
+        self.through = self.through and part.through
+
+
 class Compiler:
     """One spec, one player count, one set of options -> one Program."""
 
-    def __init__(self, doc: LMap, players: int, options: dict, file: str = ""):
+    def __init__(self, doc: LMap, players: int, options: dict, file: str = "",
+                 trace: bool = False):
         self.doc = doc
         self.file = file
+        self.trace = trace
         game = doc["game"]
-        self.prog = Program(spec_id=str(game["id"]), players=players, options=options)
+        self.prog = Program(spec_id=str(game["id"]), players=players, options=options,
+                            traced=trace)
         self.prog.max_steps = int(game.get("max_steps", self.prog.max_steps))
         self.x = ExprCompiler(self)
         self.enums = {k: [str(m) for m in v] for k, v in doc.get("enums", {}).items()}
@@ -125,6 +179,8 @@ class Compiler:
         self.graph = nx.DiGraph()
         self.current_rule = "setup"
         self.step_ids: dict = {}
+        self.flows: dict = {}           # block id -> its Flow (for the graph's flow edges)
+        self._flow_stack: list = []     # the Flow of each block being compiled
 
     # ---- entry ------------------------------------------------------------------------
     def compile(self) -> Program:
@@ -138,9 +194,11 @@ class Compiler:
         self.current_rule = "setup"
         self.graph.add_node("setup", kind="phase", label="setup")
         setup = self._block(self.doc.get("setup", LList()), root, "setup")
+        self._mark_entries("setup", setup)
         self.current_rule = "play"
         self.graph.add_node("play", kind="phase", label="play")
         play = self._block(self.doc.get("play", LList()), root, "play")
+        self._mark_entries("play", play)
         p.root_full = self._new_block(setup.ins + play.ins, setup.pos + play.pos, "game")
         p.root_play = play
         p.root_nlocals = root.size
@@ -148,6 +206,8 @@ class Compiler:
             if proc.block is None:
                 self._compile_proc(name, proc)
         self._scoring()
+        self._flow_edge("setup", "play", "next")
+        self._flow_edge("play", "scoring", "next")
         self._invariants()
         self._check_reachable()
         p.graph = self.graph
@@ -1141,7 +1201,11 @@ class Compiler:
                                 name, positions=[self.rules.where(name)])
         finally:
             self.current_rule = outer
+        self._mark_entries(f"rule:{name}", block)
         proc.block.ins, proc.block.pos = block.ins, block.pos
+        if self.trace:                           # a rule fires when it is called
+            proc.block.ins = (self._mark(f"rule:{name}"),) + proc.block.ins
+            proc.block.pos = (self.rules.where(name),) + proc.block.pos
         proc.nlocals = scope.size
 
     def _new_block(self, ins, pos, name) -> Block:
@@ -1154,13 +1218,46 @@ class Compiler:
         if not isinstance(steps, list):
             raise SpecError("expected a list of steps", getattr(steps, "pos", NOWHERE))
         seq: list = []
-        for i, step in enumerate(steps):
-            where = positions[i] if positions else (steps.where(i) if isinstance(steps, LList) else NOWHERE)
-            self._extend(seq, self._step(step, scope, where), where)
+        self._flow_stack.append(Flow())
+        try:
+            for i, step in enumerate(steps):
+                where = positions[i] if positions else (steps.where(i) if isinstance(steps, LList) else NOWHERE)
+                self._extend(seq, self._step(step, scope, where), where)
+        finally:
+            flow = self._flow_stack.pop()
         for fn, p in seq:
             ins.append(fn)
             pos.append(p)
-        return self._new_block(ins, pos, name)
+        block = self._new_block(ins, pos, name)
+        self.flows[block.id] = flow
+        return block
+
+    # ---- the action graph's flow edges (they change nothing in the game) ------------------
+    def _flow_edge(self, a: str, b: str, kind: str) -> None:
+        """A flow edge a -> b, unless a structural edge (contains, calls) joins them."""
+        if not self.graph.has_edge(a, b):
+            self.graph.add_edge(a, b, kind=kind)
+
+    def _flow_then(self, part: Flow) -> None:
+        """The block being compiled goes on with `part`."""
+        if self._flow_stack:
+            self._flow_stack[-1].then(part, lambda a, b: self._flow_edge(a, b, "next"))
+
+    def _mark_entries(self, owner: str, flow: Flow | Block) -> None:
+        """Mark owner's edges to the first nodes its body may reach: entry=True."""
+        if isinstance(flow, Block):
+            flow = self.flows[flow.id]
+        for node in flow.entries:
+            if self.graph.has_edge(owner, node):
+                self.graph.edges[owner, node]["entry"] = True
+
+    def _flow_loop(self, body: Block, runs_once: bool = False) -> None:
+        """A loop: its body's ends lead back to its start; it may run no time."""
+        flow = self.flows[body.id]
+        for a in flow.exits:
+            for b in flow.entries:
+                self._flow_edge(a, b, "loop")
+        self._flow_then(flow if runs_once else flow.maybe())
 
     @staticmethod
     def _extend(seq: list, items: list, where: Pos) -> None:
@@ -1186,10 +1283,33 @@ class Compiler:
         outer = self.current_rule
         if node_name:
             self.current_rule = node_name
+            self._flow_stack.append(Flow())     # its body: the step is one node outside
         try:
-            return getattr(self, "_step_" + shape)(step, scope, step.pos)
+            items = getattr(self, "_step_" + shape)(step, scope, step.pos)
         finally:
             self.current_rule = outer
+            if node_name:
+                self._mark_entries(node_name, self._flow_stack.pop())
+        if node_name:
+            self._flow_then(Flow.node(node_name))
+        if self.trace and node_name:
+            test = self._expr(step["if"], scope, "an if condition", T.BOOL) \
+                if shape == "if" else None
+            items = [(self._mark(str(step["id"]), test), step.pos)] + items
+        return items
+
+    @staticmethod
+    def _mark(rid: str, test=None):
+        """A traced game's instruction: count that the game reached `rid` (an `if`
+        step: that its condition held)."""
+        if test is None:
+            def mark(st, fr):
+                st.fired[rid] = st.fired.get(rid, 0) + 1
+        else:
+            def mark(st, fr):
+                if test(st, fr[2]):
+                    st.fired[rid] = st.fired.get(rid, 0) + 1
+        return mark
 
     def _register_id(self, step, parent: str) -> str:
         """A step (or option) with an id becomes a node of the action graph."""
@@ -1232,6 +1352,7 @@ class Compiler:
         test = self._expr(step["if"], scope, "an if condition", T.BOOL)
         then = self._block(step.get("then", LList()), scope.child(), "then")
         orelse = self._block(step.get("else", LList()), scope.child(), "else")
+        self._flow_then(Flow.either([self.flows[then.id], self.flows[orelse.id]]))
         ti, ei = then.ins, orelse.ins
 
         def if_(st, fr):
@@ -1258,6 +1379,7 @@ class Compiler:
         var = inner.add(b.var, T.elem(styp))
         cond = self.x.expect(node.cond, inner, T.BOOL, "a where condition") if node.cond else None
         body = self._block(step["do"], inner, "for")
+        self._flow_loop(body)
         loop = self._new_loop("for", pos, None)
 
         def again(st, fr):
@@ -1308,12 +1430,14 @@ class Compiler:
     def _step_repeat(self, step, scope, pos):
         count = self._expr(step["repeat"], scope, "a repeat count", T.INT)
         body = self._block(step["do"], scope.child(), "repeat")
+        self._flow_loop(body)
         return [(self._counted(count, body, "repeat", pos), pos)]
 
     def _step_while(self, step, scope, pos):
         test = self._expr(step["while"], scope, "a while condition", T.BOOL)
         limit = int(step.get("max", 10_000))
         body = self._block(step["do"], scope.child(), "while")
+        self._flow_loop(body)
         loop = self._new_loop("while", pos, None)
 
         def again(st, fr):
@@ -1339,6 +1463,7 @@ class Compiler:
         until = self._expr(spec["until"], scope, "an until condition", T.BOOL) \
             if "until" in spec else None
         body = self._block(step["do"], scope.child(), "turn")
+        self._flow_loop(body, runs_once=True)
         n = self.prog.players
         loop = self._new_loop("turns", pos, None)
 
@@ -1371,6 +1496,8 @@ class Compiler:
             blocks[k] = self._block(body, scope.child(), f"case {k}")
             cases[k] = blocks[k].ins
         orelse = self._block(step.get("else", LList()), scope.child(), "else")
+        self._flow_then(Flow.either([self.flows[b.id] for b in blocks.values()]
+                                    + [self.flows[orelse.id]]))
 
         def match(st, fr):
             k = subject(st, fr[2])
@@ -1401,18 +1528,23 @@ class Compiler:
         did = len(p.decisions)
         p.decisions.append(None)          # reserve the id: nested decisions come first
         dnode = f"decision:{did}"
-        self.graph.add_node(dnode, kind="decision", rule=self.current_rule)
+        self.graph.add_node(dnode, kind="decision", rule=self.current_rule,
+                            **self._decision_attributes(step, options))
         self.graph.add_edge(self.current_rule, dnode, kind="contains")
         outer = self.current_rule
         self.current_rule = dnode
         alts = []
         try:
             for i, opt in enumerate(options):
+                oid = None
                 if opt is not step and isinstance(opt, dict) and "id" in opt:
                     self._register_id(opt, dnode)
-                alts.append(self._alternative(did, i, opt, scope, pos))
+                    oid = str(opt["id"])
+                alts.append(self._alternative(did, i, opt, scope, pos, oid))
         finally:
             self.current_rule = outer
+        self._flow_decision(dnode, [f"step:{opt['id']}" if opt is not step and "id" in opt
+                                    else None for opt in options], alts, "up_to" in step)
         player = None
         if "player" in step:
             if str(step["player"]).strip() == "chance":
@@ -1433,6 +1565,7 @@ class Compiler:
                        done=str(step.get("done", "done")) if upto else "", upto=upto, pos=pos)
         p.decisions[did] = dec
         orelse = self._block(step.get("else", LList()), scope.child(), "else")
+        self._flow_then(self.flows[orelse.id].maybe())
         ask = self._ask(dec, orelse)
         if not upto:
             return [(ask, pos)]
@@ -1440,7 +1573,41 @@ class Compiler:
         inner = self._new_block([ask], [pos], "up_to")
         return [(self._counted(count, inner, "up_to", pos), pos)]
 
-    def _alternative(self, did, i, opt, scope: Scope, pos) -> Alt:
+    @staticmethod
+    def _decision_attributes(step, options) -> dict:
+        """What the action graph says of a decision: who decides (`chance`, `current` or
+        the player expression), its options (label, and id, bindings, source if given),
+        its skip action and its up_to count."""
+        def text(value) -> str:
+            return " ".join(str(value).split())
+        described = []
+        for opt in options:
+            if not isinstance(opt, dict):
+                continue
+            keys = ("label", "choose") if opt is step else ("id", "label", "choose", "source")
+            described.append({k: text(opt[k]) for k in keys if k in opt})
+        return {"player": text(step.get("player", "current")),
+                "shape": "choose" if "choose" in step else "choose_one",
+                "options": described, "optional": text(step.get("optional", "")),
+                "up_to": text(step.get("up_to", ""))}
+
+    def _flow_decision(self, dnode: str, option_nodes: list, alts: list, upto: bool) -> None:
+        """A decision leads to each option (its node if it has an id, then its body's
+        first nodes); it is one node of the enclosing block; up_to asks it again."""
+        link = lambda a, b: self._flow_edge(a, b, "next")  # noqa: E731
+        branches = []
+        for node, alt in zip(option_nodes, alts):
+            branch = Flow()
+            if node is not None:
+                branch.then(Flow.node(node), link)
+            branch.then(self.flows[alt.body.id], link)
+            branches.append(branch)
+        self._mark_entries(dnode, Flow.either(branches))
+        self._flow_then(Flow.node(dnode))
+        if upto:
+            self._flow_edge(dnode, dnode, "loop")
+
+    def _alternative(self, did, i, opt, scope: Scope, pos, oid: str | None = None) -> Alt:
         if not isinstance(opt, dict):
             raise SpecError("an option is a mapping with a label and what it does", pos)
         inner = scope.child()
@@ -1450,6 +1617,9 @@ class Compiler:
         if "choose" in opt:
             enum, slots = self._enumerator(opt, inner)
         body = self._block(opt.get("do", LList()), inner, "option")
+        if self.trace and oid is not None:       # an option fires when it is chosen
+            body.ins = (self._mark(oid),) + body.ins
+            body.pos = (opt.pos,) + body.pos
         label = self._label(opt.get("label"), inner, slots, opt, i)
         alt = Alt(i, label, guard, enum, slots, body, str(opt.get("source", "")))
         alt.prefix = (did, i)
@@ -1714,6 +1884,7 @@ class Compiler:
                             f"{'s' if len(proc.params) != 1 else ''}, not {len(node.args)}",
                             node.name_pos, f"its parameters: {', '.join(proc.params) or 'none'}")
         self.graph.add_edge(self.current_rule, f"rule:{node.name}", kind="calls")
+        self._flow_then(Flow.node(f"rule:{node.name}"))
         compiled = [self.x.compile(a, scope) for a in node.args]
         args = tuple(f for f, _ in compiled)
         types = [t for _, t in compiled]
@@ -1823,18 +1994,29 @@ class Compiler:
         scoring = self.doc.get("scoring", LMap())
         p = self.prog
         size = 1
+        self.graph.add_node("scoring", kind="phase", label="scoring")
         for rid, rule in scoring.get("points", LMap()).items():
             scope = Scope()
             scope.add("player", T.PLAYER)      # slot 0: the player being scored
             fn = self._expr(rule["value"], scope, "a score", T.INT)
             p.points.append((str(rid), fn))
-            self.graph.add_node(f"score:{rid}", kind="score", source=str(rule.get("source", "")))
+            self.graph.add_node(f"score:{rid}", kind="score", source=str(rule.get("source", "")),
+                                ruling=str(rule.get("ruling", "")))
+            self.graph.add_edge("scoring", f"score:{rid}", kind="contains")
             size = max(size, scope.size)
+        previous = None
         for tb in scoring.get("tiebreak", LList()):
             scope = Scope()
             scope.add("player", T.PLAYER)
             fn = self._expr(tb["value"], scope, "a tie-breaker", T.INT)
             p.tiebreaks.append((str(tb.get("id", f"tiebreak{len(p.tiebreaks) + 1}")), fn))
+            node = f"tiebreak:{p.tiebreaks[-1][0]}"
+            self.graph.add_node(node, kind="tiebreak", source=str(tb.get("source", "")),
+                                ruling=str(tb.get("ruling", "")))
+            self.graph.add_edge("scoring", node, kind="contains")
+            if previous:                # the next tie-breaker counts if the tie persists
+                self._flow_edge(previous, node, "next")
+            previous = node
             size = max(size, scope.size)
         p.score_nlocals = size
 
@@ -1846,9 +2028,12 @@ class Compiler:
 
     def _check_reachable(self):
         roots = ["setup", "play"]
+        graph = self.graph
+        structure = nx.subgraph_view(
+            graph, filter_edge=lambda a, b: graph.edges[a, b]["kind"] in STRUCTURE)
         reach = set()
         for r in roots:
-            reach |= {r} | nx.descendants(self.graph, r)
+            reach |= {r} | nx.descendants(structure, r)
         for name, proc in self.prog.procs.items():
             if f"rule:{name}" not in reach:
                 raise SpecError(f"rule '{name}' is never called", proc.pos,

@@ -86,7 +86,7 @@ class State:
     """One game in progress. Public methods check their input, then act."""
 
     __slots__ = ("game", "prog", "slots", "where", "gv", "pv", "current", "turn", "stack",
-                 "pending", "rng", "terminal", "steps", "history", "_scores", "memo")
+                 "pending", "rng", "terminal", "steps", "history", "_scores", "memo", "fired")
 
     def __init__(self, game: Game, seed: int = 0):
         prog = game.prog
@@ -108,6 +108,8 @@ class State:
         self.history: list = []
         self._scores = None
         self.memo = None      # set only while a decision's actions are listed
+        # id -> times reached, in a game compiled with trace=True (see Spec.game)
+        self.fired = {} if prog.traced else None
 
     # ---- the run loop ---------------------------------------------------------------------
     def pause(self, decision, player, actions, frame) -> None:
@@ -296,6 +298,7 @@ class State:
         new.history = self.history[:]
         new._scores = self._scores
         new.memo = None
+        new.fired = None if self.fired is None else dict(self.fired)
         new.rng = random.Random()
         new.rng.setstate(self.rng.getstate())
         locals_map: dict = {}
@@ -339,7 +342,8 @@ class State:
                 "locals": locals_list, "frames": frames,
                 "pending_frame": (self.stack.index(self.pending.frame)
                                   if self.pending is not None else None),
-                "rng": [rng[0], list(rng[1]), rng[2]]}
+                "rng": [rng[0], list(rng[1]), rng[2]],
+                **({} if self.fired is None else {"fired": self.fired})}
 
     def to_json_text(self) -> str:
         return json.dumps(self.to_json(), sort_keys=True, separators=(",", ":"))
@@ -364,6 +368,8 @@ class State:
             st.current, st.turn = int(d["current"]), int(d["turn"])
             st.terminal, st.steps = bool(d["terminal"]), int(d["steps"])
             st.history = [tuple(a) for a in d["history"]]
+            if st.fired is not None:
+                st.fired = {str(k): int(v) for k, v in d.get("fired", {}).items()}
             locals_list = [list(L) for L in d["locals"]]
             st.stack = []
             for f in d["frames"]:

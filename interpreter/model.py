@@ -134,6 +134,7 @@ class Program:
     invariants: list = field(default_factory=list)  # [(id, fn, locals size)]
     score_nlocals: int = 1
     max_steps: int = 1_000_000
+    traced: bool = False      # compiled with trace: states count the ids they reach
     max_depth: int = 200
     graph: object = None
     compiler: object = None

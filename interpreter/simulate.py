@@ -131,6 +131,8 @@ def play_record(game, index: int, run_seed: int, names: list) -> dict:
                 "rule_counts"):
         rec[key] = res[key]
     rec["turns"] = watched.state.turn
+    if watched.state.fired is not None:
+        rec["fired"] = dict(sorted(watched.state.fired.items()))
     return rec
 
 
@@ -151,10 +153,11 @@ class Job:
     names: tuple
     rotate: bool
     seed: int
+    trace: bool = False
 
     @property
     def key(self) -> tuple:
-        return (self.spec.hash, self.players, tuple(sorted(self.options.items())))
+        return (self.spec.hash, self.players, tuple(sorted(self.options.items())), self.trace)
 
 
 _WORKER: dict = {}
@@ -164,7 +167,7 @@ def _init_worker(job: Job) -> None:
     """Once per worker process (and run): compile the game."""
     if _WORKER.get("key") != job.key:
         _WORKER["key"] = job.key
-        _WORKER["game"] = job.spec.game(job.players, job.options)
+        _WORKER["game"] = job.spec.game(job.players, job.options, trace=job.trace)
 
 
 def _play_chunk(indices: list, job: Job | None = None) -> list:
@@ -325,7 +328,7 @@ def run_batch(spec_path, games: int, players: int | None = None, options: dict |
               agents=None, seed: int = 0, workers: int | None = None, out=None,
               resume: bool = False, progress=None, rotate: bool = False,
               start_method: str | None = None, backend: str = "local",
-              address: str | None = None) -> "Summary":
+              address: str | None = None, trace: bool = False) -> "Summary":
     """Play games 0..games-1 of a run and summarise them.
 
     agents: None (random), 'a,b,...' or a list, one name per seat (one name: every seat);
@@ -339,6 +342,8 @@ def run_batch(spec_path, games: int, players: int | None = None, options: dict |
     backend: 'local' (a process pool) or 'ray' (Ray tasks; `address` joins a running
     cluster, else a local Ray instance with `workers` CPUs is started for the run).
     Whatever the backend and the workers, the records are the same.
+    trace: play games compiled with trace (Spec.game): each record gets `fired`, how
+    often each id'd step, option and rule was reached.
     """
     t0 = time.perf_counter()
     if games < 0:
@@ -352,10 +357,10 @@ def run_batch(spec_path, games: int, players: int | None = None, options: dict |
     if address is not None and backend != "ray":
         raise TabulaError("--address is for --backend ray")
     spec = load_spec(spec_path)
-    game = spec.game(players, options)        # bad players or options fail here, located
+    game = spec.game(players, options, trace=trace)   # bad players or options fail here
     names = agent_names(agents, game.players)
     job = Job(spec, game.players, dict(game.options), tuple(names), bool(rotate),
-              int(seed))
+              int(seed), bool(trace))
 
     path = Path(out) if out is not None else None
     if resume and path is None:

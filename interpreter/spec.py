@@ -107,17 +107,21 @@ class Spec:
                          f"not {players}", decl[key]["players"].where(value))
         return out
 
-    def game(self, players: int | None = None, options: dict | None = None) -> Game:
+    def game(self, players: int | None = None, options: dict | None = None,
+             trace: bool = False) -> Game:
+        """The game compiled for a player count and options (cached). With trace, its
+        states count in `state.fired` how often each id'd step, option and rule was
+        reached (an `if` step: when its condition held); untraced games pay nothing."""
         lo, hi = self.player_range
         players = lo if players is None else int(players)
         if not lo <= players <= hi:
             fail(f"{self.id} is for {lo} to {hi} players, not {players}",
                  self.doc["game"].where("players"))
         opts = self.options(options, players)
-        key = (players, tuple(sorted(opts.items())))
+        key = (players, tuple(sorted(opts.items())), bool(trace))
         game = self._games.get(key)
         if game is None:
-            prog = Compiler(self.doc, players, opts, str(self.path)).compile()
+            prog = Compiler(self.doc, players, opts, str(self.path), trace=trace).compile()
             game = self._games[key] = Game(prog, self)
         return game
 

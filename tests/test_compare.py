@@ -1,0 +1,234 @@
+"""Rule variants compared in play: traced games (what fired), paired statistics, dead
+rules, and `tabula diff --simulate`."""
+
+import json
+import math
+import statistics
+
+import pytest
+
+from interpreter import TabulaError
+from interpreter.cli import main
+from interpreter.compare import compare_records, compare_variants, paired, t975
+from interpreter.spec import Spec
+
+from conftest import ROOT
+
+MEDANG = str(ROOT / "specs" / "medang")
+PRAMBANAN = str(ROOT / "examples" / "medang-prambanan")
+
+# A two-player game that counts to a target: each turn the player adds 1 or 2 (an
+# option with an id), a rule doubles a bonus when called, an `if` step with an id fires
+# only when its condition holds, and a step guarded by `if false`-like logic never runs.
+COUNT = """\
+game: {id: count, name: Count, source: none, players: {min: 2, max: 2}}
+variables:
+  total: {value: 0}
+  vp: {value: 0, per_player: true}
+rules:
+  bonus:
+    do:
+      - current.vp += 1
+play:
+  - id: turn
+    turns:
+      first: 0
+      until: total >= TARGET
+    do:
+      - id: turn.add
+        choose_one:
+          - id: add.one
+            label: one
+            do:
+              - total += 1
+          - id: add.two
+            label: two
+            do:
+              - total += 2
+              - call bonus()
+      - id: turn.even
+        if: total % 2 == 0
+        then:
+          - current.vp += 1
+      - id: turn.never
+        if: total > 100
+        then:
+          - current.vp += 5
+scoring:
+  points:
+    vp:
+      value: player.vp
+"""
+
+
+def count_spec(tmp_path, target=7, name="count.yaml"):
+    path = tmp_path / name
+    path.write_text(COUNT.replace("TARGET", str(target)))
+    return Spec(path)
+
+
+def play(game, choices):
+    st = game.new_state(seed=1)
+    for c in choices:
+        st.apply_string(c)
+    return st
+
+
+# ---- tracing -----------------------------------------------------------------------------
+
+def test_a_traced_game_counts_what_fired(tmp_path):
+    spec = count_spec(tmp_path)
+    st = play(spec.game(2, trace=True), ["two", "one", "two", "two"])   # 2, 3, 5, 7
+    assert st.is_terminal()
+    assert st.fired == {"turn": 1, "turn.add": 4, "add.one": 1, "add.two": 3,
+                        "rule:bonus": 3, "turn.even": 1}          # even only after 2
+    assert "turn.never" not in st.fired
+
+
+def test_tracing_changes_nothing_else(tmp_path):
+    spec = count_spec(tmp_path)
+    moves = ["one", "two", "two", "one", "one"]
+    plain, traced = play(spec.game(2), moves), play(spec.game(2, trace=True), moves)
+    assert plain.fired is None
+    assert plain.scores() == traced.scores() and plain.history == traced.history
+    assert spec.game(2) is not spec.game(2, trace=True)       # cached apart
+
+
+def test_traced_counts_survive_clone_and_json(tmp_path):
+    game = count_spec(tmp_path).game(2, trace=True)
+    st = play(game, ["two"])
+    copy = st.clone()
+    copy.apply_string("two")
+    assert st.fired["add.two"] == 1 and copy.fired["add.two"] == 2   # copies are apart
+    back = type(st).from_json(game, json.loads(json.dumps(st.to_json())))
+    assert back.fired == st.fired
+
+
+# ---- statistics ----------------------------------------------------------------------------
+
+def test_t_quantiles():
+    assert t975(1) == 12.706 and t975(10) == 2.228 and t975(30) == 2.042
+    # exact values: 2.0003 (60), 1.9799 (120), 1.9623 (1000)
+    assert t975(60) == pytest.approx(2.0003, abs=1e-3)
+    assert t975(120) == pytest.approx(1.9799, abs=1e-3)
+    assert t975(1000) == pytest.approx(1.9623, abs=1e-3)
+    with pytest.raises(ValueError):
+        t975(0)
+
+
+def test_paired_interval_known_numbers():
+    m = paired("x", [1, 2, 3], [2, 4, 6])         # differences 1, 2, 3: mean 2, sd 1
+    half = 4.303 / math.sqrt(3)
+    assert (m.a, m.b, m.diff, m.n) == (2, 4, 2, 3)
+    assert (m.low, m.high) == pytest.approx((2 - half, 2 + half))
+    assert not m.significant                      # [-0.48, 4.48]
+    m = paired("x", [1, 2, 3], [3, 4.1, 5.2])     # differences 2, 2.1, 2.2: sd 0.1
+    assert m.significant and m.low == pytest.approx(2.1 - 4.303 * 0.1 / math.sqrt(3))
+    m = paired("x", [1, 2, 3], [3, 2, 1])         # differences 2, 0, -2
+    assert m.diff == 0 and not m.significant
+    assert paired("x", [1], [2]).low is None       # one pair: no interval
+    assert paired("x", [], []).diff is None
+
+
+def rec(index, scores, winners, fired=None, error=None, points=None):
+    if error:
+        return {"index": index, "seed": index, "error": error, "players": 2}
+    return {"index": index, "seed": index, "players": 2, "scores": scores,
+            "winners": winners, "decisions": 10, "turns": 5, "legal_actions": 30,
+            "fired": fired or {}, "points": points or {}, "agents": ["random"] * 2}
+
+
+def test_compare_records_pairs_by_index_and_leaves_failed_pairs_out():
+    a = [rec(0, [3, 1], [0], {"x": 2}), rec(1, [1, 1], [0, 1], {"x": 1}),
+         rec(2, [0, 5], [1], error="boom")]
+    b = [rec(0, [2, 2], [0, 1], {"x": 1, "y": 1}), rec(1, [4, 0], [0], {"y": 2}),
+         rec(2, [1, 1], [0, 1])]
+    metrics, rules, dead, pairs = compare_records(a, b, ["x", "z", "points:vp"], ["x", "y"])
+    assert pairs == 2
+    m = {x.name: x for x in metrics}
+    # seat 0's win share: A 1, 0.5; B 0.5, 1
+    assert (m["win rate, seat 0"].a, m["win rate, seat 0"].b) == (0.75, 0.75)
+    assert m["win rate, seat 0"].diff == 0
+    assert m["score spread (best - worst)"].a == statistics.fmean([2, 0])
+    assert m["score spread (best - worst)"].b == statistics.fmean([0, 4])
+    assert m["first-player advantage"].a == 0.25
+    r = {x.name: x for x in rules}
+    assert (r["x"].a, r["x"].b) == (1.5, 0.5) and (r["y"].a, r["y"].b) == (0, 1.5)
+    assert "z" in r and r["z"].diff == 0
+    assert dead == ["z", "points:vp"]        # x fired; z never; no scoring point given
+
+
+def test_a_variant_against_itself_differs_in_nothing(tmp_path):
+    a = count_spec(tmp_path)
+    b = count_spec(tmp_path, name="same.yaml")
+    c = compare_variants(a, b, 12, seed=3, workers=1)
+    assert c.pairs == 12 and c.failed == {"a": 0, "b": 0}
+    assert all(m.diff == 0 and not m.significant for m in c.metrics + c.rules)
+    assert c.dead_rules == ["turn.never"]
+    assert c.only_in_a == c.only_in_b == []
+
+
+def test_a_changed_target_is_seen_in_play(tmp_path):
+    c = compare_variants(count_spec(tmp_path, 7), count_spec(tmp_path, 11, "long.yaml"), 30,
+                         seed=2, workers=1)
+    m = {x.name: x for x in c.metrics}
+    assert m["turns per game"].significant and m["turns per game"].diff > 0
+    assert m["branching"].diff == 0 and not m["branching"].significant
+    assert "turn.add" in c.to_dict()["significant_rules"]
+    text = c.table()
+    assert "turns per game" in text and "dead rules (of A, fired in no game of either " \
+        "variant): turn.never" in text
+
+
+def test_compare_is_deterministic_and_does_not_depend_on_workers():
+    one = compare_variants(MEDANG, PRAMBANAN, 16, players=3, seed=5, workers=1)
+    two = compare_variants(MEDANG, PRAMBANAN, 16, players=3, seed=5, workers=2)
+    assert one.to_dict() == two.to_dict()
+
+
+def test_compare_errors(tmp_path):
+    with pytest.raises(TabulaError):
+        compare_variants(MEDANG, PRAMBANAN, 0)
+    with pytest.raises(TabulaError):
+        compare_variants(MEDANG, count_spec(tmp_path), 2, players=3, workers=1)  # 2 only
+    with pytest.raises(TabulaError):
+        compare_variants(MEDANG, PRAMBANAN, 2, players=9, workers=1)
+
+
+# ---- the command line -----------------------------------------------------------------------
+
+def test_diff_simulate_json(capsys):
+    code = main(["diff", MEDANG, PRAMBANAN, "--simulate", "20", "--players", "3",
+                 "--workers", "1", "--json"])
+    out = capsys.readouterr().out
+    assert code == 0
+    data = json.loads(out)
+    assert {"added", "removed", "changed", "play"} <= set(data)
+    play_ = data["play"]
+    assert play_["games"] == 20 and play_["pairs"] == 20 and play_["players"] == 3
+    names = [m["name"] for m in play_["metrics"]]
+    for want in ("win rate, seat 0", "first-player advantage", "score, mean of seats",
+                 "score spread (best - worst)", "decisions per game", "branching"):
+        assert want in names
+    assert {"name", "a", "b", "diff", "low", "high", "significant"} <= set(play_["metrics"][0])
+    assert "dead_rules" in play_
+
+
+def test_diff_simulate_text(capsys):
+    code = main(["diff", MEDANG, PRAMBANAN, "--simulate", "10", "--workers", "1"])
+    out = capsys.readouterr().out
+    assert code == 0
+    assert "in play: medang (A) against medang_prambanan (B), 10 paired games" in out
+    assert "95% interval" in out and "dead rules" in out
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["--players", "3"], "--players is for --simulate N"),
+    (["--simulate", "0"], "--simulate needs 1 game or more"),
+    (["--simulate", "2", "--report", "/no/such/dir/x.html"], "cannot write"),
+])
+def test_diff_simulate_bad_input(capsys, argv, message):
+    code = main(["diff", MEDANG, PRAMBANAN, *argv])
+    err = capsys.readouterr().err
+    assert code == 1 and message in err and "Traceback" not in err
+
