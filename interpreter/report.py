@@ -1,4 +1,5 @@
-"""A simulation's summary as one self-contained HTML page (`tabula simulate --report`).
+"""A simulation's summary (`tabula simulate --report`), or two rule variants compared in
+play (`tabula diff A B --simulate N --report`), as one self-contained HTML page.
 
 Input: a Summary (interpreter.simulate.summarize: its statistics and its records).
 Output: an HTML file that opens in a browser with no server and no network: the run
@@ -7,8 +8,15 @@ seat and by agent with 95% Wilson intervals, first-player advantage, scores, gam
 branching, rules taken, failed games with their messages) and its plots as inline SVG
 (scores by seat, game lengths, win rates by seat and by agent against the fair share).
 
-The page has no script, no stylesheet, font or image from elsewhere, and no date: the
-same summary gives the same text, byte for byte (matplotlib's SVG ids are hashed with a
+Input of the comparison page: a Comparison (interpreter.compare), and the rule-by-rule
+diff as text. Output: the run (specs A and B, games, pairs, players, options, bots, seed,
+failed games), the diff, the metrics side by side with B - A, its 95% interval and a mark
+where the interval excludes 0, the rules whose firing changed, the rules of one variant
+only, the dead rules, and plots (a forest plot of the differences, win rate by seat, scores
+and game length of A and B).
+
+A page has no script, no stylesheet, font or image from elsewhere, and no date: the
+same input gives the same text, byte for byte (matplotlib's SVG ids are hashed with a
 fixed salt and its metadata left out). Every string of the records (spec names, options,
 agent names, error messages) is escaped. matplotlib is imported only when a report is
 made, and only its Figure (no pyplot, no global backend): safe in workers and notebooks.
@@ -32,6 +40,18 @@ MIN_BINS, MAX_BINS = 8, 50             # histograms
 # no Date (the page would change at every run), no Creator, Format or Type (their URLs)
 SVG_METADATA = {"Date": None, "Creator": None, "Format": None, "Type": None}
 FAIR = "0.35"                          # the colour of the fair-share lines
+VARIANTS = (("A", "C0"), ("B", "C1"))  # the two variants of a comparison, their colours
+COLOUR_NAMES = {"C0": "blue", "C1": "orange"}
+SIGNIFICANT, QUIET = "C3", "0.45"      # colours of the forest plot's differences
+MARK = "*"                             # the mark of a significant difference
+# the forest plot's panels: (title, unit, prefixes of the metrics' names); one scale each
+FOREST_PANELS = (
+    ("Win rates and first-player advantage", "win share", ("win rate", "first-player")),
+    ("Scores", "points", ("score", "winning margin")),
+    ("Game length", "decisions or turns per game", ("decisions", "turns")),
+    ("Branching", "legal actions per decision", ("branching",)),
+)
+OTHER_PANEL = ("Other metrics", "units of the metric")
 
 STYLE = """\
 body { font-family: system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; color: #222;
@@ -51,6 +71,13 @@ figure { margin: .5rem 0 1.5rem; }
 figure svg { max-width: 100%; height: auto; }
 figcaption { font-size: .85rem; color: #555; }
 p.note { color: #555; font-style: italic; }
+tr.sig td { background: #fff1d6; font-weight: 600; }
+.mark { color: #b3261e; font-weight: 700; }
+td.mark { text-align: center; }
+pre.diff { background: #f7f7f7; padding: .6rem .8rem; overflow-x: auto; font-size: .82rem;
+           line-height: 1.3; }
+pre.diff .add { color: #1a7f37; }
+pre.diff .del { color: #b3261e; }
 footer { margin-top: 3rem; font-size: .8rem; color: #777; }
 """
 
@@ -59,12 +86,13 @@ footer { margin-top: 3rem; font-size: .8rem; color: #777; }
 
 def write_report(summary, path, title: str | None = None) -> None:
     """Write the HTML report of a summary to path (UTF-8); TabulaError if it cannot."""
-    text = render_report(summary, title)
-    try:
-        with open(path, "w", encoding="utf-8", newline="\n") as f:
-            f.write(text)
-    except OSError as e:
-        raise TabulaError(f"cannot write {path}: {e.strerror}") from None
+    _save(render_report(summary, title), path)
+
+
+def write_comparison_report(comparison, path, title: str | None = None,
+                            rule_diff: str | None = None) -> None:
+    """Write the HTML page of a comparison to path (UTF-8); TabulaError if it cannot."""
+    _save(render_comparison_report(comparison, title, rule_diff), path)
 
 
 def render_report(summary, title: str | None = None) -> str:
@@ -72,7 +100,44 @@ def render_report(summary, title: str | None = None) -> str:
     facts = _Facts(summary)
     if title is None:
         title = f"Tabula simulation: {summary.spec}" if summary.spec else "Tabula simulation"
-    parts = [
+    parts = [_run_section(summary, facts)]
+    if facts.ok:
+        parts += [_wins_section(summary, facts), _scores_section(summary, facts),
+                  _length_section(summary, facts), _rules_section(summary)]
+    else:
+        parts.append('<p class="note">No finished games: no statistics and no plots.</p>')
+    if summary.failed:
+        parts.append(_failed_section(summary, facts))
+    return _page(title, parts, _plural(summary.games, "game record"))
+
+
+def render_comparison_report(comparison, title: str | None = None,
+                             rule_diff: str | None = None) -> str:
+    """The HTML page of a Comparison of two rule variants (interpreter.compare): one
+    self-contained page (see the module's doc). rule_diff: the text of `tabula diff A B`,
+    shown as it is."""
+    c = comparison
+    runs = [(label, s, _Facts(s), colour)
+            for (label, colour), s in zip(VARIANTS, (c.summary_a, c.summary_b))
+            if s is not None]
+    if title is None:
+        title = f"Tabula comparison: {c.a} (A) against {c.b} (B)"
+    parts = [_comparison_run_section(c, runs)]
+    if rule_diff is not None:
+        parts.append(_diff_section(rule_diff))
+    parts += [_metrics_section(c), _distributions_section(c, runs), _rule_changes_section(c)]
+    for label, s, f, _ in runs:
+        if s.failed:
+            parts.append(_failed_section(s, f, f"Failed games of {label}"))
+    games = sum(s.games for _, s, _, _ in runs)
+    return _page(title, parts, _plural(games, "game record"))
+
+
+# ---- the page ---------------------------------------------------------------------------
+
+def _page(title: str, sections: list, made_from: str) -> str:
+    """The whole page: head, title, the sections (HTML), a footer."""
+    return "\n".join([
         "<!DOCTYPE html>",
         '<html lang="en">',
         "<head>",
@@ -83,19 +148,17 @@ def render_report(summary, title: str | None = None) -> str:
         "</head>",
         "<body>",
         f"<h1>{_e(title)}</h1>",
-        _run_section(summary, facts),
-    ]
-    if facts.ok:
-        parts += [_wins_section(summary, facts), _scores_section(summary, facts),
-                  _length_section(summary, facts), _rules_section(summary)]
-    else:
-        parts.append('<p class="note">No finished games: no statistics and no plots.</p>')
-    if summary.failed:
-        parts.append(_failed_section(summary, facts))
-    records = f"{summary.games} game record{'s' if summary.games != 1 else ''}"
-    parts += [f"<footer>Made by tabula (interpreter.report) from {records}.</footer>",
-              "</body>", "</html>", ""]
-    return "\n".join(parts)
+        *sections,
+        f"<footer>Made by tabula (interpreter.report) from {_e(made_from)}.</footer>",
+        "</body>", "</html>", ""])
+
+
+def _save(text: str, path) -> None:
+    try:
+        with open(path, "w", encoding="utf-8", newline="\n") as f:
+            f.write(text)
+    except OSError as e:
+        raise TabulaError(f"cannot write {path}: {e.strerror}") from None
 
 
 # ---- what the summary does not keep -----------------------------------------------------
@@ -146,6 +209,10 @@ def _options_text(options: dict) -> str:
     return ", ".join(f"{k}={v}" for k, v in options.items()) or "none"
 
 
+def _plural(n: int, noun: str) -> str:
+    return f"{n} {noun}{'s' if n != 1 else ''}"
+
+
 def _counted(counter: Counter) -> str:
     """'a' for one value, 'a ×3, b ×2' for several (by count, then by value)."""
     if len(counter) == 1:
@@ -176,17 +243,22 @@ def _interval(pair, fmt: str = ".3f") -> str:
     return f"[{format(pair[0], fmt)}, {format(pair[1], fmt)}]"
 
 
-def _table(head: list, rows: list, numeric: set = frozenset()) -> str:
-    """An HTML table; every cell is escaped, the columns in `numeric` align right."""
+def _table(head: list, rows: list, numeric: set = frozenset(), marked: set = frozenset(),
+           classes: dict | None = None) -> str:
+    """An HTML table; every cell is escaped, the columns in `numeric` align right, the
+    columns of `classes` get that class, the rows (indices) in `marked` are highlighted."""
+    classes = {**{i: "num" for i in numeric}, **(classes or {})}
+
     def cell(tag, i, value):
-        cls = ' class="num"' if i in numeric else ""
+        cls = f' class="{classes[i]}"' if i in classes else ""
         return f"<{tag}{cls}>{_e(value)}</{tag}>"
     out = ["<table>"]
     out.append("<thead><tr>" + "".join(cell("th", i, h) for i, h in enumerate(head))
                + "</tr></thead>")
     out.append("<tbody>")
-    for row in rows:
-        out.append("<tr>" + "".join(cell("td", i, v) for i, v in enumerate(row)) + "</tr>")
+    for k, row in enumerate(rows):
+        tr = '<tr class="sig">' if k in marked else "<tr>"
+        out.append(tr + "".join(cell("td", i, v) for i, v in enumerate(row)) + "</tr>")
     out.append("</tbody></table>")
     return "\n".join(out)
 
@@ -216,6 +288,11 @@ def _run_section(s, f: _Facts) -> str:
         items.append(("seconds", f"{s.seconds:.1f}"))
     if s.workers is not None:
         items.append(("workers", s.workers))
+    return _definitions(items)
+
+
+def _definitions(items: list) -> str:
+    """(term, value) pairs as a definition list, escaped."""
     rows = "\n".join(f"<dt>{_e(k)}</dt><dd>{_e(v)}</dd>" for k, v in items)
     return f'<dl class="run">\n{rows}\n</dl>'
 
@@ -282,7 +359,7 @@ def _length_section(s, f: _Facts) -> str:
         ("<p>Mean branching (legal actions per agent's decision): "
          f"{_e(_num(s.mean_branching, '.2f'))}</p>"),
         _plot("game-length", "Game length: decisions and turns per game",
-              lambda fig: _draw_lengths(fig, f), (9.0, 3.4))])
+              lambda fig: _draw_lengths(fig, [("", f, None)]), (9.0, 3.4))])
 
 
 def _rules_section(s) -> str:
@@ -295,7 +372,7 @@ def _rules_section(s) -> str:
                       _table(["rule", "per game", "in all"], rows, numeric={1, 2})])
 
 
-def _failed_section(s, f: _Facts) -> str:
+def _failed_section(s, f: _Facts, heading: str = "Failed games") -> str:
     rows = []
     for msg, n in sorted(s.errors.items(), key=lambda kv: -kv[1]):
         recs = [r for r in f.records if r.get("error") == msg]
@@ -305,10 +382,136 @@ def _failed_section(s, f: _Facts) -> str:
         if len(indices) > MAX_INDICES:
             shown += f", … ({len(indices) - MAX_INDICES} more)"
         rows.append([n, msg, ", ".join(where) or "-", shown or "-"])
-    return "\n".join(["<h2>Failed games</h2>",
+    return "\n".join([f"<h2>{_e(heading)}</h2>",
                       ("<p>Games whose rules failed count here only, not in the "
                        "statistics.</p>"),
                       _table(["games", "error", "where", "game indices"], rows, numeric={0})])
+
+
+# ---- the comparison's sections ---------------------------------------------------------
+
+def _comparison_run_section(c, runs: list) -> str:
+    """The header of a comparison: the two specs, what was played, by whom, what failed."""
+    hashes = {label: ", ".join(f.spec_hashes) for label, _, f, _ in runs if f.spec_hashes}
+    failed = {k: _plain((c.failed or {}).get(k)) for k in ("a", "b")}
+    items = []
+    for label, spec in (("A", c.a), ("B", c.b)):
+        items.append((f"spec {label}", spec if label not in hashes
+                      else f"{spec} (hash {hashes[label]})"))
+    items += [("games", f"{c.games} of each, paired (same seeds, same bots)"),
+              ("pairs compared", f"{c.pairs} (both games finished)"),
+              ("players", c.players), ("options", _options_text(c.options or {})),
+              ("bots by seat", ", ".join(f"{i}: {a}" for i, a in enumerate(c.agents or ()))
+               or "-"),
+              ("seed", c.seed),
+              ("failed games", f"A: {failed['a']}, B: {failed['b']}")]
+    return _definitions(items)
+
+
+def _diff_section(rule_diff: str) -> str:
+    """The text of `tabula diff A B`: lines of A in red, of B in green."""
+    lines = []
+    for line in rule_diff.splitlines():
+        head = line.lstrip()[:1]
+        cls = {"-": "del", "+": "add"}.get(head)
+        lines.append(f'<span class="{cls}">{_e(line)}</span>' if cls else _e(line))
+    return "\n".join(["<h2>Rules: A against B</h2>",
+                      '<pre class="diff">' + "\n".join(lines) + "</pre>"])
+
+
+def _metric_table(metrics: list, first: str) -> str:
+    """Metrics side by side: A, B, B - A, its 95% interval, the mark when significant."""
+    rows = [[m.name, _num(m.a), _num(m.b), _num(m.diff, "+.3f"),
+             _interval(None if m.low is None else (m.low, m.high), "+.3f"),
+             MARK if m.significant else ""] for m in metrics]
+    return _table([first, "A", "B", "B - A", "95% interval", ""], rows,
+                  numeric={1, 2, 3, 4}, classes={5: "mark"},
+                  marked={i for i, m in enumerate(metrics) if m.significant})
+
+
+def _legend(pairs: int) -> str:
+    one = " (one pair gives no interval)" if pairs == 1 else ""
+    return (f'<p><span class="mark">{_e(MARK)}</span> significant: the 95% interval of the '
+            "paired difference B - A (Student's t over the pairs of games with the same "
+            f"seed and bots) excludes 0{one}. The significant rows are highlighted.</p>")
+
+
+def _metrics_section(c) -> str:
+    out = ["<h2>Metrics</h2>"]
+    if not any(m.diff is not None for m in c.metrics):
+        out.append('<p class="note">No pair in which both games finished: no metrics and '
+                   "no differences.</p>")
+        if c.metrics:
+            out.append(_metric_table(c.metrics, "metric"))
+        return "\n".join(out)
+    out += [(f"<p>Means over the {_e(_plural(c.pairs, 'pair'))} in which both games "
+             "finished; a win shared by k players counts 1/k for each.</p>"),
+            _metric_table(c.metrics, "metric"), _legend(c.pairs)]
+    panels = _forest_panels(c.metrics)
+    out.append(_plot(
+        "differences", "The differences B - A with their 95% intervals, one panel per "
+        "scale (" + "; ".join(f"{t.lower()}: {u}" for t, u, _ in panels) + "): the metrics "
+        "are in different units, so each panel has its own axis rather than all being "
+        "normalised to one. Red, filled: the interval excludes 0 (significant); grey, "
+        "open: it does not. The vertical line is no difference.",
+        lambda fig: _draw_forest(fig, panels),
+        (8.0, 0.9 + 0.28 * sum(len(ms) for _, _, ms in panels) + 0.6 * len(panels))))
+    return "\n".join(out)
+
+
+def _distributions_section(c, runs: list) -> str:
+    """Win rate by seat, scores and game length of A and B: all their finished games."""
+    runs = [run for run in runs if run[2].ok]
+    if not runs:
+        why = "" if c.summary_a is not None else " (the comparison holds no records)"
+        return f'<h2>A and B played</h2>\n<p class="note">No finished games to plot{why}.</p>'
+    specs = {"A": c.a, "B": c.b}
+    names = "; ".join(f"{label} ({COLOUR_NAMES[colour]}): {specs[label]}"
+                      for label, _, _, colour in runs)
+    return "\n".join([
+        "<h2>A and B played</h2>",
+        f"<p>Every finished game of each variant, paired or not. {_e(names)}.</p>",
+        _plot("ab-win-rates", "Win rate by seat of A and B with 95% Wilson intervals; the "
+              "dashed line is the fair share (1/players).",
+              lambda fig: _draw_ab_wins(fig, runs), (7.0, 3.6)),
+        _plot("ab-scores", "Scores of A and B. Left: all seats pooled, the dashed lines "
+              "the means. Right: by seat, the box spans the quartiles, the whisker p10 to "
+              "p90, the dark line is the median and the diamond the mean.",
+              lambda fig: _draw_ab_scores(fig, runs), (9.0, 3.8)),
+        _plot("ab-game-length", "Game length of A and B: decisions and turns per game, "
+              "the dashed lines the means.",
+              lambda fig: _draw_lengths(fig, [(label, f, colour)
+                                              for label, _, f, colour in runs]),
+              (9.0, 3.4))])
+
+
+def _rule_changes_section(c) -> str:
+    shown = [m for m in c.rules if m.significant]
+    quiet = len(c.rules) - len(shown)
+    out = ["<h2>Rules fired</h2>"]
+    if not c.rules:
+        out.append('<p class="note">No rule has an id: nothing to count.</p>')
+    elif shown:
+        out += [("<p>Fires per game of the rules whose firing changed significantly "
+                 f"({_e(MARK)}: the interval of B - A excludes 0).</p>"),
+                _metric_table(shown, "rule")]
+        if quiet:
+            out.append(f"<p>{_e(_plural(quiet, 'other rule'))}: no significant change.</p>")
+    else:
+        out.append(f"<p>No rule's firing changed significantly "
+                   f"({_e(_plural(quiet, 'rule'))} counted).</p>")
+    for label, ids in (("Only in A", c.only_in_a), ("Only in B", c.only_in_b)):
+        out.append(f"<h3>{label}</h3>\n{_id_list(ids)}")
+    out += ["<h2>Dead rules</h2>",
+            "<p>The rules of A that fired in no game of either variant.</p>",
+            _id_list(c.dead_rules)]
+    return "\n".join(out)
+
+
+def _id_list(ids: list) -> str:
+    if not ids:
+        return "<p>none</p>"
+    return "<ul>\n" + "\n".join(f"<li>{_e(i)}</li>" for i in ids) + "\n</ul>"
 
 
 # ---- plots ------------------------------------------------------------------------------
@@ -372,8 +575,9 @@ def _seat_colour(seat: int) -> str:
     return f"C{seat % 10}"
 
 
-def _fair_lines(ax, xs: list, fairs: list) -> None:
-    """The fair share: one dashed line if every bar has the same, else one per bar."""
+def _fair_lines(ax, xs: list, fairs: list, half: float = 0.4) -> None:
+    """The fair share: one dashed line if every bar has the same, else one per bar (or
+    group of bars, centred on xs, half wide on each side)."""
     known = [(x, v) for x, v in zip(xs, fairs) if v is not None]
     if not known:
         return
@@ -385,22 +589,34 @@ def _fair_lines(ax, xs: list, fairs: list) -> None:
             else f"fair share {v:.3f}"
         ax.axhline(v, color=FAIR, linestyle="--", linewidth=1.2, label=label)
     else:
-        ax.hlines([v for _, v in known], [x - 0.4 for x, _ in known],
-                  [x + 0.4 for x, _ in known], colors=FAIR, linestyles="--",
+        ax.hlines([v for _, v in known], [x - half for x, _ in known],
+                  [x + half for x, _ in known], colors=FAIR, linestyles="--",
                   linewidth=1.2, label="fair share (mean 1/players)")
+
+
+def _interval_bars(ax, xs: list, rates: list, intervals: list, colours, width: float,
+                   label: str | None = None, error_label: str | None = None) -> None:
+    """Rates as bars (none: 0) with their intervals as error bars."""
+    heights = [r if r is not None else 0.0 for r in rates]
+    low = [max(0.0, h - lo) for h, (lo, _) in zip(heights, intervals)]
+    high = [max(0.0, hi - h) for h, (_, hi) in zip(heights, intervals)]
+    ax.bar(xs, heights, width=width, color=colours, alpha=0.8, label=label)
+    ax.errorbar(xs, heights, yerr=[low, high], fmt="none", ecolor="0.15", capsize=5,
+                linewidth=1.2, label=error_label)
 
 
 def _rate_bars(ax, labels: list, rates: list, intervals: list, fairs: list,
                colours: list) -> None:
     """Win rates as bars with their intervals as error bars, and the fair share."""
     xs = list(range(len(labels)))
-    heights = [r if r is not None else 0.0 for r in rates]
-    low = [max(0.0, h - lo) for h, (lo, _) in zip(heights, intervals)]
-    high = [max(0.0, hi - h) for h, (_, hi) in zip(heights, intervals)]
-    ax.bar(xs, heights, width=0.6, color=colours, alpha=0.8)
-    ax.errorbar(xs, heights, yerr=[low, high], fmt="none", ecolor="0.15", capsize=5,
-                linewidth=1.2, label="95% Wilson interval")
+    _interval_bars(ax, xs, rates, intervals, colours, 0.6, error_label="95% Wilson interval")
     _fair_lines(ax, xs, fairs)
+    _rate_axis(ax, labels)
+
+
+def _rate_axis(ax, labels: list) -> None:
+    """The axes of win rates: one tick per bar (or group), 0 to 1, the legend beside."""
+    xs = list(range(len(labels)))
     ax.set_xticks(xs, [_text(t) for t in labels])
     ax.set_xlim(-0.6, len(xs) - 0.4)
     ax.set_ylim(0, 1.0)
@@ -444,32 +660,143 @@ def _draw_scores(fig, s, f: _Facts) -> None:
     hist.legend(loc="upper right")
     xs = list(range(len(seats)))
     for x, values, colour in zip(xs, data, colours):
-        ordered = sorted(values)
-        p10, q1, median, q3, p90 = (percentile(ordered, q) for q in (10, 25, 50, 75, 90))
-        box.vlines(x, p10, p90, colors=colour, linewidth=1.4)
-        box.bar(x, q3 - q1, bottom=q1, width=0.5, color=colour, alpha=0.45,
-                edgecolor=colour, linewidth=1.4)
-        box.hlines(median, x - 0.25, x + 0.25, colors="0.15", linewidth=1.6)
-        box.plot([x], [statistics.fmean(values)], marker="D", color="0.15", markersize=4)
-    box.set_xticks(xs, [str(seat) for seat in seats])
-    box.set_xlim(-0.6, len(xs) - 0.4)
-    box.set_xlabel("seat")
-    box.set_ylabel("score")
-    box.set_title("Score spread by seat")
+        _box(box, x, values, colour, 0.5)
+    _seat_box_axis(box, [str(seat) for seat in seats])
 
 
-def _draw_lengths(fig, f: _Facts) -> None:
-    axes = fig.subplots(1, 2)
-    for ax, values, what, colour in ((axes[0], f.decisions, "decisions per game", "C0"),
-                                     (axes[1], f.turns, "turns per game", "C1")):
-        ax.hist(values, bins=_bins(values, len(values)), rwidth=0.9, color=colour,
-                alpha=0.8)
-        _count_axis(ax)
+def _box(ax, x: float, values: list, colour: str, width: float,
+         label: str | None = None) -> None:
+    """One box: the quartiles, a whisker from p10 to p90, the median as a dark line and
+    the mean as a diamond."""
+    ordered = sorted(values)
+    p10, q1, median, q3, p90 = (percentile(ordered, q) for q in (10, 25, 50, 75, 90))
+    ax.vlines(x, p10, p90, colors=colour, linewidth=1.4)
+    ax.bar(x, q3 - q1, bottom=q1, width=width, color=colour, alpha=0.45,
+           edgecolor=colour, linewidth=1.4, label=label)
+    ax.hlines(median, x - width / 2, x + width / 2, colors="0.15", linewidth=1.6)
+    ax.plot([x], [statistics.fmean(values)], marker="D", color="0.15", markersize=4)
+
+
+def _seat_box_axis(ax, labels: list) -> None:
+    ax.set_xticks(range(len(labels)), labels)
+    ax.set_xlim(-0.6, len(labels) - 0.4)
+    ax.set_xlabel("seat")
+    ax.set_ylabel("score")
+    ax.set_title("Score spread by seat")
+
+
+def _hists(ax, series: list, what: str) -> None:
+    """Histograms of series [(label, values, colour)] side by side on the same bins, with
+    the mean of each as a dashed line ('mean', or 'LABEL mean' when labelled)."""
+    data = [values for _, values, _ in series]
+    games = max(len(values) for values in data)
+    labels = [_text(label) for label, _, _ in series]
+    ax.hist(data, bins=_bins([v for values in data for v in values], games), rwidth=0.9,
+            color=[colour for _, _, colour in series], alpha=0.8,
+            label=labels if len(series) > 1 else None)
+    _count_axis(ax)
+    for label, values, colour in series:
         mean = statistics.fmean(values)
-        ax.axvline(mean, color="0.15", linestyle="--", linewidth=1.2,
-                   label=f"mean {mean:.1f}")
-        ax.set_xlabel(what)
-        ax.set_ylabel("games")
+        ax.axvline(mean, color=colour if label else "0.15", linestyle="--", linewidth=1.2,
+                   label=f"{_text(label)} mean {mean:.1f}".strip())
+    ax.set_xlabel(what)
+    ax.set_ylabel("games")
+    if len(series) > 1:     # bars of both where they are fewest, on a light frame
+        ax.legend(loc="best", frameon=True, framealpha=0.85, edgecolor="none")
+    else:
         ax.legend(loc="upper right")
+
+
+def _draw_lengths(fig, runs: list) -> None:
+    """Decisions and turns per game of runs [(label, facts, colour)], the finished games
+    only; one run without a colour: a colour per panel."""
+    axes = fig.subplots(1, 2)
+    for k, (ax, what) in enumerate(((axes[0], "decisions"), (axes[1], "turns"))):
+        _hists(ax, [(label, getattr(f, what), colour or f"C{k}")
+                    for label, f, colour in runs if f.ok], f"{what} per game")
     axes[0].set_title("Decisions per game (the agents')")
     axes[1].set_title("Turns per game")
+
+
+
+def _forest_panels(metrics: list) -> list:
+    """The metrics with a difference, by scale: [(title, unit, [Metric])], in the order
+    of FOREST_PANELS, the metrics of no panel last."""
+    panels = [(title, unit, []) for title, unit, _ in FOREST_PANELS] + [(*OTHER_PANEL, [])]
+    for m in metrics:
+        if m.diff is None:
+            continue
+        k = next((i for i, (_, _, prefixes) in enumerate(FOREST_PANELS)
+                  if m.name.startswith(prefixes)), len(FOREST_PANELS))
+        panels[k][2].append(m)
+    return [panel for panel in panels if panel[2]]
+
+
+def _draw_forest(fig, panels: list) -> None:
+    from matplotlib.lines import Line2D
+    axes = fig.subplots(len(panels), 1, squeeze=False,
+                        height_ratios=[len(ms) + 1 for _, _, ms in panels])[:, 0]
+    for ax, (title, unit, metrics) in zip(axes, panels):
+        ys = list(range(len(metrics)))
+        for y, m in zip(ys, metrics):
+            colour = SIGNIFICANT if m.significant else QUIET
+            if m.low is not None:
+                ax.hlines(y, m.low, m.high, colors=colour, linewidth=2)
+            ax.plot([m.diff], [y], marker="o", markersize=6, color=colour,
+                    markerfacecolor=colour if m.significant else "white")
+        ax.axvline(0, color="0.15", linewidth=1)
+        ends = [0.0] + [v for m in metrics
+                        for v in ((m.diff,) if m.low is None else (m.low, m.high))]
+        lo, hi = min(ends), max(ends)
+        pad = (hi - lo) * 0.08 or 1.0
+        ax.set_xlim(lo - pad, hi + pad)
+        ax.set_yticks(ys, [_text(m.name) for m in metrics])
+        ax.set_ylim(len(metrics) - 0.5, -0.5)                  # the first one on top
+        ax.grid(False, axis="y")
+        ax.set_xlabel(f"B - A ({unit})")
+        ax.set_title(title, loc="left")
+    handles = [Line2D([], [], color=SIGNIFICANT, marker="o", linewidth=2,
+                      label="significant: the interval excludes 0"),
+               Line2D([], [], color=QUIET, marker="o", markerfacecolor="white",
+                      linewidth=2, label="the interval holds 0")]
+    axes[0].legend(handles=handles, loc="lower left", bbox_to_anchor=(0.0, 1.12), ncols=2)
+
+
+def _side_by_side(n: int) -> tuple:
+    """The width of n bars side by side in a group 0.8 wide, and their offsets from the
+    group's centre."""
+    width = 0.8 / n
+    return width, [(k - (n - 1) / 2) * width for k in range(n)]
+
+
+def _draw_ab_wins(fig, runs: list) -> None:
+    ax = fig.subplots()
+    seats = max(s.players for _, s, _, _ in runs)
+    width, offsets = _side_by_side(len(runs))
+    fairs = [None] * seats
+    for k, ((label, s, f, colour), offset) in enumerate(zip(runs, offsets)):
+        _interval_bars(ax, [seat + offset for seat in range(s.players)], s.win_rate_by_seat,
+                       s.win_interval_by_seat, colour, width * 0.95, label=label,
+                       error_label="95% Wilson interval" if k == len(runs) - 1 else None)
+        fairs = [fair if fair is not None else mine
+                 for fair, mine in zip(fairs, f.seat_fair + [None] * seats)]
+    _fair_lines(ax, list(range(seats)), fairs, half=0.45)
+    _rate_axis(ax, [str(seat) for seat in range(seats)])
+    ax.set_xlabel("seat")
+    ax.set_title("Win rate by seat, A and B (95% Wilson intervals)")
+
+
+def _draw_ab_scores(fig, runs: list) -> None:
+    hist, box = fig.subplots(1, 2, width_ratios=[3, 2])
+    _hists(hist, [(label, [v for seat in f.scores for v in seat], colour)
+                  for label, _, f, colour in runs], "score (all seats)")
+    hist.set_title("Scores, all seats pooled")
+    seats = max(len(f.scores) for _, _, f, _ in runs)
+    width, offsets = _side_by_side(len(runs))
+    for (label, _, f, colour), offset in zip(runs, offsets):
+        for seat, values in enumerate(f.scores):
+            if values:
+                _box(box, seat + offset, values, colour, width * 0.8,
+                     label=label if seat == 0 else None)
+    _seat_box_axis(box, [str(seat) for seat in range(seats)])
+    box.legend(loc="upper right")

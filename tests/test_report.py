@@ -1,7 +1,9 @@
 """The HTML report of a simulation: one self-contained page (no network, no script), the
 summary's numbers and its plots as inline SVG, user strings escaped, the same text for the
 same summary, and no crash on the edge cases (no games, all failed, one player, one game,
-player counts that differ by game)."""
+player counts that differ by game). The same for the page of two variants compared
+(render_comparison_report): its numbers, marks and plots, and its edge cases (one pair,
+no pair, one player, no rules, no records)."""
 
 import re
 import subprocess
@@ -10,12 +12,15 @@ import sys
 import pytest
 
 from interpreter import TabulaError
-from interpreter.report import render_report, write_report
+from interpreter.compare import Comparison, Metric, compare_records, compare_variants
+from interpreter.report import (render_comparison_report, render_report,
+                                write_comparison_report, write_report)
 from interpreter.simulate import run_batch, summarize
 
 from conftest import ROOT
 
 MEDANG = str(ROOT / "specs" / "medang")
+PRAMBANAN = str(ROOT / "examples" / "medang-prambanan")
 EVIL = "<script>alert(1)</script>"
 NAMESPACES = {"http://www.w3.org/2000/svg", "http://www.w3.org/1999/xlink"}
 
@@ -188,3 +193,204 @@ def test_matplotlib_is_lazy_and_pyplot_untouched():
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                           cwd=ROOT, timeout=120)
     assert proc.returncode == 0, proc.stderr[-2000:]
+
+
+# ---- the page of two variants compared --------------------------------------------------
+
+COMPARISON_PLOTS = ("differences", "ab-win-rates", "ab-scores", "ab-game-length")
+RULE_DIFF = """--- a (a.yaml)
++++ b (b.yaml)
+changed rules.general
+    choose:
+      - "u in [left(self)] where u != none & u.level < 3"
+      + "u in [left(self), above(self)] where u != none"
+1 differences: 1 changed, 0 added, 0 removed"""
+
+
+def comparison(recs_a: list, recs_b: list, ids_a=(), ids_b=(), a="hand_a", b="hand_b",
+               summaries: bool = True, **fields) -> Comparison:
+    """A Comparison of hand-made records, built as compare_variants builds it."""
+    metrics, rules, dead, pairs = compare_records(recs_a, recs_b, list(ids_a), list(ids_b))
+    sa, sb = summarize(recs_a), summarize(recs_b)
+    first = next((r for r in recs_a + recs_b if "error" not in r), None)
+    values = {"a": a, "b": b, "games": len(recs_a), "pairs": pairs,
+              "players": first["players"] if first else 2, "options": {"deck": "short"},
+              "agents": first["agents"] if first else [], "seed": 1,
+              "failed": {"a": sa.failed, "b": sb.failed}, "metrics": metrics,
+              "rules": rules, "only_in_a": sorted(set(ids_a) - set(ids_b)),
+              "only_in_b": sorted(set(ids_b) - set(ids_a)), "dead_rules": dead,
+              "summary_a": sa if summaries else None, "summary_b": sb if summaries else None}
+    return Comparison(**{**values, **fields})
+
+
+def fired(rec: dict, **counts) -> dict:
+    """The record with the ids that fired in its game (`rule_x=3` for rule:x)."""
+    rec["fired"] = {name.replace("_", ":", 1): n for name, n in counts.items()}
+    return rec
+
+
+def svg_count(page: str) -> int:
+    return page.count("<svg")
+
+
+@pytest.fixture(scope="module")
+def medang_pair(tmp_path_factory):
+    """Medang against Medang with the temple of Prambanan, 20 pairs, and the page (written
+    once, read back)."""
+    c = compare_variants(MEDANG, PRAMBANAN, 20, players=3, seed=1, workers=1)
+    out = tmp_path_factory.mktemp("compare") / "compare.html"
+    write_comparison_report(c, out, rule_diff=RULE_DIFF)
+    return c, out.read_text(encoding="utf-8")
+
+
+def test_write_comparison_report_writes_the_page(medang_pair, tmp_path):
+    c, page = medang_pair
+    assert page.startswith("<!DOCTYPE html>") and page.rstrip().endswith("</html>")
+    with pytest.raises(TabulaError, match="cannot write"):
+        write_comparison_report(c, tmp_path / "no such folder" / "compare.html")
+
+
+def test_the_comparison_page_holds_the_run_and_the_metrics(medang_pair):
+    c, page = medang_pair
+    assert "<title>Tabula comparison: medang (A) against medang_prambanan (B)</title>" in page
+    for text in ("<dd>medang (hash ", "<dd>medang_prambanan (hash ", "<dd>3</dd>",
+                 "20 of each, paired", "<dd>20 (both games finished)</dd>",
+                 "<dd>temple=borobudur</dd>", "0: random, 1: random, 2: random",
+                 "<dd>A: 0, B: 0</dd>"):
+        assert text in page
+    significant = [m for m in c.metrics if m.significant]
+    assert significant                       # game length at least: B ends sooner
+    for m in c.metrics:
+        row = (f"<td>{m.name}</td><td class=\"num\">{m.a:.3f}</td>"
+               f"<td class=\"num\">{m.b:.3f}</td><td class=\"num\">{m.diff:+.3f}</td>"
+               f"<td class=\"num\">[{m.low:+.3f}, {m.high:+.3f}]</td>")
+        mark = '<td class="mark">*</td></tr>' if m.significant else '<td class="mark"></td>'
+        assert row + mark in page
+        assert (f'<tr class="sig">{row}' in page) == m.significant
+    assert "the 95% interval of the paired difference B - A" in page   # the legend
+    assert "excludes 0" in page
+
+
+def test_the_comparison_page_holds_the_rules(medang_pair):
+    c, page = medang_pair
+    shown = [m for m in c.rules if m.significant]
+    assert shown
+    for m in c.rules:
+        assert (f"<td>{m.name}</td>" in page) == m.significant
+    assert f"<p>{len(c.rules) - len(shown)} other rules: no significant change.</p>" in page
+    assert "<h3>Only in A</h3>\n<p>none</p>" in page
+    assert "<h2>Dead rules</h2>" in page
+
+
+def test_the_comparison_page_holds_its_plots(medang_pair):
+    page = medang_pair[1]
+    assert svg_count(page) == 4
+    for name in COMPARISON_PLOTS:
+        assert f'<svg id="{name}" role="img"' in page
+    assert "<?xml" not in page and "<!DOCTYPE svg" not in page
+    assert "Win rates and first-player advantage" in page       # the forest's panels
+    assert "fair share 1/3" in page
+    ids = re.findall(r'\sid="([^"]+)"', page)
+    assert len(ids) == len(set(ids))
+
+
+def test_the_comparison_page_is_self_contained_and_the_same_each_time(medang_pair):
+    c, page = medang_pair
+    assert external_urls(page) == set()
+    assert "<script" not in page.lower() and "<link" not in page.lower()
+    assert not re.search(r"\ssrc=", page) and not re.search(r"url\((?!#)", page)
+    assert render_comparison_report(c, rule_diff=RULE_DIFF) == page
+
+
+def test_the_rule_diff_is_shown_escaped(medang_pair):
+    page = medang_pair[1]
+    assert '<pre class="diff">' in page
+    assert ('<span class="del">      - &quot;u in [left(self)] where u != none &amp; '
+            'u.level &lt; 3&quot;</span>') in page
+    assert '<span class="add">+++ b (b.yaml)</span>' in page
+    assert "1 differences: 1 changed, 0 added, 0 removed</pre>" in page
+
+
+def test_dead_rules_and_rules_of_one_variant():
+    recs_a = [fired(record(i, 2, [3 + i % 2, 1], [0]), rule_draw=1 + i % 2, rule_play=4)
+              for i in range(6)]
+    recs_b = [fired(record(i, 2, [3, 2 + i % 3], [0]), rule_draw=1 + i % 2,
+                    rule_play=7 + i % 2, rule_steal=1) for i in range(6)]
+    c = comparison(recs_a, recs_b, ["rule:draw", "rule:play", "rule:never", "rule:old"],
+                   ["rule:draw", "rule:play", "rule:never", "rule:steal"])
+    page = render_comparison_report(c)
+    assert c.dead_rules == ["rule:never", "rule:old"]
+    assert "<ul>\n<li>rule:never</li>\n<li>rule:old</li>\n</ul>" in page
+    assert "<h3>Only in A</h3>\n<ul>\n<li>rule:old</li>\n</ul>" in page
+    assert "<h3>Only in B</h3>\n<ul>\n<li>rule:steal</li>\n</ul>" in page
+    play = next(m for m in c.rules if m.name == "rule:play")
+    assert play.significant
+    assert ('<tr class="sig"><td>rule:play</td><td class="num">4.000</td>'
+            '<td class="num">7.500</td><td class="num">+3.500</td>') in page
+    assert "<p>3 other rules: no significant change.</p>" in page
+
+
+def test_comparison_strings_are_escaped():
+    recs = [record(i, 2, [3, 1 + i], [0], agents=[EVIL, "random"], options={"deck": EVIL})
+            for i in range(3)]
+    c = comparison(recs, [dict(r) for r in recs], [EVIL], [EVIL], a=EVIL, b=EVIL,
+                   options={"deck": EVIL}, dead_rules=[EVIL])
+    page = render_comparison_report(c, rule_diff=EVIL)
+    assert "<script" not in page
+    evil = "&lt;script&gt;alert(1)&lt;/script&gt;"
+    assert f"<title>Tabula comparison: {evil} (A) against {evil} (B)</title>" in page
+    for text in (f"<dd>{evil} (hash 0123abcd)</dd>", f"<dd>deck={evil}</dd>",
+                 f"<dd>0: {evil}, 1: random", f'<pre class="diff">{evil}</pre>',
+                 f"<li>{evil}</li>"):
+        assert text in page
+    assert external_urls(page) == set()
+
+
+def test_a_comparison_of_one_pair():
+    c = comparison([record(0, 2, [5, 2], [0])], [record(0, 2, [4, 4], [0, 1])],
+                   ["rule:draw"], ["rule:draw"])
+    assert c.pairs == 1 and all(m.low is None for m in c.metrics)
+    page = render_comparison_report(c)
+    assert svg_count(page) == 4
+    row = ('<tr><td>score, seat 1</td><td class="num">2.000</td><td class="num">4.000</td>'
+           '<td class="num">+2.000</td><td class="num">-</td><td class="mark"></td></tr>')
+    assert row in page                                    # no interval, no mark
+    assert "one pair gives no interval" in page and 'class="sig"' not in page
+
+
+def test_a_comparison_of_no_pairs():
+    # every game of B failed: no metric; the rules' Metrics have None everywhere
+    c = comparison([record(0, 2, [5, 2], [0]), record(1, 2, [1, 2], [1])],
+                   [failed(0, "the box is full"), failed(1, "the box is full")],
+                   ["rule:draw"], ["rule:draw"])
+    assert c.pairs == 0 and c.metrics == [] and c.rules[0].a is None
+    page = render_comparison_report(c)
+    assert "No pair in which both games finished" in page
+    assert "<dd>A: 0, B: 2</dd>" in page and "<h2>Failed games of B</h2>" in page
+    assert svg_count(page) == 3                           # A's games only, no forest
+    # hand-made metrics with None fields, and both runs failed: no plots at all
+    nothing = Metric("win rate, seat 0", None, None, None, None, None, 0)
+    c = comparison([failed(0, "oops")], [failed(0, "oops")], metrics=[nothing])
+    page = render_comparison_report(c)
+    assert svg_count(page) == 0 and "No finished games to plot" in page
+    assert '<tr><td>win rate, seat 0</td><td class="num">-</td>' in page
+
+
+def test_a_comparison_of_one_player_without_rules():
+    c = comparison([record(i, 1, [5 + i], [0]) for i in range(3)],
+                   [record(i, 1, [4 + 2 * i], [0] if i else []) for i in range(3)])
+    assert c.rules == [] and c.players == 1
+    page = render_comparison_report(c)
+    assert svg_count(page) == 4 and "fair share 1/1" in page
+    assert "No rule has an id" in page
+    assert ("<h2>Dead rules</h2>\n<p>The rules of A that fired in no game of either "
+            "variant.</p>\n<p>none</p>") in page
+
+
+def test_a_comparison_without_its_runs():
+    recs = [record(i, 2, [3, 1 + i], [0]) for i in range(3)]
+    c = comparison(recs, recs, summaries=False)
+    page = render_comparison_report(c)
+    assert svg_count(page) == 1                          # the forest plot only
+    assert "the comparison holds no records" in page
+    assert '<pre class="diff">' not in page              # no rule diff given
