@@ -11,7 +11,8 @@ decisions, scoring rules, tie-breakers and components. Its edges are of two sort
 structure (`contains`: a phase, rule, step or decision holds a node in its body; `calls`:
 a body calls a rule) and the flow (`next`: B may run right after A in the same body, and
 phase after phase; `loop`: a loop's body ends and starts again, or an up_to decision is
-asked again). A structural edge that leads to a body's first nodes has `entry: True`.
+asked again; `within` names the node whose body the flow is in). A structural edge that
+leads to a body's first nodes has `entry: True`.
 The flow is drawn by `tabula graph`; running a game never reads the graph.
 """
 
@@ -1233,15 +1234,18 @@ class Compiler:
         return block
 
     # ---- the action graph's flow edges (they change nothing in the game) ------------------
-    def _flow_edge(self, a: str, b: str, kind: str) -> None:
-        """A flow edge a -> b, unless a structural edge (contains, calls) joins them."""
+    def _flow_edge(self, a: str, b: str, kind: str, within: str = "") -> None:
+        """A flow edge a -> b (`within`: the node whose body it is in), unless an edge
+        joins them already (a structural one: contains, calls; or the same flow in
+        another body: a rule called in several places)."""
         if not self.graph.has_edge(a, b):
-            self.graph.add_edge(a, b, kind=kind)
+            self.graph.add_edge(a, b, kind=kind, **({"within": within} if within else {}))
 
     def _flow_then(self, part: Flow) -> None:
         """The block being compiled goes on with `part`."""
         if self._flow_stack:
-            self._flow_stack[-1].then(part, lambda a, b: self._flow_edge(a, b, "next"))
+            within = self.current_rule
+            self._flow_stack[-1].then(part, lambda a, b: self._flow_edge(a, b, "next", within))
 
     def _mark_entries(self, owner: str, flow: Flow | Block) -> None:
         """Mark owner's edges to the first nodes its body may reach: entry=True."""
@@ -1256,7 +1260,7 @@ class Compiler:
         flow = self.flows[body.id]
         for a in flow.exits:
             for b in flow.entries:
-                self._flow_edge(a, b, "loop")
+                self._flow_edge(a, b, "loop", self.current_rule)
         self._flow_then(flow if runs_once else flow.maybe())
 
     @staticmethod
@@ -1544,7 +1548,8 @@ class Compiler:
         finally:
             self.current_rule = outer
         self._flow_decision(dnode, [f"step:{opt['id']}" if opt is not step and "id" in opt
-                                    else None for opt in options], alts, "up_to" in step)
+                                    else None for opt in options if isinstance(opt, dict)],
+                            alts, "up_to" in step)
         player = None
         if "player" in step:
             if str(step["player"]).strip() == "chance":
@@ -1594,7 +1599,7 @@ class Compiler:
     def _flow_decision(self, dnode: str, option_nodes: list, alts: list, upto: bool) -> None:
         """A decision leads to each option (its node if it has an id, then its body's
         first nodes); it is one node of the enclosing block; up_to asks it again."""
-        link = lambda a, b: self._flow_edge(a, b, "next")  # noqa: E731
+        link = lambda a, b: self._flow_edge(a, b, "next", dnode)  # noqa: E731
         branches = []
         for node, alt in zip(option_nodes, alts):
             branch = Flow()
@@ -1605,7 +1610,7 @@ class Compiler:
         self._mark_entries(dnode, Flow.either(branches))
         self._flow_then(Flow.node(dnode))
         if upto:
-            self._flow_edge(dnode, dnode, "loop")
+            self._flow_edge(dnode, dnode, "loop", dnode)
 
     def _alternative(self, did, i, opt, scope: Scope, pos, oid: str | None = None) -> Alt:
         if not isinstance(opt, dict):
@@ -2015,7 +2020,7 @@ class Compiler:
                                 ruling=str(tb.get("ruling", "")))
             self.graph.add_edge("scoring", node, kind="contains")
             if previous:                # the next tie-breaker counts if the tie persists
-                self._flow_edge(previous, node, "next")
+                self._flow_edge(previous, node, "next", "scoring")
             previous = node
             size = max(size, scope.size)
         p.score_nlocals = size

@@ -4,7 +4,10 @@ Input: two Specs (variants already resolved). Output: the entries added, removed
 changed, id by id (game settings, options, enums, data, components, zones, variables,
 functions, rules, scoring points and tie-breakers, and the top-level steps of setup and
 play), each with its normalised text. Rule text is compared by its syntax tree, so a
-reformatting (spacing, line breaks, YAML quoting) is not a difference.
+reformatting (spacing, line breaks, YAML quoting) is not a difference. Then, apart from
+those entries, the two action graphs (interpreter/graph.py): steps, decisions and
+transitions added, removed or changed, each spec compiled for its least player count
+with its default options.
 """
 
 from __future__ import annotations
@@ -14,7 +17,8 @@ import json
 import yaml
 
 from .compiler import plain
-from .errors import SpecError
+from .errors import SpecError, TabulaError
+from .graph import diff_graphs, format_graph_diff, graph_diff_json
 from .parser import parse
 
 SECTIONS = ("options", "enums", "data", "components", "zones", "variables", "functions",
@@ -79,7 +83,20 @@ def diff_specs(a, b) -> dict:
                 "b": _normalised(eb[k]), "fields": _fields(ea[k], eb[k])}
                for k in ea if k in eb and _canonical(ea[k]) != _canonical(eb[k])]
     return {"a": {"path": str(a.path), "id": a.id}, "b": {"path": str(b.path), "id": b.id},
-            "added": added, "removed": removed, "changed": changed}
+            "added": added, "removed": removed, "changed": changed,
+            "graph": diff_action_graphs(a, b)}
+
+
+def diff_action_graphs(a, b) -> dict:
+    """The two specs' action graphs compared, each compiled for its least player count
+    with its default options: {players: {a, b}, added, removed, changed}; {error: text}
+    if a spec does not compile (its rules can still be compared)."""
+    try:
+        game_a, game_b = a.game(), b.game()
+    except TabulaError as e:
+        return {"error": str(e)}
+    return {"players": {"a": game_a.players, "b": game_b.players},
+            **graph_diff_json(diff_graphs(game_a, game_b))}
 
 
 def _fields(a, b, path: str = "") -> list:
@@ -140,6 +157,15 @@ def format_diff(d: dict) -> str:
     n = len(d["added"]) + len(d["removed"]) + len(d["changed"])
     lines.append(f"{n} difference{'s' if n != 1 else ''}: {len(d['changed'])} changed, "
                  f"{len(d['added'])} added, {len(d['removed'])} removed")
+    graph = d.get("graph")
+    if graph is not None:
+        lines.append("")
+        if "error" in graph:
+            lines.append(f"action graph: not compared, a spec does not compile:\n{graph['error']}")
+        else:
+            lines.append(f"action graph ({graph['players']['a']} and {graph['players']['b']} "
+                         "players, default options):")
+            lines.append(format_graph_diff(graph))
     return "\n".join(lines)
 
 
