@@ -1,4 +1,4 @@
-"""The `tabula` command line: validate, run, test, bench, diff.
+"""The `tabula` command line: validate, run, replay, test, bench, diff.
 
 Input: arguments. Output: text (or JSON) on stdout, errors on stderr. Exit codes: 0 fine,
 1 the input is wrong (a located error), 2 a usage error. No Python traceback reaches a
@@ -15,7 +15,8 @@ import sys
 import time
 from pathlib import Path
 
-from .engine import State
+from . import gamelog
+from .graph import add_command as graph_command
 from .errors import IllegalAction, TabulaError
 from .model import CHANCE
 from .spec import load_spec
@@ -38,20 +39,6 @@ def bot_rng(seed: int) -> random.Random:
     return random.Random(f"tabula-bots:{seed}")
 
 
-def play_random(st: State, rng: random.Random, record=None) -> int:
-    """Play a state to its end with uniformly random decisions (chance included)."""
-    n = 0
-    rnd = rng.random
-    while not st.terminal:
-        acts = st.pending.actions
-        a = acts[int(rnd() * len(acts))]
-        if record is not None:
-            record.append((st.current_player(), st.action_to_string(a), st.turn))
-        st._apply(st.pending, a)
-        n += 1
-    return n
-
-
 # ---- commands ---------------------------------------------------------------------------
 
 def cmd_validate(args) -> int:
@@ -68,25 +55,37 @@ def cmd_validate(args) -> int:
 
 
 def cmd_run(args) -> int:
+    from .agents import RandomAgent, agent_rng, chance_rng, make_agents
+    if args.for_player is not None and not args.log:
+        print("tabula run: --for needs --log FILE", file=sys.stderr)
+        return EXIT_USAGE
     spec = load_spec(args.spec)
     game = spec.game(args.players, _options(args.option))
-    st = game.new_state(seed=args.seed)
-    record: list = []
-    play_random(st, bot_rng(args.seed), record)
+    n = game.players
+    if args.agents:        # agents.play_game's generators: the game play_game plays
+        agents = make_agents(args.agents, n)
+        chance, seats = chance_rng(args.seed), [agent_rng(args.seed, p) for p in range(n)]
+    else:                  # one generator for all, as `run` has always played
+        agents = [RandomAgent()] * n
+        chance = bot_rng(args.seed)
+        seats = [chance] * n
+    header = gamelog.log_header(spec, game, args.spec, args.seed, agents)
+    with gamelog.open_log(args.log, header, args.for_player) as log:
+        st, decisions = gamelog.play(game, args.seed, agents, chance, seats, log)
+    record = [(p, text, turn) for p, _, text, turn in decisions]
     result = {
         "spec": spec.id, "spec_hash": spec.hash, "players": game.players,
-        "options": game.options, "seed": args.seed, "agents": ["random"] * game.players,
+        "options": game.options, "seed": args.seed, "agents": header["agents"],
         "decisions": [{"player": "chance" if p == CHANCE else p, "action": a}
                       for p, a, _ in record],
         "points": st.points(), "scores": st.scores(), "winners": st.winners(),
     }
-    if args.log:
-        Path(args.log).write_text(json.dumps(result, indent=1) + "\n", encoding="utf-8")
     if args.json:
         print(json.dumps(result))
         return EXIT_OK
     print(f"{spec.id}: {game.players} players, options "
-          f"{', '.join(f'{k}={v}' for k, v in game.options.items()) or 'none'}, seed {args.seed}")
+          f"{', '.join(f'{k}={v}' for k, v in game.options.items()) or 'none'}, seed {args.seed}"
+          + (f", agents {', '.join(header['agents'])}" if args.agents else ""))
     last_turn = None
     for p, a, turn in record:
         if turn != last_turn and turn:
@@ -305,10 +304,16 @@ def parser() -> argparse.ArgumentParser:
         p.add_argument("--option", action="append", metavar="K=V", default=[])
         p.add_argument("--json", action="store_true", help="print one JSON object")
 
-    p = sub.add_parser("run", help="play one game with random bots")
+    p = sub.add_parser("run", help="play one game with bots")
     game_args(p)
-    p.add_argument("--log", metavar="FILE", help="write the game record (JSON) to FILE")
+    p.add_argument("--agents", metavar="A,B,...",
+                   help="one bot per seat: random, greedy, mcts:ITERATIONS (default random)")
+    p.add_argument("--log", metavar="FILE", help="write the game log (JSON lines) to FILE")
+    p.add_argument("--for", dest="for_player", type=int, metavar="PLAYER",
+                   help="with --log: write what PLAYER saw instead of the full log")
     p.set_defaults(fn=cmd_run)
+    gamelog.add_command(sub)
+    graph_command(sub)
 
     p = sub.add_parser("test", help="run scenario files")
     p.add_argument("paths", nargs="+", metavar="PATH")
