@@ -259,7 +259,7 @@ def cmd_diff(args) -> int:
     spec_a, spec_b = load_spec(args.a), load_spec(args.b)
     d = diff_specs(spec_a, spec_b)
     if args.simulate is None:
-        for flag in ("report", "players", "agents", "workers"):
+        for flag in ("report", "players", "agents", "workers", "address"):
             if getattr(args, flag) is not None:
                 raise TabulaError(f"--{flag} is for --simulate N: name the number of games")
         print(to_json(d) if args.json else format_diff(d))
@@ -271,7 +271,8 @@ def cmd_diff(args) -> int:
     progress = Progress(2 * args.simulate, sys.stderr.isatty() and not args.json)
     c = compare_variants(spec_a, spec_b, args.simulate, players=args.players,
                          options=_options(args.option), agents=agents, seed=args.seed,
-                         workers=args.workers, progress=progress)
+                         workers=args.workers, backend=args.backend,
+                         address=args.address, progress=progress)
     if args.report:
         from .report import write_comparison_report
         write_comparison_report(c, args.report, rule_diff=format_diff(d))
@@ -365,6 +366,9 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--workers", type=int, default=None)
     p.add_argument("--report", metavar="FILE.html",
                    help="with --simulate: the comparison and its plots as one HTML page")
+    p.add_argument("--backend", choices=["local", "ray"], default="local",
+                   help="with --simulate: where the games run (as for simulate)")
+    p.add_argument("--address", metavar="ADDR", help="with --backend ray: the cluster")
     p.set_defaults(fn=cmd_diff)
     return ap
 
