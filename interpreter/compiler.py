@@ -375,7 +375,7 @@ class Compiler:
                 raise SpecError(f"sum() adds numbers, not {T.describe(etyp)}", node.gen.elt.pos)
             return (lambda st, L: sum(run(st, L))), T.INT
         if name == "count":
-            return (lambda st, L: len(run(st, L))), T.INT
+            return run.count_of, T.INT
         if name in ("max", "min"):
             f = max if name == "max" else min
 
@@ -388,20 +388,22 @@ class Compiler:
                                     f"write {name}(... , 0) to give a default")
                 return dflt(st, L)
             return best, etyp
-        lazy = run.lazy
         if name == "any":
-            return (lambda st, L: any(lazy(st, L))), T.BOOL
+            return run.any_of, T.BOOL
         if name == "all":
-            return (lambda st, L: all(lazy(st, L))), T.BOOL
+            return run.all_of, T.BOOL
         if name == "tally":
             return (lambda st, L: tally_of(run(st, L))), T.map_of(etyp, T.INT, counts=True)
         if name == "list":
             return run, T.list_of(etyp)
+        if dflt is None:
+            return run.first_of, etyp
+        lazy = run.lazy
 
         def first(st, L):
             for v in lazy(st, L):
                 return v
-            return dflt(st, L) if dflt else None
+            return dflt(st, L)
         return first, etyp
 
     def call_function(self, node: ast.Func, args, scope):
@@ -1681,14 +1683,15 @@ class Compiler:
             for vals in itertools.product(*(s(st, L) for s in sources)):
                 if None in vals:
                     continue
+                if distinct:
+                    k = key_of(vals)
+                    if k in seen:          # identical pieces are in already: no need
+                        continue           # to ask the condition
                 for slot, v in zip(slots_t, vals):
                     L[slot] = v
                 if cond is not None and not cond(st, L):
                     continue
                 if distinct:
-                    k = key_of(vals)
-                    if k in seen:
-                        continue
                     seen.add(k)
                 out.append(prefix + vals)
                 if len(out) > 100_000:
@@ -1718,12 +1721,12 @@ class Compiler:
             for v in src(st, L):
                 if v is None:
                     continue
+                if dedupe and kind[v] in seen:    # an identical piece is in already:
+                    continue                       # its condition need not be asked
                 L[slot] = v
                 if not cond(st, L):
                     continue
                 if dedupe:
-                    if kind[v] in seen:
-                        continue
                     seen.add(kind[v])
                 out.append(prefix + (v,))
             return out

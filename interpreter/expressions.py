@@ -214,6 +214,33 @@ class ExprCompiler:
             return False
         return any_of, T.BOOL
 
+    def _size_compare(self, node, scope, ta):
+        """`size(x) == 0`, `size(x) > 0` and the like, with x a slot (a cell, a one-slot
+        zone), as one closure: grid games ask whether cells are empty in every legality
+        test, so the three closures of the plain path are fused into one."""
+        left, right, op = node.left, node.right, node.op
+        if not (isinstance(left, ast.Func) and left.name == "size" and len(left.args) == 1
+                and isinstance(right, ast.Const) and type(right.value) is int
+                and op in _COMPARE and op not in ("in", "not in") and ta == T.INT):
+            return None
+        arg = left.args[0]
+        fn, typ = self.compile(arg, scope)
+        if typ[0] != "slot":
+            return None
+        v = right.value
+        f = _COMPARE[op]
+        entry = scope.names.get(arg.id) if isinstance(arg, ast.Name) else None
+        if entry is not None and entry[0] is not None:       # a local: read it in place
+            i = entry[0]
+            if op == "==" and v == 0:
+                return lambda st, L: not st.slots[L[i]]
+            if op in ("!=", ">") and v == 0:
+                return lambda st, L: len(st.slots[L[i]]) > 0
+            return lambda st, L: f(len(st.slots[L[i]]), v)
+        if op == "==" and v == 0:
+            return lambda st, L: not st.slots[fn(st, L)]
+        return lambda st, L: f(len(st.slots[fn(st, L)]), v)
+
     def x_Not(self, node, scope):
         a = self.expect(node.operand, scope, T.BOOL, "the operand of not")
         return (lambda st, L: not a(st, L)), T.BOOL
@@ -234,6 +261,9 @@ class ExprCompiler:
         if not T.compatible(ta, tb):
             raise SpecError(f"cannot compare {T.describe(ta)} with {T.describe(tb)}",
                             node.pos)
+        fused = self._size_compare(node, scope, ta)
+        if fused is not None:
+            return fused, T.BOOL
         self._check_enum_literal(node.right, tb, ta)
         self._check_enum_literal(node.left, ta, tb)
         if op in ("<", "<=", ">", ">=") and not (T.is_numeric(ta) or ta == T.PLAYER):
@@ -338,6 +368,7 @@ class ExprCompiler:
                     raise RuleError(f"a list grew past {MAX_LIST} items", pos)
             return out
         run.lazy = lazy
+        run.any_of, run.all_of, run.count_of, run.first_of = _loops(items, var, cond, lets, elt)
         return run, etyp
 
     def x_ListComp(self, node, scope):
@@ -354,6 +385,88 @@ class ExprCompiler:
     def x_Func(self, node, scope):
         args = [self.compile(a, scope) for a in node.args]
         return self.c.call_function(node, args, scope)
+
+
+def _loops(items, var, cond, lets, elt) -> tuple:
+    """any, all, count and first over a generator as plain loops (no generator frames:
+    these run in every legality test of a board game, so they are the hottest code).
+    count counts the values a generator yields; first returns the first (or None)."""
+    if lets:
+        def values(st, L):
+            for v in items(st, L):
+                L[var] = v
+                if cond is not None and not cond(st, L):
+                    continue
+                for slot, fn in lets:
+                    L[slot] = fn(st, L)
+                yield elt(st, L)
+
+        def any_of(st, L):
+            return any(values(st, L))
+
+        def all_of(st, L):
+            return all(values(st, L))
+
+        def count_of(st, L):
+            return sum(1 for _ in values(st, L))
+
+        def first_of(st, L):
+            return next(values(st, L), None)
+        return any_of, all_of, count_of, first_of
+    if cond is None:
+        def any_of(st, L):
+            for v in items(st, L):
+                L[var] = v
+                if elt(st, L):
+                    return True
+            return False
+
+        def all_of(st, L):
+            for v in items(st, L):
+                L[var] = v
+                if not elt(st, L):
+                    return False
+            return True
+
+        def count_of(st, L):
+            return sum(1 for _ in items(st, L))
+
+        def first_of(st, L):
+            for v in items(st, L):
+                L[var] = v
+                return elt(st, L)
+            return None
+        return any_of, all_of, count_of, first_of
+
+    def any_of(st, L):
+        for v in items(st, L):
+            L[var] = v
+            if cond(st, L) and elt(st, L):
+                return True
+        return False
+
+    def all_of(st, L):
+        for v in items(st, L):
+            L[var] = v
+            if cond(st, L) and not elt(st, L):
+                return False
+        return True
+
+    def count_of(st, L):
+        n = 0
+        for v in items(st, L):
+            L[var] = v
+            if cond(st, L):
+                n += 1
+        return n
+
+    def first_of(st, L):
+        for v in items(st, L):
+            L[var] = v
+            if cond(st, L):
+                return elt(st, L)
+        return None
+    return any_of, all_of, count_of, first_of
 
 
 def check_arity(node, n: int, lo: int, hi: int | None = None):

@@ -447,6 +447,50 @@ def test_tally_of_a_list_and_an_enum_as_a_source(tmp_path):
     assert st.gv[0] == 32
 
 
+# The deck is red1 red2 red3 blue1 blue2 blue3 (creation order). Each aggregate over a
+# generator, with and without `where` and `let` (they take different compiled paths).
+@pytest.mark.parametrize("expr,value", [
+    ("count(c for c in deck)", 6),
+    ("count(c for c in deck where c.colour == red)", 3),
+    ("count(m for c in deck where c.colour == blue let m = c.n * 2)", 3),
+    ("if any(c.n == 3 for c in deck) then 1 else 0", 1),
+    ("if any(c.n == 4 for c in deck) then 1 else 0", 0),
+    ("if any(c.n == 2 for c in deck where c.colour == blue) then 1 else 0", 1),
+    ("if any(m == 6 for c in deck where c.colour == red let m = c.n * 2) then 1 else 0", 1),
+    ("if all(c.n <= 3 for c in deck) then 1 else 0", 1),
+    ("if all(c.n < 3 for c in deck where c.colour == red) then 1 else 0", 0),
+    ("if all(c.n > 5 for c in deck where c.n > 9) then 1 else 0", 1),     # vacuous
+    ("if all(m < 7 for c in deck let m = c.n * 2) then 1 else 0", 1),
+    ("first(c.n for c in deck where c.colour == blue)", 1),
+    ("first(c.n * 10 for c in deck)", 10),
+    ("first(m for c in deck where c.n == 3 let m = c.n + 100)", 103),
+    ("first(c.n for c in deck where c.n > 5, 42)", 42),
+    ("first(c.n for c in deck where c.n == 2, 42)", 2),
+    ("sum(c.n for c in deck where c.colour == red)", 6),
+])
+def test_aggregates_over_generators(tmp_path, expr, value):
+    st = make(tmp_path, f"""
+        play:
+          - total = {expr}
+    """).new_state()
+    assert st.gv[0] == value
+
+
+def test_size_comparisons_of_slots(tmp_path):
+    st = make(tmp_path, """
+        play:
+          - move top(deck, 2) to row
+          - total = count(k for k in [0, 1, 2] where size(board[k]) == 0) * 100
+                    + count(k for k in [0, 1, 2] where size(board[k]) > 0) * 10
+                    + (if size(deck) == 4 then 1 else 0)
+          - move top(deck) to board[1]
+          - let b = board[1]
+          - total += (if size(b) == 1 and size(b) != 0 and size(b) >= 1 and not (size(b) < 1)
+                      then 1000 else 0)
+    """).new_state()
+    assert st.gv[0] == 1301
+
+
 @pytest.mark.parametrize("text,message", [
     ("total = sum(c.n for c in deck, 3)", "takes no default"),
     ("total = sum(c for c in deck)", "adds numbers"),
