@@ -435,6 +435,26 @@ def agent_rng(seed: int, seat: int) -> random.Random:
     return random.Random(f"tabula-agent:{seed}:{seat}")
 
 
+def next_action(st: State, agents: list, rngs: list, crng: random.Random) -> tuple:
+    """The action of the pending decision: chance's drawn uniformly with crng, a seat's
+    asked of its agent (acting on its View, with the seat's generator) and checked."""
+    pend = st.pending
+    who = pend.player
+    if who == CHANCE:
+        acts = pend.actions
+        return acts[int(crng.random() * len(acts))]
+    agent = agents[who]
+    a = agent.act(View(st, who, rngs[who]))
+    try:
+        a = tuple(a)
+    except TypeError:
+        a = None
+    if a not in pend.actions:
+        raise IllegalAction(f"agent {agent.name} (player {who}) chose {a!r}, which is "
+                            "not a legal action here")
+    return a
+
+
 def play_game(game: Game, seed: int, agents: list, record: bool = True) -> dict:
     """Play one game: chance uniformly (chance_rng(seed)), each seat by its agent (with
     agent_rng(seed, seat)). The same seed and agents give the same game.
@@ -455,20 +475,10 @@ def play_game(game: Game, seed: int, agents: list, record: bool = True) -> dict:
     while not st.terminal:
         pend = st.pending
         who = pend.player
+        a = next_action(st, agents, rngs, crng)
         if who == CHANCE:
-            acts = pend.actions
-            a = acts[int(crng.random() * len(acts))]
             chances += 1
         else:
-            agent = agents[who]
-            a = agent.act(View(st, who, rngs[who]))
-            try:
-                a = tuple(a)
-            except TypeError:
-                a = None
-            if a not in pend.actions:
-                raise IllegalAction(f"agent {agent.name} (player {who}) chose {a!r}, which is "
-                                    "not a legal action here")
             decisions += 1
         if record:
             actions.append([who, st.action_to_string(a)])

@@ -389,9 +389,10 @@ class State:
         return st
 
     # ---- what a player may see ------------------------------------------------------------
-    def observation(self, player: int) -> dict:
-        """What `player` may see: zones by their visibility, variables, whose turn, and the
-        player's own legal actions. Nothing else."""
+    def zones_view(self, player: int | None) -> dict:
+        """Every zone's content as `player` sees it: piece names where it may look, a
+        count where it sees only how many, None where it sees nothing; player None sees
+        every piece (a referee's view, for tools)."""
         prog = self.prog
         names = prog.piece_names
         zones = {}
@@ -401,8 +402,8 @@ class State:
             for o in owners:
                 base = z.base + (o if o >= 0 else 0) * z.nslots
                 content = self.slots[base:base + z.nslots]
-                seen = z.visibility == "public" or (z.visibility == "owner" and o == player)
-                if seen:
+                if player is None or z.visibility == "public" or (
+                        z.visibility == "owner" and o == player):
                     shown = [[names[p] for p in s] for s in content]
                     value = shown[0] if z.nslots == 1 else shown
                 elif z.visibility == "hidden":
@@ -412,6 +413,13 @@ class State:
                     value = {"count": counts[0] if z.nslots == 1 else counts}
                 per[o] = value
             zones[zname] = per[-1] if not z.per_player else {str(o): v for o, v in per.items()}
+        return zones
+
+    def observation(self, player: int) -> dict:
+        """What `player` may see: zones by their visibility, variables, whose turn, and the
+        player's own legal actions. Nothing else."""
+        prog = self.prog
+        zones = self.zones_view(player)
         gvars = {n: v for n, v, vis in zip(prog.gvar_names, self.gv, prog.gvar_vis)
                  if vis == "public"}
         pvars = {}

@@ -368,7 +368,8 @@ class ExprCompiler:
                     raise RuleError(f"a list grew past {MAX_LIST} items", pos)
             return out
         run.lazy = lazy
-        run.any_of, run.all_of, run.count_of, run.first_of = _loops(items, var, cond, lets, elt)
+        run.any_of, run.all_of, run.count_of, run.first_of = _loops(items, var, cond, lets, elt,
+                                                                      lazy)
         return run, etyp
 
     def x_ListComp(self, node, scope):
@@ -387,20 +388,12 @@ class ExprCompiler:
         return self.c.call_function(node, args, scope)
 
 
-def _loops(items, var, cond, lets, elt) -> tuple:
+def _loops(items, var, cond, lets, elt, values) -> tuple:
     """any, all, count and first over a generator as plain loops (no generator frames:
     these run in every legality test of a board game, so they are the hottest code).
-    count counts the values a generator yields; first returns the first (or None)."""
-    if lets:
-        def values(st, L):
-            for v in items(st, L):
-                L[var] = v
-                if cond is not None and not cond(st, L):
-                    continue
-                for slot, fn in lets:
-                    L[slot] = fn(st, L)
-                yield elt(st, L)
-
+    count counts the values a generator yields; first returns the first (or None).
+    values(st, L) yields the generator's values (used when it binds lets)."""
+    if lets:                     # rare: the generator of values serves
         def any_of(st, L):
             return any(values(st, L))
 

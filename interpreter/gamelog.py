@@ -21,9 +21,9 @@ import sys
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 
-from .agents import View
+from .agents import next_action
 from .engine import Game, State
-from .errors import IllegalAction, TabulaError
+from .errors import TabulaError
 from .model import CHANCE, TERMINAL
 from .spec import load_spec
 
@@ -70,19 +70,7 @@ def play(game: Game, seed: int, agents: list, chance, seats: list, log=None) -> 
     while not st.terminal:
         pend = st.pending
         who = pend.player
-        if who == CHANCE:
-            acts = pend.actions
-            a = acts[int(chance.random() * len(acts))]
-        else:
-            agent = agents[who]
-            a = agent.act(View(st, who, seats[who]))
-            try:
-                a = tuple(a)
-            except TypeError:
-                a = None
-            if a not in pend.actions:
-                raise IllegalAction(f"agent {agent.name} (player {who}) chose {a!r}, which is "
-                                    "not a legal action here")
+        a = next_action(st, agents, seats, chance)
         text = st.action_to_string(a)
         turn = st.turn
         st._apply(pend, a)
@@ -646,18 +634,8 @@ def full_view(st: State) -> dict:
     """Everything in a state, in the shape of an observation: every zone's pieces, every
     variable, the pending decision's actions (chance's outcomes too) and the scores."""
     prog = st.prog
-    names = prog.piece_names
-    zones = {}
-    for zname, z in prog.zones.items():
-        owners = range(prog.players) if z.per_player else [-1]
-        per = {}
-        for o in owners:
-            base = z.base + max(o, 0) * z.nslots
-            shown = [[names[p] for p in s] for s in st.slots[base:base + z.nslots]]
-            per[o] = shown[0] if z.nslots == 1 else shown
-        zones[zname] = per[-1] if not z.per_player else {str(o): v for o, v in per.items()}
     view = {"player": None, "current_player": st.current_player(), "turn": st.turn,
-            "terminal": st.terminal, "zones": zones,
+            "terminal": st.terminal, "zones": st.zones_view(None),
             "variables": dict(zip(prog.gvar_names, st.gv)),
             "player_variables": {n: {str(p): st.pv[p][i] for p in range(prog.players)}
                                  for i, n in enumerate(prog.pvar_names)}}
