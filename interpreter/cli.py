@@ -47,11 +47,37 @@ def cmd_validate(args) -> int:
         try:
             spec = load_spec(path)
             spec.validate()
-            print(f"ok   {spec.path} ({spec.id})")
+            if args.play:
+                bad += _play_check(spec, args)
+            else:
+                print(f"ok   {spec.path} ({spec.id})")
         except TabulaError as e:
             bad += 1
             print(str(e), file=sys.stderr)
     return EXIT_INPUT if bad else EXIT_OK
+
+
+def _play_check(spec, args) -> int:
+    """validate --play N: random games of every player count; 1 if any failed."""
+    from .compare import play_check
+    if args.play < 0:
+        raise TabulaError(f"--play needs 0 games or more, not {args.play}")
+    r = play_check(spec, args.play, seed=args.seed, workers=args.workers)
+    groups: dict = {}                     # the same error in many games: said once
+    for rec in r["failed"]:
+        groups.setdefault((rec.get("error_at", ""), rec["error"]), []).append(rec)
+    for (at, error), recs in groups.items():
+        first = recs[0]
+        print(f"{at + ': ' if at else ''}error: {error}\n  in {len(recs)} of the games "
+              f"of --play; the first: tabula run {spec.path} --players {first['players']} "
+              f"--seed {first['seed']} --agents random", file=sys.stderr)
+    never = r["never_fired"]
+    status = "ok  " if not r["failed"] else "FAIL"
+    print(f"{status} {spec.path} ({spec.id}): {r['games']} random games, "
+          f"{len(r['failed'])} failed")
+    if never:
+        print(f"     never fired in those games: {', '.join(never)}")
+    return 1 if r["failed"] else 0
 
 
 def cmd_run(args) -> int:
@@ -296,6 +322,11 @@ def parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("validate", help="check specs; located errors, exit 1 if any")
     p.add_argument("paths", nargs="+", metavar="PATH")
+    p.add_argument("--play", type=int, default=0, metavar="N",
+                   help="also play N random games of every player count: a game that "
+                        "fails or never ends is an error; list ids that never fired")
+    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--workers", type=int, default=None)
     p.set_defaults(fn=cmd_validate)
 
     def game_args(p):

@@ -111,13 +111,35 @@ def _game_metrics(rec: dict) -> dict:
     return out
 
 
-def _fired(rec: dict) -> dict:
+def fired_in(rec: dict) -> dict:
     """What fired in one game: traced ids, and scoring rules that gave a point."""
     out = dict(rec.get("fired", {}))
     for rid, row in rec.get("points", {}).items():
         if any(row):
             out[f"points:{rid}"] = out.get(f"points:{rid}", 0) + 1
     return out
+
+
+def play_check(spec: Spec, games: int, seed: int = 1, workers: int | None = None) -> dict:
+    """Random games of every player count the spec allows (default options), traced:
+    {"games": n, "failed": [records of games whose rules failed, with "players"],
+    "never_fired": ids that fired in no game}. A spec's test by play: a rule error, or a
+    game that does not end within game.max_steps, is a failed game."""
+    lo, hi = spec.player_range
+    failed, ids, ever = [], set(), set()
+    played = 0
+    for players in range(lo, hi + 1):
+        run = run_batch(spec.path, games, players=players, seed=seed, workers=workers,
+                        trace=True)
+        played += run.games
+        game = spec.game(players)
+        ids |= set(rule_ids(spec, players, game.options))
+        for rec in run.records:
+            if "error" in rec:
+                failed.append(rec)
+            else:
+                ever |= {k for k, v in fired_in(rec).items() if v}
+    return {"games": played, "failed": failed, "never_fired": sorted(ids - ever)}
 
 
 def rule_ids(spec: Spec, players: int, options: dict) -> list:
@@ -180,15 +202,15 @@ def compare_records(recs_a: list, recs_b: list, ids_a: list, ids_b: list) -> tup
                 values_b.setdefault(name, []).append(mb[name])
     metrics = [paired(name, values_a[name], values_b[name]) for name in values_a]
 
-    fired_a = [_fired(ra) for ra, _ in pairs]
-    fired_b = [_fired(rb) for _, rb in pairs]
+    fired_a = [fired_in(ra) for ra, _ in pairs]
+    fired_b = [fired_in(rb) for _, rb in pairs]
     rules = [paired(rid, [f.get(rid, 0) for f in fired_a],
                     [f.get(rid, 0) for f in fired_b])
              for rid in sorted(set(ids_a) | set(ids_b))]
     ever = set()
     for r in recs_a + recs_b:
         if "error" not in r:
-            ever |= {k for k, v in _fired(r).items() if v}
+            ever |= {k for k, v in fired_in(r).items() if v}
     dead = [rid for rid in ids_a if rid not in ever]
     return metrics, rules, dead, len(pairs)
 

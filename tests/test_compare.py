@@ -232,3 +232,49 @@ def test_diff_simulate_bad_input(capsys, argv, message):
     err = capsys.readouterr().err
     assert code == 1 and message in err and "Traceback" not in err
 
+
+
+# ---- validate --play: a spec tested by random games ------------------------------------------
+
+LOOPS = """\
+game: {id: loops, name: Loops, source: none, players: {min: 2, max: 3}, max_steps: 2000}
+variables:
+  total: {value: 0}
+play:
+  - id: turn
+    turns:
+      first: 0
+      until: total < 0
+    do:
+      - id: turn.pick
+        choose_one:
+          - label: up
+            do:
+              - total += 1
+          - label: down
+            if: count(q for q in players) == 2
+            do:
+              - total -= 1
+"""
+
+
+def test_validate_play_lists_what_never_fired(capsys, tmp_path):
+    count_spec(tmp_path)
+    code = main(["validate", str(tmp_path / "count.yaml"), "--play", "5", "--workers", "1"])
+    out = capsys.readouterr().out
+    assert code == 0
+    assert "ok   " in out and "(count): 5 random games, 0 failed" in out
+    assert "never fired in those games: turn.never" in out
+
+
+def test_validate_play_fails_a_game_that_never_ends(capsys, tmp_path):
+    # with 3 players nobody may go down: the game never ends and max_steps stops it
+    path = tmp_path / "loops.yaml"
+    path.write_text(LOOPS)
+    code = main(["validate", str(path), "--play", "4", "--workers", "1"])
+    captured = capsys.readouterr()
+    assert code == 1
+    assert "FAIL" in captured.out and "8 random games, 4 failed" in captured.out
+    assert "the game ran more than 2000 steps without ending" in captured.err
+    assert "in 4 of the games of --play; the first: tabula run" in captured.err
+    assert "--players 3 --seed" in captured.err and "Traceback" not in captured.err
