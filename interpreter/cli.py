@@ -86,6 +86,10 @@ def _play_check(spec, args) -> int:
           f"{len(r['failed'])} failed")
     if never:
         print(f"     never fired in those games: {', '.join(never)}")
+    empty = r["empty_choices"]
+    if empty:
+        print("     choices that came up empty with no else: (skipped), in how many games: "
+              + ", ".join(f"{k} ({n})" for k, n in empty.items()))
     return 1 if r["failed"] else 0
 
 

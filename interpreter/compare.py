@@ -123,10 +123,12 @@ def fired_in(rec: dict) -> dict:
 def play_check(spec: Spec, games: int, seed: int = 1, workers: int | None = None) -> dict:
     """Random games of every player count the spec allows (default options), traced:
     {"games": n, "failed": [records of games whose rules failed, with "players"],
-    "never_fired": ids that fired in no game}. A spec's test by play: a rule error, or a
+    "never_fired": ids that fired in no game, "empty_choices": {decision's rule or step:
+    games in which it came up with nothing to choose and no else: (so was skipped)}}. A spec's test by play: a rule error, or a
     game that does not end within game.max_steps, is a failed game."""
     lo, hi = spec.player_range
     failed, ids, ever = [], set(), set()
+    empty: dict = {}
     played = 0
     for players in range(lo, hi + 1):
         run = run_batch(spec.path, games, players=players, seed=seed, workers=workers,
@@ -138,8 +140,13 @@ def play_check(spec: Spec, games: int, seed: int = 1, workers: int | None = None
             if "error" in rec:
                 failed.append(rec)
             else:
-                ever |= {k for k, v in fired_in(rec).items() if v}
-    return {"games": played, "failed": failed, "never_fired": sorted(ids - ever)}
+                fired = fired_in(rec)
+                ever |= {k for k, v in fired.items() if v}
+                for k, v in fired.items():
+                    if k.startswith("empty:") and v:
+                        empty[k[6:]] = empty.get(k[6:], 0) + 1
+    return {"games": played, "failed": failed, "never_fired": sorted(ids - ever),
+            "empty_choices": dict(sorted(empty.items()))}
 
 
 def rule_ids(spec: Spec, players: int, options: dict) -> list:

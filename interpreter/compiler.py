@@ -1770,6 +1770,10 @@ class Compiler:
         skip = (did, SKIP)
         done = (did, DONE)
         else_ins = orelse.ins
+        # traced games count a choice that came up empty with no else: to say what then
+        # (a decision skipped silently, often by design, sometimes a spec's bug)
+        empty_key = ("empty:" + dec.rule.removeprefix("step:")
+                     if self.trace and not else_ins and not upto else None)
 
         def ask(st, fr):
             L = fr[2]
@@ -1786,6 +1790,8 @@ class Compiler:
             finally:
                 st.memo = None
             if not actions:
+                if empty_key is not None:
+                    st.fired[empty_key] = st.fired.get(empty_key, 0) + 1
                 if upto:
                     st.stack.pop()              # nothing (more) to pick: the loop ends
                 if else_ins:

@@ -278,3 +278,47 @@ def test_validate_play_fails_a_game_that_never_ends(capsys, tmp_path):
     assert "the game ran more than 2000 steps without ending" in captured.err
     assert "in 4 of the games of --play; the first: tabula run" in captured.err
     assert "--players 3 --seed" in captured.err and "Traceback" not in captured.err
+
+
+EMPTY = """\
+game: {id: empty, name: Empty, source: none, players: {min: 2, max: 2}}
+components:
+  chip: {name: chip, count: 1, zone: pool}
+zones:
+  pool: {kind: stack, visibility: public}
+  box: {kind: stack, visibility: public}
+play:
+  - id: turn
+    repeat: 3
+    do:
+      - id: take
+        choose: c in pool
+        label: "take {c}"
+        do:
+          - move c to box
+      - id: take_or_say
+        choose: c in pool
+        label: "take {c}"
+        do:
+          - move c to box
+        else:
+          - id: said
+            do: []
+"""
+
+
+def test_a_choice_skipped_for_lack_of_options_is_counted_in_traced_games(tmp_path, capsys):
+    path = tmp_path / "empty.yaml"
+    path.write_text(EMPTY)
+    st = Spec(path).game(2, trace=True).new_state(seed=1)
+    st.apply_string("take chip")                   # the first ask; the next ones are empty
+    assert st.is_terminal()
+    assert st.fired["empty:take"] == 2             # rounds 2 and 3: skipped silently
+    assert "empty:take_or_say" not in st.fired     # it has an else: what then is said
+    assert st.fired["said"] == 3
+    assert Spec(path).game(2).new_state(seed=1).fired is None
+    code = main(["validate", str(path), "--play", "3", "--workers", "1"])
+    out = capsys.readouterr().out
+    assert code == 0
+    assert "choices that came up empty with no else: (skipped), in how many games: " \
+        "take (3)" in out
