@@ -292,3 +292,21 @@ def test_bots_from_the_agents_module(tmp_path):
     assert [r["agents"] for r in s.records] == [["greedy", "random"], ["random", "greedy"]] * 2
     assert set(s.win_rate_by_agent) == {"greedy", "random"}
     assert all(r["legal_actions"] >= r["decisions"] > 0 for r in s.records)
+
+
+def test_records_do_not_depend_on_string_hashing(tmp_path):
+    # Python salts str hashes per process (PYTHONHASHSEED): nothing a game does may
+    # depend on the order of a set or dict of strings
+    import os
+    import subprocess
+    import sys
+    files = []
+    for salt in ("1", "2"):
+        out = tmp_path / f"salt{salt}.jsonl"
+        env = dict(os.environ, PYTHONHASHSEED=salt)
+        subprocess.run([sys.executable, "-m", "interpreter", "simulate",
+                        str(ROOT / "examples" / "tiny"), "--games", "6", "--workers", "1",
+                        "--agents", "greedy,mcts:15", "--rotate", "--out", str(out),
+                        "--json"], check=True, env=env, capture_output=True, cwd=ROOT)
+        files.append(out.read_bytes())
+    assert files[0] == files[1] and files[0].count(b"\n") == 6
