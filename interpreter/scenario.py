@@ -8,6 +8,8 @@ bottom to top), variables, then runs the spec's `play` from there.
 
 from __future__ import annotations
 
+import re
+
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -217,6 +219,10 @@ def _slots_of(prog, zname: str, content, where: Pos):
     else:
         owners = [(0, content, where)]
     for o, value, pos in owners:
+        if isinstance(value, dict) and "map" in value:
+            for i, names, cell_pos in _map_slots(z, value, pos):
+                yield z.slot(o, i), names, cell_pos
+            continue
         if z.nslots == 1:
             if not isinstance(value, list):
                 raise ScenarioFailure("give a list of piece names (bottom to top)", pos)
@@ -228,6 +234,67 @@ def _slots_of(prog, zname: str, content, where: Pos):
                                       f"{z.nslots} lists of piece names", pos)
             for i, names in enumerate(value):
                 yield z.slot(o, i), names, value.where(i) if hasattr(value, "where") else pos
+
+
+def _map_slots(z, value, pos: Pos):
+    """(slot index, piece names, position) for each slot of a zone drawn as a map.
+
+    `map` is one line per row of the zone (a grid: its height; another zone of several
+    slots: one line), each line one token per slot: a line holding spaces is split at
+    them (tokens of any length), otherwise each character is a token. `legend` maps a
+    token to a piece name, a list of names (bottom to top) or nothing ("" or []); "." is
+    an empty slot unless the legend says otherwise."""
+    if z.nslots == 1:
+        raise ScenarioFailure(f"'{z.name}' has one slot: give a list of piece names, "
+                              "not a map", pos)
+    text = value["map"]
+    legend = value.get("legend", {})
+    if not isinstance(text, str) or not isinstance(legend, dict):
+        raise ScenarioFailure("a map is text (one line per row) with a legend: a mapping "
+                              "from each token to piece names", pos)
+    width = z.width if z.height > 1 else z.nslots
+    height = z.nslots // width
+    rows = []
+    offset = 0
+    for line in text.split("\n"):
+        start = offset
+        offset += len(line) + 1
+        if line.strip():
+            rows.append((line, start))
+    if len(rows) != height:
+        raise ScenarioFailure(f"the map of '{z.name}' has {len(rows)} rows; the zone has "
+                              f"{height}", _text_pos(text, 0, pos))
+    for y, (line, start) in enumerate(rows):
+        if any(c.isspace() for c in line.strip()):
+            tokens = [(m.group(), start + m.start()) for m in re.finditer(r"\S+", line)]
+        else:
+            lead = len(line) - len(line.lstrip())
+            tokens = [(c, start + lead + k) for k, c in enumerate(line.strip())]
+        if len(tokens) != width:
+            raise ScenarioFailure(f"row {y} of the map of '{z.name}' has {len(tokens)} "
+                                  f"slots; the zone is {width} wide",
+                                  _text_pos(text, start, pos))
+        for x, (token, at) in enumerate(tokens):
+            if token in legend:
+                names = legend[token]
+            elif token == ".":
+                names = []
+            else:
+                raise ScenarioFailure(f"'{token}' is not in the map's legend",
+                                      _text_pos(text, at, pos))
+            if names is None or names == "":
+                names = []
+            elif isinstance(names, str):
+                names = [names]
+            elif not isinstance(names, list):
+                raise ScenarioFailure(f"the legend gives '{token}' as a piece name or a "
+                                      "list of names", legend.where(token)
+                                      if hasattr(legend, "where") else pos)
+            yield y * width + x, names, _text_pos(text, at, pos)
+
+
+def _text_pos(text, offset: int, default: Pos) -> Pos:
+    return text.pos_at(offset) if hasattr(text, "pos_at") else default
 
 
 def _value(st: State, value, typ):
