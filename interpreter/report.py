@@ -523,13 +523,18 @@ _REF = re.compile(r'(\sid="|href="#|url\(#)')
 def _plot(name: str, label: str, draw, size: tuple) -> str:
     """A figure drawn by draw(fig), as an inline SVG in a <figure>.
 
-    A few of matplotlib's settings are changed while drawing only (rc_context); the ids
+    matplotlib's settings are its defaults plus a few of ours, while drawing only
+    (rc_context: a user's matplotlibrc changes nothing, and nothing stays changed); the ids
     of the SVG (hashed from the content, with a fixed salt) get the plot's name as a
     prefix, so that the plots of a page do not share ids."""
     import matplotlib
     from matplotlib.figure import Figure
 
-    rc = {"svg.fonttype": "none", "svg.hashsalt": f"tabula-report-{name}",
+    # matplotlib's defaults first, whatever a user's matplotlibrc says, so that the same
+    # summary gives the same page on any machine with the same matplotlib
+    rc = {k: v for k, v in matplotlib.rcParamsDefault.items()
+          if not k.startswith(("backend", "interactive", "webagg", "toolbar", "timezone"))}
+    rc |= {"svg.fonttype": "none", "svg.hashsalt": f"tabula-report-{name}",
           "font.size": 9, "axes.titlesize": 10, "axes.spines.top": False,
           "axes.spines.right": False, "axes.grid": True, "grid.alpha": 0.35,
           "axes.axisbelow": True, "legend.fontsize": 8, "legend.frameon": False}

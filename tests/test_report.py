@@ -394,3 +394,29 @@ def test_a_comparison_without_its_runs():
     assert svg_count(page) == 1                          # the forest plot only
     assert "the comparison holds no records" in page
     assert '<pre class="diff">' not in page              # no rule diff given
+
+
+def test_a_users_matplotlibrc_changes_nothing(tmp_path):
+    # the same summary gives the same page whatever the user's matplotlib settings
+    import os
+    import subprocess
+    import sys
+    (tmp_path / "matplotlibrc").write_text(
+        'axes.prop_cycle: cycler(color=["ff0000", "00ff00"])\nfont.size: 20\n'
+        "axes.grid: False\n")
+    code = ("import sys\n"
+            "from interpreter.simulate import run_batch\n"
+            "from interpreter.report import render_report\n"
+            "s = run_batch(sys.argv[1], 6, players=3, seed=1, workers=1)\n"
+            "s.seconds = None\n"
+            "sys.stdout.write(render_report(s))\n")
+    pages = []
+    for rc in (None, str(tmp_path / "matplotlibrc")):
+        env = dict(os.environ)
+        env.pop("MATPLOTLIBRC", None)
+        if rc:
+            env["MATPLOTLIBRC"] = rc
+        run = subprocess.run([sys.executable, "-c", code, MEDANG], capture_output=True,
+                             text=True, env=env, check=True)
+        pages.append(run.stdout)
+    assert "<svg" in pages[0] and pages[0] == pages[1]
