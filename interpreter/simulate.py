@@ -318,6 +318,10 @@ def _resume(path: Path, job: Job, game) -> dict:
                 raise TabulaError(f"{path}:{n}: this record is from another run ({key} "
                                   f"{rec.get(key)!r}, not {value!r}); resume with the same "
                                   "spec, players, options, agents and seed, or write a new file")
+        if "error" not in rec and ("fired" in rec) != job.trace:
+            raise TabulaError(f"{path}:{n}: this record is from a run "
+                              f"{'with' if 'fired' in rec else 'without'} tracing; resume "
+                              "it the same way, or write a new file")
         done.setdefault(i, rec)
     return done
 

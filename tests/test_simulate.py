@@ -169,6 +169,14 @@ def test_resume_refuses_a_file_from_another_run(full_run, tmp_path):
     out.write_bytes(full_run[0])
     with pytest.raises(TabulaError, match="another run"):
         run_batch(MEDANG, GAMES, players=3, seed=8, workers=1, out=out, resume=True)
+    with pytest.raises(TabulaError, match="from a run without tracing"):
+        run_batch(MEDANG, GAMES, players=3, seed=7, workers=1, out=out, resume=True,
+                  trace=True)
+    traced = tmp_path / "traced.jsonl"
+    run_batch(MEDANG, 3, players=3, seed=7, workers=1, out=traced, trace=True)
+    assert all("fired" in r for r in read_records(traced))
+    with pytest.raises(TabulaError, match="from a run with tracing"):
+        run_batch(MEDANG, 3, players=3, seed=7, workers=1, out=traced, resume=True)
 
 
 def test_a_failing_game_is_recorded_and_the_run_goes_on(tmp_path):
