@@ -396,7 +396,7 @@ def parser() -> argparse.ArgumentParser:
                    help="with --backend ray: the cluster to join (default: start Ray here)")
     p.set_defaults(fn=cmd_simulate)
 
-    p = sub.add_parser("diff", help="what differs between two specs, rule by rule")
+    p = sub.add_parser("diff", help="what differs between two specs: rules, action graph, play")
     p.add_argument("a", metavar="A")
     p.add_argument("b", metavar="B")
     p.add_argument("--json", action="store_true",
