@@ -243,6 +243,12 @@ class _Node:
         self.player = player
 
 
+# MCTS's random playouts stop after this many decisions, and the state is then judged by
+# its scores (which a game computes at any time): random playouts to the end of a long
+# game are slow and mostly noise (docs/simulate.md has the measurements).
+PLAYOUT_DEPTH = 8
+
+
 class MCTSAgent(Agent):
     """Single-observer information-set MCTS (Cowling, Powley & Whitehouse, 2012).
 
@@ -263,7 +269,7 @@ class MCTSAgent(Agent):
     determinisation that reaches the node).
     """
 
-    def __init__(self, iterations: int = 200, rollout_depth: int | None = None,
+    def __init__(self, iterations: int = 200, rollout_depth: int | None = PLAYOUT_DEPTH,
                  c: float = 0.35, margin_weight: float = 0.5):
         if iterations < 1:
             raise TabulaError("mcts needs at least 1 iteration")
@@ -273,8 +279,8 @@ class MCTSAgent(Agent):
         self.rollout_depth = None if rollout_depth is None else int(rollout_depth)
         self.c = float(c)
         self.margin_weight = float(margin_weight)
-        self.name = f"mcts:{self.iterations}" + (
-            "" if self.rollout_depth is None else f":{self.rollout_depth}")
+        self.name = f"mcts:{self.iterations}:" + (
+            "end" if self.rollout_depth is None else f"{self.rollout_depth}")
 
     def _rewards(self, st: State) -> list:
         n = st.prog.players
@@ -380,12 +386,13 @@ class MCTSAgent(Agent):
 
 # ---- by name ------------------------------------------------------------------------------
 
-AGENTS = {"random": "random", "greedy": "greedy", "mcts": "mcts[:ITERATIONS]"}
+AGENTS = {"random": "random", "greedy": "greedy", "mcts": "mcts[:ITERATIONS[:DEPTH|end]]"}
 
 
 def make_agent(spec: str) -> Agent:
-    """An agent from its name: 'random', 'greedy', 'mcts' (200 iterations), 'mcts:N'
-    (N iterations, playouts to the end), 'mcts:N:D' (playouts of D decisions)."""
+    """An agent from its name: 'random', 'greedy', 'mcts' (200 iterations, playouts of
+    PLAYOUT_DEPTH decisions), 'mcts:N' (N iterations), 'mcts:N:D' (playouts of D
+    decisions), 'mcts:N:end' (playouts to the end of the game)."""
     text = str(spec).strip()
     name, _, arg = text.partition(":")
     name = name.strip().lower()
@@ -398,14 +405,16 @@ def make_agent(spec: str) -> Agent:
         if not arg:
             return MCTSAgent()
         it, _, depth = arg.partition(":")
+        depth = depth.strip().lower()
         try:
             n = int(it)
-            d = int(depth) if depth.strip() else None
+            d = PLAYOUT_DEPTH if not depth else None if depth == "end" else int(depth)
         except ValueError:
             n = d = 0
         if n < 1 or (d is not None and d < 0):
             raise TabulaError(f"'{text}': mcts takes a number of iterations (1 or more) and "
-                              "optionally a playout depth, e.g. mcts:200 or mcts:200:10")
+                              "optionally a playout depth (decisions, or 'end'), e.g. "
+                              "mcts:200, mcts:200:10 or mcts:200:end")
         return MCTSAgent(n, d)
     if arg:
         raise TabulaError(f"'{text}': the {name} agent takes no argument")

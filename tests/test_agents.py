@@ -156,14 +156,16 @@ def test_make_agent_by_name():
     assert isinstance(make_agent("random"), RandomAgent)
     assert isinstance(make_agent("greedy"), GreedyAgent)
     m = make_agent("mcts:50")
-    assert isinstance(m, MCTSAgent) and m.iterations == 50 and m.name == "mcts:50"
-    assert make_agent("mcts:50:8").rollout_depth == 8
-    assert make_agent("mcts").iterations == 200
-    assert [a.name for a in make_agents("random,mcts:3", 2)] == ["random", "mcts:3"]
+    assert isinstance(m, MCTSAgent) and m.iterations == 50 and m.name == "mcts:50:8"
+    assert make_agent("mcts:50:3").rollout_depth == 3
+    assert make_agent("mcts:50:end").rollout_depth is None
+    assert make_agent("mcts:50:END").name == "mcts:50:end"
+    assert make_agent("mcts").iterations == 200 and make_agent("mcts").name == "mcts:200:8"
+    assert [a.name for a in make_agents("random,mcts:3", 2)] == ["random", "mcts:3:8"]
     assert [a.name for a in make_agents("greedy", 3)] == ["greedy"] * 3
     with pytest.raises(TabulaError, match="did you mean 'greedy'"):
         make_agent("gready")
-    for bad in ["mcts:0", "mcts:x", "random:3"]:
+    for bad in ["mcts:0", "mcts:x", "random:3", "mcts:5:-1", "mcts:5:forever"]:
         with pytest.raises(TabulaError):
             make_agent(bad)
     with pytest.raises(TabulaError):
