@@ -1573,7 +1573,7 @@ class Compiler:
         p.decisions[did] = dec
         orelse = self._block(step.get("else", LList()), scope.child(), "else")
         self._flow_then(self.flows[orelse.id].maybe())
-        ask = self._ask(dec, orelse)
+        ask = self._ask(dec, orelse, "else" in step)
         if not upto:
             return [(ask, pos)]
         count = self._expr(step["up_to"], scope, "up_to", T.INT)
@@ -1761,7 +1761,7 @@ class Compiler:
         parts = tuple(parts)
         return lambda st, L: "".join(x if isinstance(x, str) else x(st, L) for x in parts)
 
-    def _ask(self, dec: Decision, orelse: Block):
+    def _ask(self, dec: Decision, orelse: Block, has_else: bool = False):
         alts = tuple(dec.alts)
         did = dec.id
         player = dec.player
@@ -1770,10 +1770,12 @@ class Compiler:
         skip = (did, SKIP)
         done = (did, DONE)
         else_ins = orelse.ins
-        # traced games count a choice that came up empty with no else: to say what then
-        # (a decision skipped silently, often by design, sometimes a spec's bug)
+        # traced games count a choice that must be made but came up empty, with no else:
+        # to say what then (skipped silently: by design, or a spec's bug). An optional
+        # choice that is empty is no different from one skipped by its player; `else: []`
+        # says "nothing then" on purpose.
         empty_key = ("empty:" + dec.rule.removeprefix("step:")
-                     if self.trace and not else_ins and not upto else None)
+                     if self.trace and not has_else and not upto and not optional else None)
 
         def ask(st, fr):
             L = fr[2]

@@ -304,6 +304,18 @@ play:
         else:
           - id: said
             do: []
+      - id: take_or_nothing
+        choose: c in pool
+        label: "take {c}"
+        do:
+          - move c to box
+        else: []
+      - id: take_if_you_like
+        choose: c in pool
+        optional: take nothing
+        label: "take {c}"
+        do:
+          - move c to box
 """
 
 
@@ -315,6 +327,8 @@ def test_a_choice_skipped_for_lack_of_options_is_counted_in_traced_games(tmp_pat
     assert st.is_terminal()
     assert st.fired["empty:take"] == 2             # rounds 2 and 3: skipped silently
     assert "empty:take_or_say" not in st.fired     # it has an else: what then is said
+    assert "empty:take_or_nothing" not in st.fired  # else: [] says nothing, on purpose
+    assert "empty:take_if_you_like" not in st.fired  # an optional choice may be empty
     assert st.fired["said"] == 3
     assert Spec(path).game(2).new_state(seed=1).fired is None
     code = main(["validate", str(path), "--play", "3", "--workers", "1"])
