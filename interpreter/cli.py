@@ -17,7 +17,7 @@ from pathlib import Path
 
 from . import gamelog
 from .graph import add_command as graph_command
-from .errors import IllegalAction, TabulaError
+from .errors import IllegalAction, TabulaError, shown_path
 from .model import CHANCE
 from .spec import load_spec
 
@@ -41,14 +41,6 @@ def bot_rng(seed: int) -> random.Random:
 
 # ---- commands ---------------------------------------------------------------------------
 
-def _shown(path) -> str:
-    """A path as the user would type it: relative to the current folder when inside it."""
-    p = Path(path)
-    try:
-        return str(p.relative_to(Path.cwd()))
-    except ValueError:
-        return str(p)
-
 
 def cmd_validate(args) -> int:
     bad = 0
@@ -59,7 +51,7 @@ def cmd_validate(args) -> int:
             if args.play:
                 bad += _play_check(spec, args)
             else:
-                print(f"ok   {_shown(spec.path)} ({spec.id})")
+                print(f"ok   {shown_path(spec.path)} ({spec.id})")
         except TabulaError as e:
             bad += 1
             print(str(e), file=sys.stderr)
@@ -78,11 +70,11 @@ def _play_check(spec, args) -> int:
     for (at, error), recs in groups.items():
         first = recs[0]
         print(f"{at + ': ' if at else ''}error: {error}\n  in {len(recs)} of the games "
-              f"of --play; the first: tabula run {_shown(spec.path)} --players {first['players']} "
+              f"of --play; the first: tabula run {shown_path(spec.path)} --players {first['players']} "
               f"--seed {first['seed']} --agents random", file=sys.stderr)
     never = r["never_fired"]
     status = "ok  " if not r["failed"] else "FAIL"
-    print(f"{status} {_shown(spec.path)} ({spec.id}): {r['games']} random games, "
+    print(f"{status} {shown_path(spec.path)} ({spec.id}): {r['games']} random games, "
           f"{len(r['failed'])} failed")
     if never:
         print(f"     never fired in those games: {', '.join(never)}")

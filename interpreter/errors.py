@@ -21,9 +21,21 @@ class Pos:
     col: int = 0
 
     def __str__(self) -> str:
+        name = shown_path(self.file) if self.file else "<input>"
         if not self.line:
-            return self.file or "<input>"
-        return f"{self.file or '<input>'}:{self.line}:{self.col}"
+            return name
+        return f"{name}:{self.line}:{self.col}"
+
+
+def shown_path(path) -> str:
+    """A path as a user would type it: relative to the current folder when inside it."""
+    p = Path(path)
+    if p.is_absolute():
+        try:
+            return str(p.relative_to(Path.cwd()))
+        except ValueError:
+            pass
+    return str(path)
 
 
 NOWHERE = Pos()
