@@ -138,16 +138,24 @@ def _entry_text(value) -> list:
     return out
 
 
+def field_lines(name: str, a, b, text=None) -> list:
+    """A changed field as text: its name, then the lines of its old value (-) and of its
+    new one (+); an absent side (None) is left out. text(value) -> lines."""
+    text = text or _text
+    lines = [f"    {name}:"]
+    if a is not None:
+        lines += [f"      - {x}" for x in text(a)]
+    if b is not None:
+        lines += [f"      + {x}" for x in text(b)]
+    return lines
+
+
 def format_diff(d: dict) -> str:
     lines = [f"--- {d['a']['id']} ({d['a']['path']})", f"+++ {d['b']['id']} ({d['b']['path']})"]
     for item in d["changed"]:
         lines.append(f"changed {item['id']}")
         for f in item["fields"]:
-            lines.append(f"    {f['path']}:")
-            if f["a"] is not None:
-                lines += [f"      - {x}" for x in _text(f["a"])]
-            if f["b"] is not None:
-                lines += [f"      + {x}" for x in _text(f["b"])]
+            lines += field_lines(f["path"], f["a"], f["b"])
     for item in d["added"]:
         lines.append(f"added {item['id']}")
         lines += [f"  + {x}" for x in _entry_text(item["b"])]

@@ -498,6 +498,7 @@ def _attributes_text(attrs: dict, sign: str) -> list:
 def format_graph_diff(entries) -> str:
     """The differences as text, one entry after the other, and a count. `entries`: as
     diff_graphs gives them, or their JSON-ready form (graph_diff_json)."""
+    from .diff import field_lines          # diff imports this module: import late
     if isinstance(entries, dict):
         entries = [{"change": c, **e} for c in ("changed", "added", "removed")
                    for e in entries.get(c, [])]
@@ -506,11 +507,7 @@ def format_graph_diff(entries) -> str:
         if e["change"] == "changed":
             lines.append(f"changed {'transition ' if e['what'] == 'transition' else ''}{e['id']}")
             for f in e["fields"]:
-                lines.append(f"    {f['name']}:")
-                if f["a"] is not None:
-                    lines += [f"      - {x}" for x in _value_lines(f["a"])]
-                if f["b"] is not None:
-                    lines += [f"      + {x}" for x in _value_lines(f["b"])]
+                lines += field_lines(f["name"], f["a"], f["b"], _value_lines)
         elif e["what"] == "transition":
             attrs = e.get("a") if e["change"] == "removed" else e.get("b")
             lines.append(f"{e['change']} transition {e['id']} ({_value_text(attrs.get('kind', ''))}"
