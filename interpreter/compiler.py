@@ -112,6 +112,11 @@ def _common_type(values) -> tuple:
 VAR_TYPES["cell"] = T.slot(ANY_ZONE)
 
 
+def _count_fired(st, key: str) -> None:
+    """A traced game's count: `key` fired once more."""
+    st.fired[key] = st.fired.get(key, 0) + 1
+
+
 def _unique(items) -> list:
     return list(dict.fromkeys(items))
 
@@ -1206,9 +1211,7 @@ class Compiler:
             self.current_rule = outer
         self._mark_entries(f"rule:{name}", block)
         proc.block.ins, proc.block.pos = block.ins, block.pos
-        if self.trace:                           # a rule fires when it is called
-            proc.block.ins = (self._mark(f"rule:{name}"),) + proc.block.ins
-            proc.block.pos = (self.rules.where(name),) + proc.block.pos
+        self._traced(proc.block, f"rule:{name}", self.rules.where(name))   # when called
         proc.nlocals = scope.size
 
     def _new_block(self, ins, pos, name) -> Block:
@@ -1298,24 +1301,22 @@ class Compiler:
                 self._mark_entries(node_name, self._flow_stack.pop())
         if node_name:
             self._flow_then(Flow.node(node_name))
-        if self.trace and node_name:
-            test = self._expr(step["if"], scope, "an if condition", T.BOOL) \
-                if shape == "if" else None
-            items = [(self._mark(str(step["id"]), test), step.pos)] + items
+        if self.trace and node_name and shape != "if":     # an if step: see _step_if
+            items = [(self._mark(str(step["id"])), step.pos)] + items
         return items
 
     @staticmethod
-    def _mark(rid: str, test=None):
-        """A traced game's instruction: count that the game reached `rid` (an `if`
-        step: that its condition held)."""
-        if test is None:
-            def mark(st, fr):
-                st.fired[rid] = st.fired.get(rid, 0) + 1
-        else:
-            def mark(st, fr):
-                if test(st, fr[2]):
-                    st.fired[rid] = st.fired.get(rid, 0) + 1
+    def _mark(rid: str):
+        """A traced game's instruction: count that the game reached `rid`."""
+        def mark(st, fr):
+            _count_fired(st, rid)
         return mark
+
+    def _traced(self, block: Block, rid: str, pos: Pos) -> None:
+        """In a traced game, `block` counts `rid` when it starts."""
+        if self.trace:
+            block.ins = (self._mark(rid),) + block.ins
+            block.pos = (pos,) + block.pos
 
     def _register_id(self, step, parent: str) -> str:
         """A step (or option) with an id becomes a node of the action graph."""
@@ -1359,6 +1360,8 @@ class Compiler:
         then = self._block(step.get("then", LList()), scope.child(), "then")
         orelse = self._block(step.get("else", LList()), scope.child(), "else")
         self._flow_then(Flow.either([self.flows[then.id], self.flows[orelse.id]]))
+        if "id" in step:                 # an if step fires when its condition holds
+            self._traced(then, str(step["id"]), step.pos)
         ti, ei = then.ins, orelse.ins
 
         def if_(st, fr):
@@ -1540,18 +1543,18 @@ class Compiler:
         outer = self.current_rule
         self.current_rule = dnode
         alts = []
+        option_nodes = []                # each option's graph node (None: it has no id)
         try:
             for i, opt in enumerate(options):
-                oid = None
+                oid = node = None
                 if opt is not step and isinstance(opt, dict) and "id" in opt:
-                    self._register_id(opt, dnode)
+                    node = self._register_id(opt, dnode)
                     oid = str(opt["id"])
                 alts.append(self._alternative(did, i, opt, scope, pos, oid))
+                option_nodes.append(node)
         finally:
             self.current_rule = outer
-        self._flow_decision(dnode, [f"step:{opt['id']}" if opt is not step and "id" in opt
-                                    else None for opt in options if isinstance(opt, dict)],
-                            alts, "up_to" in step)
+        self._flow_decision(dnode, option_nodes, alts, "up_to" in step)
         player = None
         if "player" in step:
             if str(step["player"]).strip() == "chance":
@@ -1624,9 +1627,8 @@ class Compiler:
         if "choose" in opt:
             enum, slots = self._enumerator(opt, inner)
         body = self._block(opt.get("do", LList()), inner, "option")
-        if self.trace and oid is not None:       # an option fires when it is chosen
-            body.ins = (self._mark(oid),) + body.ins
-            body.pos = (opt.pos,) + body.pos
+        if oid is not None:                      # an option fires when it is chosen
+            self._traced(body, oid, opt.pos)
         label = self._label(opt.get("label"), inner, slots, opt, i)
         alt = Alt(i, label, guard, enum, slots, body, str(opt.get("source", "")))
         alt.prefix = (did, i)
@@ -1793,7 +1795,7 @@ class Compiler:
                 st.memo = None
             if not actions:
                 if empty_key is not None:
-                    st.fired[empty_key] = st.fired.get(empty_key, 0) + 1
+                    _count_fired(st, empty_key)
                 if upto:
                     st.stack.pop()              # nothing (more) to pick: the loop ends
                 if else_ins:
