@@ -124,18 +124,18 @@ def play_check(spec: Spec, games: int, seed: int = 1, workers: int | None = None
     """Random games of every player count the spec allows (default options), traced:
     {"games": n, "failed": [records of games whose rules failed, with "players"],
     "never_fired": ids that fired in no game, "empty_choices": {decision's rule or step:
-    games in which it came up with nothing to choose and no else: (so was skipped)}}. A spec's test by play: a rule error, or a
-    game that does not end within game.max_steps, is a failed game."""
+    games in which it came up with nothing to choose and no else: (so was skipped)}}.
+    A spec's test by play: a rule error, or a game that does not end within
+    game.max_steps, is a failed game."""
     lo, hi = spec.player_range
     failed, ids, ever = [], set(), set()
     empty: dict = {}
     played = 0
     for players in range(lo, hi + 1):
-        run = run_batch(spec.path, games, players=players, seed=seed, workers=workers,
+        run = run_batch(spec, games, players=players, seed=seed, workers=workers,
                         trace=True)
         played += run.games
-        game = spec.game(players)
-        ids |= set(rule_ids(spec, players, game.options))
+        ids |= set(rule_ids(spec, players, None))
         for rec in run.records:
             if "error" in rec:
                 failed.append(rec)
@@ -149,7 +149,7 @@ def play_check(spec: Spec, games: int, seed: int = 1, workers: int | None = None
             "empty_choices": dict(sorted(empty.items()))}
 
 
-def rule_ids(spec: Spec, players: int, options: dict) -> list:
+def rule_ids(spec: Spec, players: int, options: dict | None) -> list:
     """Every id that can fire in a spec: id'd steps and options, `rule:NAME`, and
     `points:ID` for scoring rules."""
     prog = spec.game(players, options).prog
@@ -237,12 +237,11 @@ def compare_variants(spec_a, spec_b, games: int, players: int | None = None,
     sb = spec_b if isinstance(spec_b, Spec) else load_spec(spec_b)
     game_a = sa.game(players, options)
     game_b = sb.game(game_a.players, options)
-    half = None if progress is None else (lambda done: progress(done))
-    other = None if progress is None else (lambda done: progress(games + done))
     kw = dict(games=games, players=game_a.players, options=options, agents=agents,
               seed=seed, workers=workers, backend=backend, address=address, trace=True)
-    run_a = run_batch(sa.path, progress=half, **kw)
-    run_b = run_batch(sb.path, progress=other, **kw)
+    run_a = run_batch(sa, progress=progress, **kw)
+    run_b = run_batch(sb, progress=None if progress is None else
+                      (lambda done: progress(games + done)), **kw)
     ids_a = rule_ids(sa, game_a.players, game_a.options)
     ids_b = rule_ids(sb, game_b.players, game_b.options)
     metrics, rules, dead, pairs = compare_records(run_a.records, run_b.records, ids_a, ids_b)

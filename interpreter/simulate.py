@@ -214,7 +214,6 @@ def _results(job: Job, todo: list, workers: int, start_method, backend: str = "l
         yield from _ray_results(job, todo, workers, address)
         return
     if workers <= 1 or len(todo) <= 1:
-        _WORKER["job"] = job
         for i in todo:
             yield _play_chunk([i], job)[0]
         return
@@ -335,6 +334,7 @@ def run_batch(spec_path, games: int, players: int | None = None, options: dict |
               address: str | None = None, trace: bool = False) -> "Summary":
     """Play games 0..games-1 of a run and summarise them.
 
+    spec_path: a spec file or a game's folder, or a Spec already loaded.
     agents: None (random), 'a,b,...' or a list, one name per seat (one name: every seat);
     rotate: seat s of game i gets agent (s + i) mod players, so that agents share seats.
     workers: processes (default os.cpu_count(); 1 plays in this process). out: a JSONL
@@ -360,7 +360,7 @@ def run_batch(spec_path, games: int, players: int | None = None, options: dict |
                           + (did_you_mean(backend, BACKENDS) or f"one of {', '.join(BACKENDS)}"))
     if address is not None and backend != "ray":
         raise TabulaError("--address is for --backend ray")
-    spec = load_spec(spec_path)
+    spec = spec_path if isinstance(spec_path, Spec) else load_spec(spec_path)
     game = spec.game(players, options, trace=trace)   # bad players or options fail here
     names = agent_names(agents, game.players)
     job = Job(spec, game.players, dict(game.options), tuple(names), bool(rotate),
