@@ -17,6 +17,7 @@ from pathlib import Path
 
 from . import gamelog
 from .graph import add_command as graph_command
+from .simulate import BACKENDS
 from .errors import IllegalAction, TabulaError, shown_path
 from .model import CHANCE
 from .spec import load_spec
@@ -38,6 +39,9 @@ def bot_rng(seed: int) -> random.Random:
     """The random bots' own generator: separate from the game's, derived from the seed."""
     return random.Random(f"tabula-bots:{seed}")
 
+
+AGENTS_HELP = ("one bot per seat, or one for all: random, greedy, mcts[:N[:DEPTH|end]] "
+               "(default random)")
 
 # ---- commands ---------------------------------------------------------------------------
 
@@ -263,15 +267,19 @@ class Progress:
         sys.stderr.flush()
 
 
-def cmd_simulate(args) -> int:
-    from .simulate import run_batch
-    agents = [a.strip() for a in args.agents.split(",")] if args.agents else None
-    for path in (args.report, args.out):
+def _check_folders(*paths) -> None:
+    """Output files must go to folders that exist: said before a long run, not after."""
+    for path in paths:
         if path and not Path(path).resolve().parent.is_dir():
             raise TabulaError(f"cannot write {path}: no such folder")
+
+
+def cmd_simulate(args) -> int:
+    from .simulate import run_batch
+    _check_folders(args.report, args.out)
     progress = Progress(args.games, sys.stderr.isatty() and not args.json)
     summary = run_batch(args.spec, args.games, players=args.players,
-                        options=_options(args.option), agents=agents, seed=args.seed,
+                        options=_options(args.option), agents=args.agents, seed=args.seed,
                         workers=args.workers, out=args.out, resume=args.resume,
                         progress=progress, backend=args.backend, address=args.address,
                         rotate=args.rotate)
@@ -296,12 +304,10 @@ def cmd_diff(args) -> int:
         print(to_json(d) if args.json else format_diff(d))
         return EXIT_OK
     from .compare import compare_variants
-    if args.report and not Path(args.report).resolve().parent.is_dir():
-        raise TabulaError(f"cannot write {args.report}: no such folder")
-    agents = [a.strip() for a in args.agents.split(",")] if args.agents else None
+    _check_folders(args.report)
     progress = Progress(2 * args.simulate, sys.stderr.isatty() and not args.json)
     c = compare_variants(spec_a, spec_b, args.simulate, players=args.players,
-                         options=_options(args.option), agents=agents, seed=args.seed,
+                         options=_options(args.option), agents=args.agents, seed=args.seed,
                          workers=args.workers, backend=args.backend,
                          address=args.address, progress=progress)
     if args.report:
@@ -343,8 +349,7 @@ def parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("run", help="play one game with bots")
     game_args(p)
-    p.add_argument("--agents", metavar="A,B,...",
-                   help="one bot per seat: random, greedy, mcts:ITERATIONS (default random)")
+    p.add_argument("--agents", metavar="A,B,...", help=AGENTS_HELP)
     p.add_argument("--log", metavar="FILE", help="write the game log (JSON lines) to FILE")
     p.add_argument("--for", dest="for_player", type=int, metavar="PLAYER",
                    help="with --log: write what PLAYER saw instead of the full log")
@@ -367,25 +372,28 @@ def parser() -> argparse.ArgumentParser:
                         "run in the same process run, for a ratio")
     p.set_defaults(fn=cmd_bench)
 
+    def batch_args(p, report: str):
+        """The flags of a batch of games (simulate, diff --simulate)."""
+        p.add_argument("--agents", metavar="A,B,...", help=AGENTS_HELP)
+        p.add_argument("--workers", type=int, default=None,
+                       help="processes (default: all cores); results do not depend on it")
+        p.add_argument("--report", metavar="FILE.html", help=report)
+        p.add_argument("--backend", choices=BACKENDS, default="local",
+                       help="local: a process pool (default); ray: Ray tasks (pip install "
+                            "'tabula[ray]')")
+        p.add_argument("--address", metavar="ADDR",
+                       help="with --backend ray: the cluster to join (default: start Ray "
+                            "here)")
+
     p = sub.add_parser("simulate", help="many games with bots: statistics")
     game_args(p)
     p.add_argument("--games", type=int, default=100)
-    p.add_argument("--agents", metavar="A,B,...",
-                   help="one bot per seat: random, greedy, mcts:ITERATIONS (default random)")
+    batch_args(p, "write the summary and its plots as one self-contained HTML file")
     p.add_argument("--rotate", action="store_true",
                    help="game i seats the bots shifted by i: every bot plays every seat")
-    p.add_argument("--workers", type=int, default=None,
-                   help="processes (default: all cores); results do not depend on it")
     p.add_argument("--out", metavar="FILE.jsonl", help="append every finished game to FILE")
     p.add_argument("--resume", action="store_true",
                    help="complete --out without playing its finished games again")
-    p.add_argument("--report", metavar="FILE.html",
-                   help="write the summary and its plots as one self-contained HTML file")
-    p.add_argument("--backend", choices=["local", "ray"], default="local",
-                   help="local: a process pool (default); ray: Ray tasks (pip install "
-                        "'tabula[ray]')")
-    p.add_argument("--address", metavar="ADDR",
-                   help="with --backend ray: the cluster to join (default: start Ray here)")
     p.set_defaults(fn=cmd_simulate)
 
     p = sub.add_parser("diff", help="what differs between two specs: rules, action graph, play")
@@ -396,15 +404,9 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--simulate", type=int, metavar="N",
                    help="also play N games of each on the same seeds and bots; compare")
     p.add_argument("--players", type=int, default=None)
-    p.add_argument("--agents", metavar="A,B,...", help="bots by seat (default random)")
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--option", action="append", metavar="K=V", default=[])
-    p.add_argument("--workers", type=int, default=None)
-    p.add_argument("--report", metavar="FILE.html",
-                   help="with --simulate: the comparison and its plots as one HTML page")
-    p.add_argument("--backend", choices=["local", "ray"], default="local",
-                   help="with --simulate: where the games run (as for simulate)")
-    p.add_argument("--address", metavar="ADDR", help="with --backend ray: the cluster")
+    batch_args(p, "with --simulate: the comparison and its plots as one HTML page")
     p.set_defaults(fn=cmd_diff)
     return ap
 
