@@ -209,9 +209,13 @@ class State:
                 stack.pop()
         self.run()
 
+    def actions_named(self, text: str) -> list:
+        """The legal actions whose string is `text` (one, if the labels tell them apart)."""
+        return [a for a in self.legal_actions() if self.action_to_string(a) == text]
+
     def apply_string(self, text: str) -> None:
         """Apply the legal action whose string is `text` (it must name exactly one)."""
-        found = [a for a in self.legal_actions() if self.action_to_string(a) == text]
+        found = self.actions_named(text)
         if not found:
             raise IllegalAction(f"'{text}' is not a legal action here")
         if len(found) > 1:

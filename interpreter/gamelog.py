@@ -490,7 +490,7 @@ def _action(st: State, record: dict, by_string: bool):
         return None, f"it is {_who_text(here)}'s decision here"
     what = "a legal outcome" if here == CHANCE else "legal"
     if by_string:
-        found = [a for a in st.pending.actions if st.action_to_string(a) == record["action"]]
+        found = st.actions_named(record["action"])
         if len(found) == 1:
             return found[0], None
         if found:
