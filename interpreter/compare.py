@@ -27,7 +27,7 @@ import statistics
 from dataclasses import dataclass, field
 
 from .errors import TabulaError
-from .simulate import Summary, run_batch
+from .simulate import Summary, num_text, run_batch
 from .spec import Spec, load_spec
 
 # two-sided 95% quantiles of Student's t for 1..30 degrees of freedom
@@ -255,14 +255,10 @@ def compare_variants(spec_a, spec_b, games: int, players: int | None = None,
         summary_a=run_a, summary_b=run_b)
 
 
-def _n(x, fmt: str) -> str:
-    return "-" if x is None else format(x, fmt)
-
-
 def _row(m: Metric, width: int) -> str:
     interval = ("" if m.low is None else f"[{m.low:+.3f}, {m.high:+.3f}]")
-    return (f"  {m.name:<{width}}  {_n(m.a, '9.3f')}  {_n(m.b, '9.3f')}  "
-            f"{_n(m.diff, '+9.3f')}  {interval:<20} {'*' if m.significant else ''}")
+    return (f"  {m.name:<{width}}  {num_text(m.a, '9.3f')}  {num_text(m.b, '9.3f')}  "
+            f"{num_text(m.diff, '+9.3f')}  {interval:<20} {'*' if m.significant else ''}")
 
 
 def format_comparison(c: Comparison) -> str:

@@ -32,7 +32,7 @@ import statistics
 from collections import Counter
 
 from .errors import TabulaError
-from .simulate import percentile
+from .simulate import num_text, percentile
 
 PERCENTILES = ("10", "50", "90")       # the keys of Summary.score_percentiles_by_seat
 MAX_INDICES = 20                       # failed games listed by index, per message
@@ -228,10 +228,6 @@ def _e(value) -> str:
     return html.escape(str(value), quote=True)
 
 
-def _num(x, fmt: str = ".3f") -> str:
-    return "-" if x is None else format(x, fmt)
-
-
 def _plain(x) -> str:
     """A count or a value of the records as it is ('-' for none)."""
     return "-" if x is None else str(x)
@@ -301,10 +297,10 @@ def _wins_section(s, f: _Facts) -> str:
     seat_rows = []
     for seat in range(s.players):
         seat_rows.append([seat, _counted(f.seat_agents[seat]) if f.seat_agents[seat] else "-",
-                          f.seat_games[seat], _num(f.seat_wins[seat], ".2f"),
-                          _num(s.win_rate_by_seat[seat]),
+                          f.seat_games[seat], num_text(f.seat_wins[seat], ".2f"),
+                          num_text(s.win_rate_by_seat[seat]),
                           _interval(s.win_interval_by_seat[seat]),
-                          _num(f.seat_fair[seat])])
+                          num_text(f.seat_fair[seat])])
     out = ["<h2>Win rates</h2>",
            ("<p>A win shared by k players counts 1/k for each; the fair share of a seat is "
             "1/players (averaged over its games). Intervals: 95%, Wilson.</p>"),
@@ -313,13 +309,13 @@ def _wins_section(s, f: _Facts) -> str:
                    "fair share"], seat_rows, numeric={0, 2, 3, 4, 5, 6}),
            _table(["", "value", "95% interval"],
                   [["first-player advantage (seat 0's win rate minus its fair share)",
-                    _num(s.first_player_advantage, "+.3f"),
+                    num_text(s.first_player_advantage, "+.3f"),
                     _interval(s.first_player_interval, "+.3f")]], numeric={1, 2}),
            _plot("win-rates-by-seat", "Win rate by seat with 95% Wilson intervals",
                  lambda fig: _draw_seat_wins(fig, s, f), (7.0, 3.6)),
            "<h3>By agent</h3>"]
-    agent_rows = [[name, a["games"], _num(a["rate"]), _interval((a["low"], a["high"])),
-                   _num(f.agent_fair.get(name))]
+    agent_rows = [[name, a["games"], num_text(a["rate"]), _interval((a["low"], a["high"])),
+                   num_text(f.agent_fair.get(name))]
                   for name, a in s.win_rate_by_agent.items()]
     out.append(_table(["agent", "seats played", "win rate", "95% interval", "fair share"],
                       agent_rows, numeric={1, 2, 3, 4}))
@@ -334,9 +330,9 @@ def _scores_section(s, f: _Facts) -> str:
     for seat in range(s.players):
         pc = s.score_percentiles_by_seat[seat]
         values = f.scores[seat]
-        rows.append([seat, len(values), _num(s.score_mean_by_seat[seat], ".2f"),
-                     _num(s.score_std_by_seat[seat], ".2f")]
-                    + [_num(pc.get(q), ".1f") for q in PERCENTILES]
+        rows.append([seat, len(values), num_text(s.score_mean_by_seat[seat], ".2f"),
+                     num_text(s.score_std_by_seat[seat], ".2f")]
+                    + [num_text(pc.get(q), ".1f") for q in PERCENTILES]
                     + [_plain(min(values) if values else None),
                        _plain(max(values) if values else None)])
     return "\n".join([
@@ -349,21 +345,21 @@ def _scores_section(s, f: _Facts) -> str:
 
 
 def _length_section(s, f: _Facts) -> str:
-    rows = [["decisions (the agents')", _num(s.decisions["mean"], ".1f"),
+    rows = [["decisions (the agents')", num_text(s.decisions["mean"], ".1f"),
              _plain(s.decisions["min"]), _plain(s.decisions["max"])],
-            ["turns", _num(s.turns["mean"], ".1f"), _plain(s.turns["min"]),
+            ["turns", num_text(s.turns["mean"], ".1f"), _plain(s.turns["min"]),
              _plain(s.turns["max"])]]
     return "\n".join([
         "<h2>Game length</h2>",
         _table(["per game", "mean", "min", "max"], rows, numeric={1, 2, 3}),
         ("<p>Mean branching (legal actions per agent's decision): "
-         f"{_e(_num(s.mean_branching, '.2f'))}</p>"),
+         f"{_e(num_text(s.mean_branching, '.2f'))}</p>"),
         _plot("game-length", "Game length: decisions and turns per game",
               lambda fig: _draw_lengths(fig, [("", f, None)]), (9.0, 3.4))])
 
 
 def _rules_section(s) -> str:
-    rows = [[rule, _num(per, ".2f"), s.rule_counts.get(rule, 0)]
+    rows = [[rule, num_text(per, ".2f"), s.rule_counts.get(rule, 0)]
             for rule, per in sorted(s.rule_counts_per_game.items(), key=lambda kv: -kv[1])]
     if not rows:
         return "<h2>Rules taken</h2>\n<p class=\"note\">No decisions were taken.</p>"
@@ -421,7 +417,7 @@ def _diff_section(rule_diff: str) -> str:
 
 def _metric_table(metrics: list, first: str) -> str:
     """Metrics side by side: A, B, B - A, its 95% interval, the mark when significant."""
-    rows = [[m.name, _num(m.a), _num(m.b), _num(m.diff, "+.3f"),
+    rows = [[m.name, num_text(m.a), num_text(m.b), num_text(m.diff, "+.3f"),
              _interval(None if m.low is None else (m.low, m.high), "+.3f"),
              MARK if m.significant else ""] for m in metrics]
     return _table([first, "A", "B", "B - A", "95% interval", ""], rows,

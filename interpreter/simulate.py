@@ -526,7 +526,8 @@ def summarize(records: list) -> Summary:
         errors=errors, records=list(records))
 
 
-def _num(x, fmt: str = ".3f") -> str:
+def num_text(x, fmt: str = ".3f") -> str:
+    """A number formatted, or '-' for none (the tables of simulate, compare, report)."""
     return "-" if x is None else format(x, fmt)
 
 
@@ -549,10 +550,10 @@ def format_table(s: Summary) -> str:
         for seat in range(s.players):
             lo, hi = s.win_interval_by_seat[seat]
             pc = s.score_percentiles_by_seat[seat]
-            out.append(f"{seat:>4}  {_num(s.win_rate_by_seat[seat]):>8}  "
-                       f"[{lo:.3f}, {hi:.3f}]  {_num(s.score_mean_by_seat[seat], '.2f'):>8}  "
-                       f"{_num(s.score_std_by_seat[seat], '.2f'):>6}  "
-                       + "  ".join(f"{_num(pc[str(q)], '.1f'):>6}" for q in PERCENTILES))
+            out.append(f"{seat:>4}  {num_text(s.win_rate_by_seat[seat]):>8}  "
+                       f"[{lo:.3f}, {hi:.3f}]  {num_text(s.score_mean_by_seat[seat], '.2f'):>8}  "
+                       f"{num_text(s.score_std_by_seat[seat], '.2f'):>6}  "
+                       + "  ".join(f"{num_text(pc[str(q)], '.1f'):>6}" for q in PERCENTILES))
         out.append("")
         width = max(len(n) for n in s.win_rate_by_agent) if s.win_rate_by_agent else 5
         out.append(f"{'agent':<{width}}  {'win rate':>8}  {'95% interval':<15}  {'seats':>6}")
@@ -566,7 +567,7 @@ def format_table(s: Summary) -> str:
         d, t = s.decisions, s.turns
         out.append(f"decisions per game      {d['mean']:.1f}  (min {d['min']}, max {d['max']})")
         out.append(f"turns per game          {t['mean']:.1f}  (min {t['min']}, max {t['max']})")
-        out.append(f"mean branching          {_num(s.mean_branching, '.2f')}")
+        out.append(f"mean branching          {num_text(s.mean_branching, '.2f')}")
         out.append("")
         out.append("rules taken per game")
         width = max((len(k) for k in s.rule_counts), default=4)
