@@ -124,12 +124,15 @@ def _text(value) -> list:
     return dumped.splitlines() or [""]
 
 
-def _entry_text(value) -> list:
+def entry_lines(value, text=None) -> list:
+    """An entry as lines: each field `key: value`, or `key:` and its value's lines below
+    when it has several. text(value) -> lines (default: YAML-like)."""
+    text = text or _text
     if not isinstance(value, dict):
-        return _text(value)
+        return text(value)
     out = []
     for k, v in value.items():
-        sub = _text(v)
+        sub = text(v)
         if len(sub) == 1:
             out.append(f"{k}: {sub[0]}")
         else:
@@ -158,10 +161,10 @@ def format_diff(d: dict) -> str:
             lines += field_lines(f["path"], f["a"], f["b"])
     for item in d["added"]:
         lines.append(f"added {item['id']}")
-        lines += [f"  + {x}" for x in _entry_text(item["b"])]
+        lines += [f"  + {x}" for x in entry_lines(item["b"])]
     for item in d["removed"]:
         lines.append(f"removed {item['id']}")
-        lines += [f"  - {x}" for x in _entry_text(item["a"])]
+        lines += [f"  - {x}" for x in entry_lines(item["a"])]
     n = len(d["added"]) + len(d["removed"]) + len(d["changed"])
     lines.append(f"{n} difference{'s' if n != 1 else ''}: {len(d['changed'])} changed, "
                  f"{len(d['added'])} added, {len(d['removed'])} removed")

@@ -484,21 +484,10 @@ def _value_lines(value) -> list:
     return [_value_text(value)]
 
 
-def _attributes_text(attrs: dict, sign: str) -> list:
-    out = []
-    for k, v in attrs.items():
-        lines = _value_lines(v)
-        if len(lines) == 1:
-            out.append(f"  {sign} {k}: {lines[0]}")
-        else:
-            out += [f"  {sign} {k}:"] + [f"  {sign}   {x}" for x in lines]
-    return out
-
-
 def format_graph_diff(entries) -> str:
     """The differences as text, one entry after the other, and a count. `entries`: as
     diff_graphs gives them, or their JSON-ready form (graph_diff_json)."""
-    from .diff import field_lines          # diff imports this module: import late
+    from .diff import entry_lines, field_lines   # diff imports this module: import late
     if isinstance(entries, dict):
         entries = [{"change": c, **e} for c in ("changed", "added", "removed")
                    for e in entries.get(c, [])]
@@ -516,7 +505,8 @@ def format_graph_diff(entries) -> str:
             sign = "+" if e["change"] == "added" else "-"
             lines.append(f"{e['change']} {e['id']}")
             attrs = e.get("b") if e["change"] == "added" else e.get("a")
-            lines += _attributes_text({k: v for k, v in attrs.items() if k in SUMMARY}, sign)
+            shown = {k: v for k, v in attrs.items() if k in SUMMARY}
+            lines += [f"  {sign} {x}" for x in entry_lines(shown, _value_lines)]
     counts = {c: sum(1 for e in entries if e["change"] == c)
               for c in ("changed", "added", "removed")}
     n = len(entries)
