@@ -15,7 +15,7 @@ import sys
 import time
 from pathlib import Path
 
-from . import gamelog
+from . import bench, gamelog
 from .graph import add_command as graph_command
 from .simulate import BACKENDS
 from .errors import IllegalAction, TabulaError, shown_path
@@ -38,6 +38,19 @@ def _options(pairs) -> dict:
 def bot_rng(seed: int) -> random.Random:
     """The random bots' own generator: separate from the game's, derived from the seed."""
     return random.Random(f"tabula-bots:{seed}")
+
+
+def _positive(kind):
+    """An argparse type: a number greater than 0."""
+    def parse(text: str):
+        try:
+            value = kind(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"not a number: '{text}'") from None
+        if not value > 0:
+            raise argparse.ArgumentTypeError(f"must be greater than 0, not {text}")
+        return value
+    return parse
 
 
 AGENTS_HELP = ("one bot per seat, or one for all: random, greedy, mcts[:N[:DEPTH|end]] "
@@ -160,88 +173,50 @@ def cmd_test(args) -> int:
     return EXIT_INPUT if failed or not (passed or failed) else EXIT_OK
 
 
-def bench(game, games: int, seed: int) -> dict:
-    """Random playouts through the public API; decisions exclude chance decisions."""
-    rng = bot_rng(seed)
-    decisions = chance = branching = 0
-    t0 = time.perf_counter()
-    for i in range(games):
-        st = game.new_state(seed=seed + i)
-        rnd = rng.random
-        while not st.terminal:
-            acts = st.legal_actions()
-            n = len(acts)
-            if st.pending.player == CHANCE:
-                chance += 1
-            else:
-                decisions += 1
-                branching += n
-            st.apply(acts[int(rnd() * n)])
-        st.scores()
-    dt = time.perf_counter() - t0
-    return {"games": games, "seconds": dt, "playouts_per_s": games / dt,
-            "decisions_per_s": decisions / dt, "decisions_per_game": decisions / games,
-            "chance_per_game": chance / games,
-            "mean_branching": branching / decisions if decisions else 0.0}
-
-
-def _reference(args, game) -> dict:
-    import subprocess
-    cmd = [sys.executable, args.reference, "bench", "--players", str(game.players),
-           "--games", str(args.games), "--seed", str(args.seed), "--api", "--json"]
-    for key, value in game.options.items():     # the reference takes --KEY VALUE
-        cmd += [f"--{key}", str(value)]
-    try:
-        return json.loads(subprocess.run(cmd, check=True, capture_output=True, text=True,
-                                         timeout=3600).stdout)
-    except (OSError, subprocess.SubprocessError, ValueError) as e:
-        raise TabulaError(f"the reference benchmark failed: {e}") from None
-
-
 def cmd_bench(args) -> int:
-    import statistics
+    if args.suite:
+        return _bench_suite(args)
+    for flag in ("root", "games_scale", "only"):
+        if getattr(args, flag) is not None:
+            args.usage_error(f"--{flag.replace('_', '-')} goes with --suite")
+    if args.parallel:
+        args.usage_error("--parallel goes with --suite")
+    if args.spec is None:
+        args.usage_error("name a SPEC, or give --suite for every shipped spec")
+    if len(args.reference or ()) > 1:
+        args.usage_error("--reference: one script for one spec")
     spec = load_spec(args.spec)
     game = spec.game(args.players, _options(args.option))
-    out = {"spec": spec.id, "players": game.players, "options": game.options, "seed": args.seed,
-           "repeat": args.repeat}
-    runs, refs, ratios = [], [], []
-    for _ in range(max(1, args.repeat)):      # interleaved, so that drift hits both alike
-        runs.append(bench(game, args.games, args.seed))
-        if args.reference:
-            ref = _reference(args, game)
-            refs.append(ref)
-            if ref.get("api", {}).get("playouts_per_s"):
-                ratios.append(runs[-1]["playouts_per_s"] / ref["api"]["playouts_per_s"])
-    mid = sorted(runs, key=lambda r: r["playouts_per_s"])[len(runs) // 2]
-    out.update(mid)
-    if refs:
-        med = statistics.median
-        out["reference"] = {
-            "path": args.reference,
-            "playouts_per_s": med(r["playouts_per_s"] for r in refs),
-            "api_playouts_per_s": med(r.get("api", {}).get("playouts_per_s", 0) for r in refs),
-            "decisions_per_game": refs[0].get("mean_decisions")}
-        if ratios:
-            out["ratio_to_reference_api"] = med(ratios)
-            out["ratios_to_reference_api"] = ratios
-        out["ratio_to_reference_fast"] = med(
-            a["playouts_per_s"] / r["playouts_per_s"] for a, r in zip(runs, refs))
-    if args.json:
-        print(json.dumps(out))
-        return EXIT_OK
-    print(f"{spec.id}, {game.players} players, {args.games} random playouts (seed {args.seed})")
-    print(f"  playouts/s        {out['playouts_per_s']:10.1f}")
-    print(f"  decisions/s       {out['decisions_per_s']:10.1f}")
-    print(f"  decisions/game    {out['decisions_per_game']:10.2f}  "
-          f"(+ {out['chance_per_game']:.2f} chance)")
-    print(f"  mean branching    {out['mean_branching']:10.2f}")
-    if "reference" in out:
-        r = out["reference"]
-        print(f"reference {r['path']}: api {r['api_playouts_per_s']:.1f} playouts/s, "
-              f"fast {r['playouts_per_s']:.1f}, {r['decisions_per_game']:.2f} decisions/game")
-        print(f"  ratio to the reference api: {out.get('ratio_to_reference_api', 0):.3f}"
-              + (f" (median of {len(ratios)}: " + ", ".join(f"{x:.3f}" for x in ratios) + ")"
-                 if len(ratios) > 1 else ""))
+    out = bench.bench_spec(spec, game, args.games or bench.SPEC_GAMES, args.seed, args.repeat,
+                           args.reference[0] if args.reference else None)
+    print(json.dumps(out) if args.json else bench.spec_text(out))
+    return EXIT_OK
+
+
+def _bench_suite(args) -> int:
+    if args.spec is not None:
+        args.usage_error("--suite measures every shipped spec: give no SPEC (--only ID limits it)")
+    if args.option or args.repeat != 1:
+        args.usage_error("--option and --repeat are for one SPEC, not --suite")
+    root = Path(args.root or ".")
+    refs = {key: root.resolve().parent / "shared" / "bench" / f"{key}_ref.py"
+            for key in bench.REFERENCES}
+    for pair in args.reference or ():
+        key, sep, path = pair.partition("=")
+        if not sep or key not in bench.REFERENCES:
+            args.usage_error(f"--reference with --suite takes ID=SCRIPT, ID one of "
+                             f"{', '.join(bench.REFERENCES)}; not '{pair}'")
+        refs[key] = Path(path)
+    only = [x.strip() for x in args.only.split(",") if x.strip()] if args.only else None
+    scale = args.games_scale or 1.0
+    emit = None
+    if not args.json:
+        print(bench.header_text(root, args.seed, scale), flush=True)
+        emit = lambda row: print(bench.row_text(row), flush=True)  # noqa: E731
+    out = bench.suite(root, seed=args.seed, scale=scale, games=args.games,
+                      players=args.players, only=only, references=refs,
+                      parallel=args.parallel, emit=emit)
+    print(json.dumps(out) if args.json else bench.summary_text(out))
     return EXIT_OK
 
 
@@ -362,15 +337,35 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("-v", "--verbose", action="store_true")
     p.set_defaults(fn=cmd_test)
 
-    p = sub.add_parser("bench", help="random playouts per second")
-    game_args(p)
-    p.add_argument("--games", type=int, default=500)
+    p = sub.add_parser("bench", help="random playouts per second; --suite: every shipped spec")
+    p.add_argument("spec", metavar="SPEC", nargs="?",
+                   help="a spec file or a game's folder (not with --suite)")
+    p.add_argument("--players", type=int, default=None,
+                   help="players (default: the least; with --suite: only this count)")
+    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--option", action="append", metavar="K=V", default=[])
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.add_argument("--games", type=_positive(int), default=None,
+                   help=f"random games (default {bench.SPEC_GAMES}; with --suite: for every "
+                        "spec, instead of its own count)")
     p.add_argument("--repeat", type=int, default=1,
                    help="run R times (interleaved with the reference); report medians")
-    p.add_argument("--reference", metavar="PY",
-                   help="a hand-written reference (a Python script with the same 'bench --api --json' interface) to "
-                        "run in the same process run, for a ratio")
-    p.set_defaults(fn=cmd_bench)
+    p.add_argument("--reference", metavar="PY", action="append",
+                   help="a hand-written reference (a Python script with the same 'bench --api "
+                        "--json' interface) to run in the same process run, for a ratio; with "
+                        "--suite: medang=PY (default ../shared/bench/medang_ref.py beside the "
+                        "root)")
+    p.add_argument("--suite", action="store_true",
+                   help="every spec of specs/ and examples/ (variants too), every player "
+                        "count, with State.clone() times, references and OpenSpiel")
+    p.add_argument("--root", metavar="DIR", help="with --suite: the repository (default .)")
+    p.add_argument("--games-scale", type=_positive(float), metavar="F",
+                   help="with --suite: multiply every spec's default games by F")
+    p.add_argument("--only", metavar="ID[,ID]", help="with --suite: only these spec ids")
+    p.add_argument("--parallel", action="store_true",
+                   help=f"with --suite: also simulate {bench.PARALLEL_GAMES} Medang games with "
+                        "2 workers and with 1")
+    p.set_defaults(fn=cmd_bench, usage_error=p.error)
 
     def batch_args(p, report: str):
         """The flags of a batch of games (simulate, diff --simulate)."""
