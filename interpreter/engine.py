@@ -76,6 +76,7 @@ class Game:
     def start_play(self, st: "State") -> None:
         root = self.prog.root_play
         st.stack = [[root.ins, 0, [None] * max(self.prog.root_nlocals, 1), None, None, None, root]]
+        st.facts.clear()           # the position was set by hand
         st.run()
 
     def piece_index(self, name: str) -> list:
@@ -86,7 +87,8 @@ class State:
     """One game in progress. Public methods check their input, then act."""
 
     __slots__ = ("game", "prog", "slots", "where", "gv", "pv", "current", "turn", "stack",
-                 "pending", "rng", "terminal", "steps", "history", "_scores", "memo", "fired")
+                 "pending", "_rng", "_rng_shared", "terminal", "steps", "history", "_scores",
+                 "facts", "fired")
 
     def __init__(self, game: Game, seed: int = 0):
         prog = game.prog
@@ -102,14 +104,33 @@ class State:
         self.turn = 0
         self.stack: list = []
         self.pending: Pending | None = None
-        self.rng = random.Random(seed)
+        self._rng = random.Random(seed)
+        self._rng_shared = False
         self.terminal = False
         self.steps = 0
         self.history: list = []
         self._scores = None
-        self.memo = None      # set only while a decision's actions are listed
+        # derived facts (spec functions' results, groups) of this state: emptied by every
+        # change of the state, so a fact is computed once between two changes
+        self.facts: dict = {}
         # id -> times reached, in a game compiled with trace=True (see Spec.game)
         self.fired = {} if prog.traced else None
+
+    # ---- the state's random generator, copied on write -----------------------------------
+    @property
+    def rng(self) -> random.Random:
+        """The generator of this state's shuffles. Clones share their parent's generator
+        until either draws (copying a Mersenne Twister is most of a clone's cost, and
+        most clones of a search never shuffle)."""
+        if self._rng_shared:
+            own = random.Random()
+            own.setstate(self._rng.getstate())
+            self._rng, self._rng_shared = own, False
+        return self._rng
+
+    @rng.setter
+    def rng(self, value: random.Random) -> None:
+        self._rng, self._rng_shared = value, False
 
     # ---- the run loop ---------------------------------------------------------------------
     def pause(self, decision, player, actions, frame) -> None:
@@ -124,7 +145,6 @@ class State:
         """Execute instructions until a decision or the end of the game."""
         stack = self.stack
         limit = self.prog.max_steps
-        steps = self.steps
         fr = None
         pc = 0
         try:
@@ -134,10 +154,10 @@ class State:
                 pc = fr[1]
                 if pc < len(ins):
                     fr[1] = pc + 1
-                    steps += 1
+                    self.steps += 1     # generated loops count their rounds here too
                     if ins[pc](self, fr):
                         break
-                    if steps > limit:
+                    if self.steps > limit:
                         raise RuleError(f"the game ran more than {limit} steps without ending",
                                         fr[6].pos[pc] if pc < len(fr[6].pos) else None,
                                         "a loop never ends, or raise game.max_steps")
@@ -151,10 +171,10 @@ class State:
             raise
         except (TypeError, IndexError, KeyError, ValueError, AttributeError,
                 ZeroDivisionError, RecursionError) as exc:
-            pos = fr[6].pos[pc] if fr is not None and pc < len(fr[6].pos) else None
+            pos = self.prog.module.position(exc.__traceback__) if self.prog.module else None
+            if pos is None and fr is not None and pc < len(fr[6].pos):
+                pos = fr[6].pos[pc]
             raise RuleError(f"this step cannot be carried out: {_explain(exc)}", pos) from exc
-        finally:
-            self.steps = steps
 
     # ---- the OpenSpiel-like API ------------------------------------------------------------
     def current_player(self) -> int:
@@ -301,10 +321,12 @@ class State:
                                                           self.terminal, self.steps)
         new.history = self.history[:]
         new._scores = self._scores
-        new.memo = None
+        new.facts = {}
         new.fired = None if self.fired is None else dict(self.fired)
-        new.rng = random.Random()
-        new.rng.setstate(self.rng.getstate())
+        # the generator is shared until one of the two draws (see State.rng); neither
+        # may change the shared object, so both copy before their next draw
+        new._rng = self._rng
+        new._rng_shared = self._rng_shared = True
         locals_map: dict = {}
         frames_map: dict = {}
         stack = []
@@ -337,7 +359,7 @@ class State:
             frames.append({"block": fr[6].id, "pc": fr[1], "locals": locals_ids[id(L)],
                            "loop": fr[3].id if fr[3] is not None else None,
                            "a": fr[4], "b": fr[5]})
-        rng = self.rng.getstate()
+        rng = self._rng.getstate()
         return {"format": STATE_FORMAT, "spec": self.prog.spec_id,
                 "players": self.prog.players, "options": self.game.options,
                 "slots": self.slots, "globals": self.gv, "player_vars": self.pv,

@@ -135,6 +135,8 @@ class Program:
     score_nlocals: int = 1
     max_steps: int = 1_000_000
     traced: bool = False      # compiled with trace: states count the ids they reach
+    cache: bool = True        # spec functions' results kept in State.facts (see builtins.py)
     max_depth: int = 200
     graph: object = None
     compiler: object = None
+    module: object = None     # the generated code (codegen.Module): source and line table

@@ -1,8 +1,9 @@
 """The primitive effects on a running state: moving, swapping and shuffling pieces.
 
 Input: a State (interpreter/engine.py) and piece or slot indices. Output: the state,
-changed in place. Compiled statements call these; they keep `State.where` (the slot of
-every piece) true and enforce slot capacities.
+changed in place. Compiled statements call these (as R_<name> in generated code); they
+keep `State.where` (the slot of every piece) true, enforce slot capacities, and empty
+`State.facts`, the state's derived facts, which a change makes stale.
 """
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ def take_out(st, piece: int) -> None:
 def move_pieces(st, pieces, dest: int, bottom: bool, shuffled: bool, pos) -> None:
     """Move pieces (a list, in order) onto slot `dest`, at its top or its bottom."""
     prog = st.prog
+    st.facts.clear()
     if shuffled and len(pieces) > 1:
         pieces = list(pieces)
         shuffle_list(pieces, st.rng.random)
@@ -57,6 +59,7 @@ def move_one(st, piece, dest: int, pos) -> None:
     if piece is None:
         raise RuleError("there is no piece to move (none)", pos)
     prog = st.prog
+    st.facts.clear()
     target = st.slots[dest]
     cap = prog.slot_cap[dest]
     where = st.where
@@ -72,6 +75,7 @@ def move_one(st, piece, dest: int, pos) -> None:
 def swap_pieces(st, a, b, pos) -> None:
     if a is None or b is None:
         raise RuleError("swap needs two pieces (one of them is none)", pos)
+    st.facts.clear()
     sa, sb = st.where[a], st.where[b]
     if sa < 0 or sb < 0:
         raise RuleError("swap needs two pieces that are in zones", pos)
@@ -79,6 +83,21 @@ def swap_pieces(st, a, b, pos) -> None:
     ia, ib = la.index(a), lb.index(b)
     la[ia], lb[ib] = b, a
     st.where[a], st.where[b] = sb, sa
+
+
+def shuffle_slot(st, s: int) -> None:
+    st.facts.clear()
+    shuffle_list(st.slots[s], st.rng.random)
+
+
+def refill(st, dest: int, source: int, pos) -> None:
+    """Move pieces from the top of `source` onto `dest` until it is full."""
+    cap = st.prog.slot_cap[dest]
+    if cap is None:
+        raise RuleError("refill needs a zone with a capacity", pos)
+    target, pile = st.slots[dest], st.slots[source]
+    while len(target) < cap and pile:
+        move_one(st, pile[-1], dest, pos)
 
 
 def slot_name(prog, s: int) -> str:
@@ -96,3 +115,7 @@ def pieces_of_zone(st, base: int, n: int) -> list:
     for s in st.slots[base:base + n]:
         out.extend(s)
     return out
+
+
+HELPERS = {"R_move_one": move_one, "R_move_pieces": move_pieces, "R_swap_pieces": swap_pieces,
+           "R_shuffle_slot": shuffle_slot, "R_refill": refill}

@@ -108,20 +108,23 @@ class Spec:
         return out
 
     def game(self, players: int | None = None, options: dict | None = None,
-             trace: bool = False) -> Game:
+             trace: bool = False, cache: bool = True) -> Game:
         """The game compiled for a player count and options (cached). With trace, its
         states count in `state.fired` how often each id'd step, option and rule was
-        reached (an `if` step: when its condition held); untraced games pay nothing."""
+        reached (an `if` step: when its condition held); untraced games pay nothing.
+        cache=False compiles it without the facts cache (spec functions and groups
+        computed at every use): the same games, slower; for checking the cache."""
         lo, hi = self.player_range
         players = lo if players is None else int(players)
         if not lo <= players <= hi:
             fail(f"{self.id} is for {lo} to {hi} players, not {players}",
                  self.doc["game"].where("players"))
         opts = self.options(options, players)
-        key = (players, tuple(sorted(opts.items())), bool(trace))
+        key = (players, tuple(sorted(opts.items())), bool(trace), bool(cache))
         game = self._games.get(key)
         if game is None:
-            prog = Compiler(self.doc, players, opts, str(self.path), trace=trace).compile()
+            prog = Compiler(self.doc, players, opts, str(self.path), trace=trace,
+                            cache=cache).compile()
             game = self._games[key] = Game(prog, self)
         return game
 

@@ -1,0 +1,717 @@
+"""The rule language's builtin functions and aggregates, as source emitters and helpers.
+
+Input: a Func, Aggregate or Region node with its arguments compiled to (source, type)
+pairs, and the game's layout. Output: (Python source, type) of the call. As Jinja keeps
+its filters apart from its compiler, each builtin is one `f_<name>` method here; the
+small run-time helpers the generated source calls are the `B_` functions (they take
+plain values, never spec text). Spec functions (the spec's `functions:`) are inlined
+where they are cheap and otherwise compiled once into cached functions: a spec function
+is pure over the state, so its result is kept in `state.facts` until the state changes.
+"""
+
+from __future__ import annotations
+
+from . import ast
+from . import types as T
+from .codegen import MISSING, paren
+from .errors import RuleError, SpecError, did_you_mean
+from .expressions import Scope, Var
+from .parser import parse
+
+MAX_PIECES = 100_000
+MAX_RANGE = 100_000
+AGGREGATES = ("sum", "count", "max", "min", "any", "all", "tally", "list", "first")
+# builtins that take constant time: a spec function made of these is inlined
+CHEAP = frozenset(("size", "capacity", "top", "bottom", "first", "column", "level", "below",
+                   "above", "left", "right", "x", "y", "cell", "distance",
+                   "orthogonal_distance", "on_edge", "corner", "next_player", "abs"))
+HASHABLE = ("int", "bool", "str", "piece", "player", "none", "enum", "slot")
+
+
+# ---- run-time helpers (called by generated code) -----------------------------------------
+def B_bounded(items: list, limit: int, pos) -> list:
+    if len(items) > limit:
+        raise RuleError(f"a list grew past {limit} items", pos)
+    return items
+
+
+def B_zone_slot(base: int, i: int, n: int, zname: str, pos) -> int:
+    if not 0 <= i < n:
+        raise RuleError(f"zone '{zname}' has slots 0..{n - 1}, not {i}", pos)
+    return base + i
+
+
+def B_grid_cell(base: int, x: int, y: int, w: int, h: int, zname: str, pos) -> int:
+    if not (0 <= x < w and 0 <= y < h):
+        raise RuleError(f"({x}, {y}) is off the {w}x{h} grid '{zname}'", pos)
+    return base + y * w + x
+
+
+def B_entry(m: dict, k, pos):
+    if k not in m:
+        raise RuleError(f"no entry {k!r} in the table", pos)
+    return m[k]
+
+
+def B_table(box: list, pairs: tuple) -> dict:
+    return {k: box[i] for k, i in pairs}
+
+
+B_player_table = B_table
+
+
+def B_table_index(where: dict, k, keys: str, pos) -> int:
+    i = where.get(k)
+    if i is None:
+        raise RuleError(f"the table has no key {k!r} (keys: {keys})", pos)
+    return i
+
+
+def B_div(a: int, b: int, pos) -> int:
+    if b == 0:
+        raise RuleError("division by zero", pos)
+    return a // b
+
+
+def B_mod(a: int, b: int, pos) -> int:
+    if b == 0:
+        raise RuleError("division by zero", pos)
+    return a % b
+
+
+def B_pieces(slots: list, base: int, n: int) -> list:
+    out = []
+    for s in slots[base:base + n]:
+        out.extend(s)
+    return out
+
+
+def B_in_slot(where: list, piece, s: int) -> bool:
+    return piece is not None and where[piece] == s
+
+
+def B_in_zone(where: list, piece, base: int, n: int) -> bool:
+    return piece is not None and base <= where[piece] < base + n
+
+
+def B_tally(values) -> dict:
+    """How many times each value occurs, in order of first occurrence."""
+    out: dict = {}
+    for v in values:
+        out[v] = out.get(v, 0) + 1
+    return out
+
+
+def B_best(f, values, name: str, pos, hint: str):
+    if not values:
+        raise RuleError(f"{name}() of nothing{hint}", pos,
+                        f"write {name}(... , 0) to give a default" if hint else "")
+    return f(values)
+
+
+def B_best_or(f, values, default):
+    return f(values) if values else default()
+
+
+def B_first_or(values, default):
+    for v in values:
+        return v
+    return default()
+
+
+def B_top(s: list):
+    return s[-1] if s else None
+
+
+def B_bottom(s: list):
+    return s[0] if s else None
+
+
+def B_top_n(s: list, k: int) -> list:
+    return s[:-k - 1:-1] if k > 0 else []
+
+
+def B_zone_size(slots: list, base: int, n: int) -> int:
+    return sum(len(s) for s in slots[base:base + n])
+
+
+def B_full(slots: list, base: int, n: int, cap) -> bool:
+    for s in range(base, base + n):
+        if len(slots[s]) < cap[s]:
+            return False
+    return True
+
+
+def B_open_slots(slots: list, base: int, n: int, cap) -> list:
+    return [i for i in range(n) if len(slots[base + i]) < cap[base + i]]
+
+
+def B_levels(slots: list, base: int, n: int) -> list:
+    return list(range(1, max(len(s) for s in slots[base:base + n]) + 1))
+
+
+def B_row(slots: list, base: int, n: int, h: int) -> list:
+    i = h - 1
+    return [s[i] for s in slots[base:base + n] if 0 <= i < len(s)]
+
+
+def B_level(st, p) -> int:
+    return st.slots[st.where[p]].index(p) + 1
+
+
+def B_under(st, p) -> list:
+    s = st.slots[st.where[p]]
+    return s[:s.index(p)]
+
+
+def B_neighbour(st, p, dslot: int, dlevel: int, column: tuple, width: tuple):
+    """The piece beside p: the same level of the next slot in the row (dslot), or the
+    next level of p's own slot (dlevel); a grid's rows do not wrap."""
+    if p is None:
+        return None
+    s = st.where[p]
+    col = st.slots[s]
+    i = col.index(p) + dlevel
+    if dslot:
+        j = column[s] % width[s] + dslot
+        if not 0 <= j < width[s]:
+            return None
+        col = st.slots[s + dslot]
+    return col[i] if 0 <= i < len(col) else None
+
+
+def B_distance(xy: tuple, a: int, b: int, orthogonal: bool) -> int:
+    (ax, ay), (bx, by) = xy[a], xy[b]
+    dx, dy = abs(ax - bx), abs(ay - by)
+    return dx + dy if orthogonal else max(dx, dy)
+
+
+def B_leaders(m: dict) -> list:
+    """The keys of a table holding its greatest value (sorted), [] if empty."""
+    if not m:
+        return []
+    top = max(m.values())
+    return sorted(k for k, v in m.items() if v == top)
+
+
+def B_range(lo: int, hi: int, pos) -> list:
+    if hi - lo > MAX_RANGE:
+        raise RuleError(f"range() of more than {MAX_RANGE} numbers", pos)
+    return list(range(lo, hi + 1))
+
+
+def B_flood(first, adj: tuple, cond) -> list:
+    """The cells connected to `first` through cells satisfying cond (first included)."""
+    if first is None or not cond(first):
+        return []
+    seen = {first}
+    todo = [first]
+    while todo:
+        c = todo.pop()
+        for n in adj[c]:
+            if n not in seen and cond(n):
+                seen.add(n)
+                todo.append(n)
+    return sorted(seen)
+
+
+def B_group(st, first, adj: tuple, cond, key: tuple) -> list:
+    """A flood fill, kept in the state's facts until the state changes."""
+    if st is None:
+        return B_flood(first, adj, cond)
+    facts = st.facts
+    k = key + (first,)
+    found = facts.get(k)
+    if found is None:
+        found = facts[k] = B_flood(first, adj, cond)
+    return found
+
+
+HELPERS = {name: value for name, value in globals().items() if name.startswith("B_")}
+
+
+def name_uses(node, out=None, weight: int = 1) -> dict:
+    """How many times each name is read when an expression is evaluated once; a read
+    inside a generator or a group counts as many (it runs once per item)."""
+    out = {} if out is None else out
+    if isinstance(node, ast.Name):
+        out[node.id] = out.get(node.id, 0) + weight
+    elif isinstance(node, ast.Generator):
+        name_uses(node.source, out, weight)
+        for part in (node.elt, node.cond, node.lets):
+            name_uses(part, out, 2)
+    elif isinstance(node, ast.Region):
+        name_uses(node.start, out, weight)
+        name_uses(node.cond, out, 2)
+    elif isinstance(node, ast.Node):
+        for value in vars(node).values():
+            name_uses(value, out, weight)
+    elif isinstance(node, tuple):
+        for value in node:
+            name_uses(value, out, weight)
+    return out
+
+
+def check_arity(node, n: int, lo: int, hi: int | None = None):
+    hi = lo if hi is None else hi
+    if not lo <= n <= hi:
+        want = f"{lo}" if lo == hi else f"{lo} to {hi}"
+        raise SpecError(f"{node.name}() takes {want} argument{'s' if hi != 1 else ''}, "
+                        f"not {n}", node.pos)
+
+
+class Builtins:
+    """Emits the source of builtin calls, aggregates, groups and spec-function calls."""
+
+    def __init__(self, comp):
+        self.c = comp
+        self.compiling: list = []        # spec functions being compiled (no recursion)
+        self._asts: dict = {}
+        self._compiled: dict = {}        # (name, argument types) -> function name
+        self._tables: dict = {}
+
+    @property
+    def mod(self):
+        return self.c.mod
+
+    # -- collections ----------------------------------------------------------------------
+    def items(self, typ, src: str) -> str:
+        """Source of something to iterate over, for a value of type typ (not a copy)."""
+        if typ[0] == "slot":
+            return f"st.slots[{src}]"
+        if typ[0] == "zone":
+            return f"B_pieces(st.slots, {src}, {typ[1].nslots})"
+        return src
+
+    def contains(self, typ, a: str, b: str) -> str:
+        if typ[0] == "slot":
+            return f"B_in_slot(st.where, {a}, {b})"
+        if typ[0] == "zone":
+            return f"B_in_zone(st.where, {a}, {b}, {typ[1].nslots})"
+        return f"({paren(a)} in {paren(b)})"
+
+    def table(self, name: str):
+        """A per-slot table of the layout, bound once as a constant."""
+        found = self._tables.get(name)
+        if found is None:
+            found = self._tables[name] = self.mod.const(self.c.layout.table(name))
+        return found
+
+    # -- aggregates -----------------------------------------------------------------------
+    def aggregate(self, node: ast.Aggregate, scope: Scope):
+        name = node.name
+        if name not in AGGREGATES:
+            raise SpecError(f"'{name}' does not take a generator", node.pos,
+                            did_you_mean(name, AGGREGATES) or f"one of {', '.join(AGGREGATES)}")
+        clauses, elt, etyp = self.c.x.generator(node.gen, scope)
+        dflt = None
+        if node.default is not None:
+            dflt, _ = self.c.x.compile(node.default, scope)
+        if dflt is not None and name not in ("max", "min", "first"):
+            raise SpecError(f"{name}() takes no default", node.default.pos,
+                            "only max, min and first have a default (for nothing to choose from)")
+        values = f"[{elt} {clauses}]"
+        if name == "sum":
+            if etyp not in (T.INT, T.BOOL, T.ANY):
+                raise SpecError(f"sum() adds numbers, not {T.describe(etyp)}", node.gen.elt.pos)
+            return f"sum({values})", T.INT
+        if name == "count":
+            return f"len([1 {clauses}])", T.INT
+        if name in ("max", "min"):
+            if dflt is None:
+                return (f"B_best({name}, {values}, {self.mod.const(name)}, "
+                        f"{self.mod.const(node.pos)}, ', and no default given')"), etyp
+            if isinstance(node.default, ast.Const):
+                return f"{name}({values}, default={dflt})", etyp
+            return f"B_best_or({name}, {values}, lambda: {dflt})", etyp
+        if name in ("any", "all"):
+            return f"{name}({elt} {clauses})", T.BOOL
+        if name == "tally":
+            return f"B_tally({values})", T.map_of(etyp, T.INT, counts=True)
+        if name == "list":
+            return self.c.x.bounded(values, node.pos), T.list_of(etyp)
+        if dflt is None:
+            return f"next(({elt} {clauses}), None)", etyp
+        if isinstance(node.default, ast.Const):
+            return f"next(({elt} {clauses}), {dflt})", etyp
+        return f"B_first_or(({elt} {clauses}), lambda: {dflt})", etyp
+
+    def _aggregate_of_list(self, node, args):
+        """sum(list), max(a, b), min(a, b), count(list), any(list), all(list)."""
+        name = node.name
+        if name in ("max", "min") and len(args) == 2:
+            (a, ta), (b, _) = args
+            return f"{name}({a}, {b})", ta
+        check_arity(node, len(args), 1)
+        (a, ta), = args
+        items = self.items(ta, a)
+        et = T.elem(ta)
+        if name == "sum":
+            if et not in (T.INT, T.BOOL, T.ANY):
+                raise SpecError(f"sum() adds numbers, not {T.describe(et)}", node.args[0].pos)
+            return f"sum({items})", T.INT
+        if name == "count":
+            return f"len({items})", T.INT
+        if name == "tally":
+            return f"B_tally({items})", T.map_of(et, T.INT, counts=True)
+        if name in ("max", "min"):
+            return (f"B_best({name}, {items}, {self.mod.const(name)}, "
+                    f"{self.mod.const(node.pos)}, '')"), et
+        if name == "first":
+            return f"next(iter({items}), None)", et
+        if name == "list":
+            return f"list({items})", T.list_of(et)
+        return f"{name}({items})", T.BOOL
+
+    # -- calls ----------------------------------------------------------------------------
+    def call(self, node: ast.Func, scope: Scope):
+        args = [self.c.x.compile(a, scope) for a in node.args]
+        builtin = getattr(self, "f_" + node.name, None)
+        if builtin is not None:
+            return builtin(node, args)
+        if node.name in self.c.functions:
+            return self._spec_function(node, args, scope)
+        if node.name in AGGREGATES:
+            return self._aggregate_of_list(node, args)
+        known = [n[2:] for n in dir(self) if n.startswith("f_")] + list(self.c.functions)
+        raise SpecError(f"unknown function '{node.name}'", node.pos,
+                        did_you_mean(node.name, known + list(AGGREGATES)))
+
+    def function_ast(self, name):
+        found = self._asts.get(name)
+        if found is None:
+            found = self._asts[name] = parse(self.c.functions[name]["value"], "expression")
+        return found
+
+    def _cheap(self, node, seen: tuple = ()) -> bool:
+        """Does evaluating the expression take constant time (no loop, no group)?"""
+        if isinstance(node, (ast.Generator, ast.Region, ast.Aggregate, ast.ListComp)):
+            return False
+        if isinstance(node, ast.Func):
+            if node.name in self.c.functions:
+                if node.name in self.compiling or node.name in seen:
+                    return False        # recursion: refused when it is compiled
+                return self._cheap(self.function_ast(node.name), seen + (node.name,)) and all(
+                    self._cheap(a, seen) for a in node.args)
+            if node.name not in CHEAP:
+                return False
+        if isinstance(node, ast.Node):
+            return all(self._cheap(v, seen) for v in vars(node).values())
+        if isinstance(node, tuple):
+            return all(self._cheap(v, seen) for v in node)
+        return True
+
+    def _spec_function(self, node, args, scope):
+        """A spec function: inlined at the call (its parameters replaced by the argument
+        sources) when it is cheap and no argument would be computed twice; otherwise a
+        compiled function, its results kept in the state's facts."""
+        name = node.name
+        fdef = self.c.functions[name]
+        params = [str(p) for p in fdef.get("params", [])]
+        if len(args) != len(params):
+            raise SpecError(f"{name}() takes {len(params)} argument"
+                            f"{'s' if len(params) != 1 else ''}, not {len(args)}", node.pos)
+        if name in self.compiling:
+            raise SpecError(f"function '{name}' calls itself", node.pos,
+                            "functions may not be recursive; use a rule")
+        body = self.function_ast(name)
+        uses = name_uses(body)
+        simple = all(uses.get(p, 0) <= 1 or isinstance(a, (ast.Name, ast.Const))
+                     for p, a in zip(params, node.args))
+        cache = self.c.prog.cache
+        inline = simple and (not cache or (params and self._cheap(body)))
+        self.compiling.append(name)
+        try:
+            if inline:
+                inner = Scope(counter=scope.counter)    # it sees its parameters only
+                for pname, (src, typ) in zip(params, args):
+                    inner.alias(pname, src, typ)
+                return self.c.x.compile(body, inner)
+            key = (name, tuple(t for _, t in args))
+            found = self._compiled.get(key)
+            if found is None:
+                found = self._compiled[key] = self._compile_function(name, params, args, body)
+        finally:
+            self.compiling.pop()
+        fname, typ = found
+        return f"{fname}(st{''.join(', ' + src for src, _ in args)})", typ
+
+    def _compile_function(self, name, params, args, body):
+        own = Scope()
+        srcs = [own.local(p, typ) for p, (_, typ) in zip(params, args)]
+        src, typ = self.c.x.compile(body, own)
+        fname = self.mod.fresh("F")
+        cached = self.c.prog.cache and all(t[0] in HASHABLE for _, t in args)
+        if cached:
+            key = "(" + ", ".join([str(len(self._compiled))] + srcs) + ",)"
+            lines = [(0, "if st is None:", None), (1, f"return {src}", None),
+                     (0, f"key = ({self.mod.const(fname)},) + {key}", None),
+                     (0, "facts = st.facts", None),
+                     (0, "found = facts.get(key, MISSING)", None),
+                     (0, "if found is MISSING:", None),
+                     (1, f"found = facts[key] = {src}", None),
+                     (0, "return found", None)]
+        else:
+            lines = [(0, f"return {src}", None)]
+        pos = self.c.functions[name].pos if hasattr(self.c.functions[name], "pos") else None
+        fn = self.mod.function("F", ", ".join(["st"] + srcs), lines, pos or body.pos,
+                               f"function {name}")
+        self.mod.ns[fname] = fn
+        return fname, typ
+
+    # -- builtins: one method each, f_<name>(node, args) -> (source, type) ----------------
+    def _slot_arg(self, node, args, i=0, zone_ok=False):
+        src, typ = args[i]
+        if typ[0] == "slot" or (zone_ok and typ[0] == "zone"):
+            return src, typ
+        want = "a zone or one of its slots" if zone_ok else "a zone of one slot (or zone[i])"
+        raise SpecError(f"{node.name}() needs {want} here, not {T.describe(typ)}",
+                        node.args[i].pos)
+
+    def _piece_arg(self, node, args, i=0) -> str:
+        src, typ = args[i]
+        if typ not in (T.PIECE, T.ANY, T.NONE):
+            raise SpecError(f"{node.name}() needs a piece, not {T.describe(typ)}",
+                            node.args[i].pos)
+        return src
+
+    def _cell_arg(self, node, args, i=0) -> str:
+        src, typ = args[i]
+        if typ[0] != "slot" and typ != T.ANY:
+            raise SpecError(f"{node.name}() needs a cell (a slot of a zone), not "
+                            f"{T.describe(typ)}", node.args[i].pos,
+                            "a cell is grid[x, y], an item of cells(grid), or cell(piece)")
+        return src
+
+    @staticmethod
+    def _width(typ) -> int:
+        return typ[1].nslots if typ[0] == "zone" else 1
+
+    def f_size(self, node, args):
+        check_arity(node, len(args), 1)
+        src, typ = args[0]
+        if typ[0] == "slot":
+            return f"len(st.slots[{src}])", T.INT
+        if typ[0] == "zone":
+            return f"B_zone_size(st.slots, {src}, {typ[1].nslots})", T.INT
+        return f"len({src})", T.INT
+
+    def f_capacity(self, node, args):
+        check_arity(node, len(args), 1)
+        src, _ = self._slot_arg(node, args)
+        return f"{self.table('capacity')}[{src}]", T.INT
+
+    def f_full(self, node, args):
+        check_arity(node, len(args), 1)
+        src, typ = self._slot_arg(node, args, zone_ok=True)
+        cap = self.c.prog.slot_cap
+        n = self._width(typ)
+        if any(cap[s] is None for s in range(typ[1].base, typ[1].base + n)):
+            raise SpecError(f"zone '{typ[1].name}' has no capacity, so it is never full",
+                            node.pos, "give the zone a capacity or capacities")
+        return f"B_full(st.slots, {src}, {n}, {self.table('capacity')})", T.BOOL
+
+    def f_top(self, node, args):
+        check_arity(node, len(args), 1, 2)
+        src, _ = self._slot_arg(node, args)
+        if len(args) == 1:
+            return f"B_top(st.slots[{src}])", T.PIECE
+        return f"B_top_n(st.slots[{src}], {args[1][0]})", T.list_of(T.PIECE)
+
+    def f_bottom(self, node, args):
+        check_arity(node, len(args), 1, 2)
+        src, _ = self._slot_arg(node, args)
+        if len(args) == 1:
+            return f"B_bottom(st.slots[{src}])", T.PIECE
+        return f"st.slots[{src}][:max({args[1][0]}, 0)]", T.list_of(T.PIECE)
+
+    def f_first(self, node, args):
+        check_arity(node, len(args), 1)
+        src, typ = args[0]
+        if typ[0] == "slot":
+            return f"B_bottom(st.slots[{src}])", T.PIECE
+        return self._aggregate_of_list(node, args)
+
+    def f_slots(self, node, args):
+        check_arity(node, len(args), 1)
+        _, typ = self._slot_arg(node, args, zone_ok=True)
+        return f"list(range({typ[1].nslots}))", T.list_of(T.INT)
+
+    def f_open_slots(self, node, args):
+        """The slot numbers of a zone that still have room (all of them if unbounded)."""
+        check_arity(node, len(args), 1)
+        src, typ = self._slot_arg(node, args, zone_ok=True)
+        return (f"B_open_slots(st.slots, {src}, {self._width(typ)}, "
+                f"{self.table('capacity')})"), T.list_of(T.INT)
+
+    def f_levels(self, node, args):
+        check_arity(node, len(args), 1)
+        src, typ = self._slot_arg(node, args, zone_ok=True)
+        return f"B_levels(st.slots, {src}, {self._width(typ)})", T.list_of(T.INT)
+
+    def f_row(self, node, args):
+        check_arity(node, len(args), 2)
+        src, typ = self._slot_arg(node, args, zone_ok=True)
+        return f"B_row(st.slots, {src}, {self._width(typ)}, {args[1][0]})", T.list_of(T.PIECE)
+
+    def f_column(self, node, args):
+        check_arity(node, len(args), 1)
+        return f"{self.table('index')}[st.where[{self._piece_arg(node, args)}]]", T.INT
+
+    def f_level(self, node, args):
+        check_arity(node, len(args), 1)
+        return f"B_level(st, {self._piece_arg(node, args)})", T.INT
+
+    def f_under(self, node, args):
+        check_arity(node, len(args), 1)
+        return f"B_under(st, {self._piece_arg(node, args)})", T.list_of(T.PIECE)
+
+    def _neighbour(self, node, args, dslot, dlevel):
+        check_arity(node, len(args), 1)
+        return (f"B_neighbour(st, {self._piece_arg(node, args)}, {dslot}, {dlevel}, "
+                f"{self.table('index')}, {self.table('width')})"), T.PIECE
+
+    def f_below(self, node, args):
+        return self._neighbour(node, args, 0, -1)
+
+    def f_above(self, node, args):
+        return self._neighbour(node, args, 0, 1)
+
+    def f_left(self, node, args):
+        return self._neighbour(node, args, -1, 0)
+
+    def f_right(self, node, args):
+        return self._neighbour(node, args, 1, 0)
+
+    # grids (and any zone of several slots, read as one row): cells and their geometry
+    def f_cells(self, node, args):
+        check_arity(node, len(args), 1)
+        src, typ = self._slot_arg(node, args, zone_ok=True)
+        return (f"list(range({src}, {paren(src)} + {self._width(typ)}))",
+                T.list_of(T.slot(typ[1])))
+
+    def f_x(self, node, args):
+        check_arity(node, len(args), 1)
+        return f"{self.table('x')}[{self._cell_arg(node, args)}]", T.INT
+
+    def f_y(self, node, args):
+        check_arity(node, len(args), 1)
+        return f"{self.table('y')}[{self._cell_arg(node, args)}]", T.INT
+
+    def f_cell(self, node, args):
+        """The slot (cell) a piece is in."""
+        check_arity(node, len(args), 1)
+        return f"st.where[{self._piece_arg(node, args)}]", T.slot(self.c.any_zone)
+
+    def f_adjacent(self, node, args):
+        check_arity(node, len(args), 1)
+        return (f"list({self.table('adj4')}[{self._cell_arg(node, args)}])",
+                T.list_of(T.slot(self.c.any_zone)))
+
+    def f_around(self, node, args):
+        check_arity(node, len(args), 1)
+        return (f"list({self.table('adj8')}[{self._cell_arg(node, args)}])",
+                T.list_of(T.slot(self.c.any_zone)))
+
+    def _distance(self, node, args, orthogonal: bool):
+        check_arity(node, len(args), 2)
+        a, b = self._cell_arg(node, args, 0), self._cell_arg(node, args, 1)
+        return f"B_distance({self.table('xy')}, {a}, {b}, {orthogonal})", T.INT
+
+    def f_distance(self, node, args):
+        """Steps between two cells, diagonal steps allowed (the king's distance)."""
+        return self._distance(node, args, False)
+
+    def f_orthogonal_distance(self, node, args):
+        """Steps between two cells moving orthogonally only."""
+        return self._distance(node, args, True)
+
+    def f_on_edge(self, node, args):
+        check_arity(node, len(args), 1)
+        return f"{self.table('on_edge')}[{self._cell_arg(node, args)}]", T.BOOL
+
+    def f_corner(self, node, args):
+        check_arity(node, len(args), 1)
+        return f"{self.table('corner')}[{self._cell_arg(node, args)}]", T.BOOL
+
+    def region(self, node, scope):
+        """group(c from start where cond): flood fill through cells satisfying cond."""
+        if node.name not in ("group", "group_around"):
+            raise SpecError(f"'{node.name}(... from ...)' is not a function", node.pos,
+                            did_you_mean(node.name, ["group", "group_around"]) or
+                            "group(c from start where ...) or group_around(...)")
+        start, styp = self.c.x.compile(node.start, scope)
+        if styp[0] != "slot" and styp != T.ANY:
+            raise SpecError(f"a group starts from a cell, not {T.describe(styp)}",
+                            node.start.pos)
+        inner = scope.child()
+        var = inner.local(node.var, T.slot(self.c.any_zone))
+        cond = self.c.x.expect(node.cond, inner, T.BOOL, "a where condition")
+        adj = self.table("adj4" if node.name == "group" else "adj8")
+        if not self.c.prog.cache:
+            return f"B_flood({start}, {adj}, lambda {var}: {cond})", T.list_of(
+                T.slot(self.c.any_zone))
+        # the group depends on the state and on the other locals its condition reads
+        frees = [scope.names[n].src for n in name_uses(node.cond)
+                 if n != node.var and n in scope.names]
+        key = "(" + ", ".join([self.mod.const(("group", self.mod.fresh("G")))] + frees) + ",)"
+        return (f"B_group(st, {start}, {adj}, lambda {var}: {cond}, {key})",
+                T.list_of(T.slot(self.c.any_zone)))
+
+    def f_values(self, node, args):
+        check_arity(node, len(args), 1)
+        src, typ = args[0]
+        if typ[0] == "enumtype":
+            return src, T.list_of(T.enum(typ[1]))
+        if typ[0] in ("map", "counts"):
+            return f"list({paren(src)}.values())", T.list_of(typ[2])
+        if typ == T.ANY:            # an entry of a data record: checked when it runs
+            return f"list({paren(src)}.values())", T.list_of(T.ANY)
+        raise SpecError(f"values() needs an enum or a table, not {T.describe(typ)}", node.pos)
+
+    def f_keys(self, node, args):
+        check_arity(node, len(args), 1)
+        src, typ = args[0]
+        if typ == T.ANY:            # an entry of a data record: checked when it runs
+            return f"list({src})", T.list_of(T.ANY)
+        if typ[0] not in ("map", "counts"):
+            raise SpecError(f"keys() needs a table, not {T.describe(typ)}", node.pos)
+        return f"list({src})", T.list_of(typ[1])
+
+    def f_leaders(self, node, args):
+        """The keys of a table holding its greatest value (sorted), [] if empty."""
+        check_arity(node, len(args), 1)
+        src, typ = args[0]
+        if typ[0] not in ("map", "counts"):
+            raise SpecError(f"leaders() needs a table, not {T.describe(typ)}", node.pos)
+        return f"B_leaders({src})", T.list_of(typ[1])
+
+    def f_rank(self, node, args):
+        """rank(x, values): 1 + how many values beat x (ties share a rank; 1, 1, 3)."""
+        check_arity(node, len(args), 2)
+        (x, _), (vals, _) = args
+        v = self.c.scratch()
+        return f"(1 + len([{v} for {v} in {vals} if {v} > {paren(x)}]))", T.INT
+
+    def f_dense_rank(self, node, args):
+        """dense_rank(x, values): 1 + how many distinct values beat x (1, 1, 2)."""
+        check_arity(node, len(args), 2)
+        (x, _), (vals, _) = args
+        v = self.c.scratch()
+        return f"(1 + len({{{v} for {v} in {vals} if {v} > {paren(x)}}}))", T.INT
+
+    def f_next_player(self, node, args):
+        check_arity(node, len(args), 1)
+        return f"(({args[0][0]} + 1) % {self.c.prog.players})", T.PLAYER
+
+    def f_abs(self, node, args):
+        check_arity(node, len(args), 1)
+        return f"abs({args[0][0]})", T.INT
+
+    def f_range(self, node, args):
+        check_arity(node, len(args), 2)
+        (a, _), (b, _) = args
+        return f"B_range({a}, {b}, {self.mod.const(node.pos)})", T.list_of(T.INT)
+
+
+assert MISSING is not None and Var is not None      # re-exported names used by codegen

@@ -1,0 +1,272 @@
+"""Decisions to code: who chooses, among which actions, and what each action does.
+
+Input: a `choose:` or `choose_one:` step of the spec with its Scope. Output: a Decision
+(interpreter/model.py) with its alternatives, and the engine instruction that asks it.
+The legal actions of a decision are listed by one generated function: guards, bindings
+(nested loops, a source hoisted out of the loops when it does not depend on them),
+`where` conditions and `distinct` in one piece of Python. Actions are tuples
+(decision, alternative, bound values...), in a fixed order (the bindings' order, then
+the sources' order), so that the same seed and decisions give the same game.
+"""
+
+from __future__ import annotations
+
+import re
+
+from . import types as T
+from .builtins import name_uses
+from .codegen import paren
+from .errors import NOWHERE, SpecError
+from .expressions import Scope
+from .flowgraph import Flow
+from .loader import LList, LStr
+from .model import CHANCE, DONE, SKIP, Alt, Decision
+from .parser import parse
+from .steps import Part
+
+MAX_ACTIONS = 100_000
+_FIELD = re.compile(r"\{([^{}]*)\}")
+
+
+class Decisions:
+    """Compiles decision steps for one Compiler."""
+
+    def __init__(self, comp):
+        self.c = comp
+        self.g = comp.flow
+        self.mod = comp.mod
+
+    def step(self, step, shape: str, scope: Scope, pos) -> Part:
+        if shape == "choose":
+            return self.decision(step, [step], scope, pos)
+        options = step["choose_one"]
+        if not isinstance(options, list) or not options:
+            raise SpecError("choose_one needs a list of options", step.where("choose_one"))
+        return self.decision(step, list(options), scope, pos)
+
+    def decision(self, step, options, scope: Scope, pos) -> Part:
+        c = self.c
+        p = c.prog
+        g = self.g
+        did = len(p.decisions)
+        p.decisions.append(None)          # reserve the id: nested decisions come first
+        dnode = f"decision:{did}"
+        g.node(dnode, kind="decision", rule=g.current, **self._attributes(step, options))
+        g.contains(g.current, dnode)
+        outer = g.current
+        g.current = dnode
+        alts, listing, flows, option_nodes = [], [], [], []
+        try:
+            for i, opt in enumerate(options):
+                oid = node = None
+                if opt is not step and isinstance(opt, dict) and "id" in opt:
+                    node = g.register_id(opt, dnode)
+                    oid = str(opt["id"])
+                alt, lines, flow = self._alternative(did, i, opt, scope, pos, oid)
+                alts.append(alt)
+                listing += lines
+                flows.append(flow)
+                option_nodes.append(node)
+        finally:
+            g.current = outer
+        upto = "up_to" in step
+        g.decision(dnode, option_nodes, flows, upto)
+        chance = str(step.get("player", "")).strip() == "chance"
+        player = None
+        if "player" in step:
+            if chance:
+                player = lambda st, L: CHANCE  # noqa: E731
+            else:
+                player = c.steps.expr_fn(step["player"], scope, "the deciding player", T.INT,
+                                         pos)
+        if upto and "optional" in step:
+            raise SpecError("an up_to decision ends with its `done` action; it cannot also be "
+                            "optional", step.where_key("optional"), "remove optional:, "
+                            "and name the done action with done:")
+        if chance and any(isinstance(o, dict) and o.get("distinct") for o in options):
+            raise SpecError("a chance decision cannot be distinct: merging outcomes would "
+                            "change their odds", step.pos, "remove distinct:")
+        dec = Decision(did, g.current, alts, player,
+                       optional=str(step.get("optional", "")),
+                       done=str(step.get("done", "done")) if upto else "", upto=upto, pos=pos)
+        p.decisions[did] = dec
+        actions = self.mod.function("D", "st, L", [(0, "out = []", None)] + listing
+                                    + [(0, "return out", None)], pos, f"decision {did}")
+        else_body = c.steps.body(step.get("else", LList()), scope.child(), "else")
+        g.then(else_body.flow.maybe())
+        orelse = c.steps.block(else_body)
+        ask = self._ask(dec, actions, orelse, "else" in step)
+        if not upto:
+            return Part(items=[(ask, pos)], native=False)
+        count = c.steps.expr_fn(step["up_to"], scope, "up_to", T.INT, pos)
+        inner = c.steps.block(_Single(ask, pos))
+        return Part(items=[(c.steps.counted(count, inner, "up_to", pos), pos)], native=False)
+
+    @staticmethod
+    def _attributes(step, options) -> dict:
+        """What the action graph says of a decision: who decides (`chance`, `current` or
+        the player expression), its options (label, and id, bindings, source if given),
+        its skip action and its up_to count."""
+        def text(value) -> str:
+            return " ".join(str(value).split())
+        described = []
+        for opt in options:
+            if not isinstance(opt, dict):
+                continue
+            keys = ("label", "choose") if opt is step else ("id", "label", "choose", "source")
+            described.append({k: text(opt[k]) for k in keys if k in opt})
+        return {"player": text(step.get("player", "current")),
+                "shape": "choose" if "choose" in step else "choose_one",
+                "options": described, "optional": text(step.get("optional", "")),
+                "up_to": text(step.get("up_to", ""))}
+
+    # -- one alternative ----------------------------------------------------------------------
+    def _alternative(self, did, i, opt, scope: Scope, pos, oid=None):
+        """-> (Alt, its lines of the listing function, the Flow of its body)."""
+        if not isinstance(opt, dict):
+            raise SpecError("an option is a mapping with a label and what it does", pos)
+        c = self.c
+        inner = scope.child()
+        guard = c.steps.expr(opt["if"], scope, "an option's condition", T.BOOL) \
+            if "if" in opt else None
+        slots: tuple = ()
+        if "choose" in opt:
+            lines, slots = self._enumerator(did, i, opt, scope, inner)
+        else:
+            lines = [(0, f"out.append(({did}, {i}))", None)]
+        if guard is not None:
+            lines = [(0, f"if {guard}:", getattr(opt["if"], "pos", pos))] + [
+                (ind + 1, text, p) for ind, text, p in lines]
+        body, flow = c.steps.compile_block(opt.get("do", LList()), inner, "option",
+                                           trace_id=oid or "", trace_pos=opt.pos)
+        label = self._label(opt.get("label"), inner, slots, opt, i)
+        alt = Alt(i, label, None, None, slots, body, str(opt.get("source", "")))
+        alt.prefix = (did, i)
+        return alt, lines, flow
+
+    def _enumerator(self, did, alt, opt, scope: Scope, inner: Scope):
+        """The listing lines of an option with bindings, and the frame slots its values
+        go to (the option's body reads them as locals)."""
+        c = self.c
+        node = parse(opt["choose"], "bindings")
+        listing = scope.child()          # the bindings as Python locals of the listing
+        srcs, names, pieces, slots = [], [], [], []
+        for b in node.items:
+            src, styp = c.x.compile(b.source, listing)
+            if not T.iterable(styp):
+                raise SpecError(f"cannot choose from {T.describe(styp)}", b.source.pos,
+                                "choose from a zone, a list or a player list")
+            et = T.elem(styp)
+            srcs.append((c.builtins.items(styp, src), b))
+            names.append(listing.local(b.var, et))
+            slots.append(inner.add(b.var, et))
+            pieces.append(et == T.PIECE)
+        cond = c.x.expect(node.cond, listing, T.BOOL, "a where condition") \
+            if node.cond else None
+        distinct = bool(opt.get("distinct", False))
+        lines = []
+        if distinct:
+            lines.append((0, "seen = set()", None))
+        bound: list = []
+        depth = 0
+        kind = self.mod.const(tuple(c.prog.piece_kind))
+        for (src, b), var in zip(srcs, names):
+            if set(name_uses(b.source)) & set(bound):     # depends on an earlier binding
+                lines.append((depth, f"for {var} in {src}:", b.source.pos))
+            else:                                      # the same for every earlier value
+                hoisted = self.mod.fresh("s")
+                lines.insert(0, (0, f"{hoisted} = {src}", b.source.pos))
+                lines.append((depth, f"for {var} in {hoisted}:", None))
+            lines.append((depth + 1, f"if {var} is None:", None))
+            lines.append((depth + 2, "continue", None))
+            bound.append(b.var)
+            depth += 1
+        if distinct:
+            key = ", ".join(f"{kind}[{v}]" if pc else v for v, pc in zip(names, pieces))
+            lines.append((depth, f"key = ({key},)", None))
+            lines.append((depth, "if key in seen:", None))
+            lines.append((depth + 1, "continue", None))
+        if cond is not None:
+            lines.append((depth, f"if not {paren(cond)}:", node.cond.pos))
+            lines.append((depth + 1, "continue", None))
+        if distinct:
+            lines.append((depth, "seen.add(key)", None))
+        lines.append((depth, f"out.append(({did}, {alt}, {', '.join(names)}))", None))
+        if len(names) > 1:
+            lines.append((depth, f"if len(out) > {MAX_ACTIONS}:", None))
+            lines.append((depth + 1, f"B_too_many_actions({MAX_ACTIONS}, "
+                                     f"{self.mod.const(node.pos)})", None))
+        return lines, tuple(slots)
+
+    def _label(self, template, scope: Scope, slots, opt, opt_index=0):
+        """'play {t} on column {c + 1}' -> fn(st, L) -> str; pieces print as their names."""
+        if template is None:
+            names = [n for n, v in scope.names.items() if v.slot in slots and v.slot is not None]
+            template = LStr.at(" ".join(f"{{{n}}}" for n in names) or
+                               str(opt.get("id", f"option {opt_index + 1}")),
+                               getattr(opt, "pos", NOWHERE))
+        parts = []
+        text = str(template)
+        last = 0
+        names = self.mod.const(tuple(self.c.prog.piece_names))
+        for m in _FIELD.finditer(text):
+            if m.start() > last:
+                parts.append(self.mod.const(text[last:m.start()]))
+            base = template.pos_at(m.start(1)) if isinstance(template, LStr) else NOWHERE
+            sub = LStr.at(m.group(1), base)
+            src, typ = self.c.x.compile(parse(sub, "expression"), scope)
+            if typ == T.PIECE:
+                parts.append(f"B_piece_name({names}, {src})")
+            else:
+                parts.append(f"str({src})")
+            last = m.end()
+        if last < len(text):
+            parts.append(self.mod.const(text[last:]))
+        joined = " + ".join(parts) if parts else self.mod.const("")
+        return self.mod.expression(joined, getattr(template, "pos", NOWHERE), "label")
+
+    def _ask(self, dec: Decision, actions, orelse, has_else: bool = False):
+        """The instruction that lists the actions and pauses (or skips, or runs else:)."""
+        did = dec.id
+        player = dec.player
+        optional = bool(dec.optional)
+        upto = dec.upto
+        skip = (did, SKIP)
+        done = (did, DONE)
+        else_ins = orelse.ins
+        # traced games count a choice that must be made but came up empty, with no else:
+        # to say what then (skipped silently: by design, or a spec's bug). An optional
+        # choice that is empty is no different from one skipped by its player; `else: []`
+        # says "nothing then" on purpose.
+        empty_key = ("empty:" + dec.rule.removeprefix("step:")
+                     if self.c.trace and not has_else and not upto and not optional else None)
+
+        def ask(st, fr):
+            L = fr[2]
+            found = actions(st, L)
+            if not found:
+                if empty_key is not None:
+                    st.fired[empty_key] = st.fired.get(empty_key, 0) + 1
+                if upto:
+                    st.stack.pop()              # nothing (more) to pick: the loop ends
+                if else_ins:
+                    st.stack.append([else_ins, 0, L, None, None, None, orelse])
+                return None
+            if optional:
+                found.insert(0, skip)
+            elif upto:
+                found.append(done)
+            who = st.current if player is None else player(st, L)
+            fr[1] -= 1
+            st.pause(dec, who, found, fr)
+            return True
+        return ask
+
+
+class _Single:
+    """A Body of one engine instruction (an up_to decision's loop body)."""
+
+    def __init__(self, ask, pos):
+        self.parts = [Part(items=[(ask, pos)], native=False)]
+        self.flow = Flow()
+        self.name = "up_to"

@@ -1,0 +1,298 @@
+"""The layout of a game's state: zones and their slots, variables, pieces.
+
+Input: the checked spec document, the player count and options (through the Compiler).
+Output: the Program's static tables (interpreter/model.py): every zone's slots with their
+capacities and owners, the board geometry of each slot (neighbours from geometry.py,
+computed once per board shape), the global and per-player variables with their types,
+and every piece with its attributes and home slot. Values the layout needs from rule
+text (capacities, counts, attributes) are computed from data, enums and options only.
+"""
+
+from __future__ import annotations
+
+import itertools
+
+from . import types as T
+from .errors import NOWHERE, SpecError, did_you_mean
+from .expressions import Scope
+from .geometry import geometry
+from .loader import LMap, LStr
+from .model import ZoneInfo
+from .names import type_of_value
+from .parser import parse
+
+MAX_PIECES = 100_000
+MAX_SLOTS = 100_000
+VAR_TYPES = {"int": T.INT, "bool": T.BOOL, "text": T.STR, "player": T.PLAYER,
+             "piece": T.PIECE}     # and "cell", added by the Compiler (any zone's slot)
+
+
+def plain(v):
+    """Located YAML data -> plain Python data (for data tables and option values)."""
+    if isinstance(v, dict):
+        return {plain(k): plain(x) for k, x in v.items()}
+    if isinstance(v, list):
+        return [plain(x) for x in v]
+    if isinstance(v, LStr):
+        return str(v)
+    return v
+
+
+class Layout:
+    """Builds the Program's tables of zones, variables and pieces for one Compiler."""
+
+    def __init__(self, comp):
+        self.c = comp
+        self._tables: dict = {}
+
+    def build(self) -> None:
+        self.zones()
+        self.variables()
+        self.components()
+
+    # -- values computed from data, enums and options --------------------------------------
+    def const_fn(self, text, scope):
+        """Compile text that depends only on data, enums, options and the scope's names:
+        fn(locals) -> value."""
+        if not isinstance(text, str):
+            value = plain(text)
+            return lambda L: value
+        fn, _ = self.c.x.function(parse(text, "expression"), scope)
+        pos = getattr(text, "pos", NOWHERE)
+
+        def const(L):
+            try:
+                return fn(None, L)
+            except (AttributeError, TypeError) as exc:
+                raise SpecError("this must be computed from data, enums and options only",
+                                pos) from exc
+        return const
+
+    def const_value(self, text, scope=None):
+        return self.const_fn(text, scope or Scope())([None] * 16)
+
+    # -- zones ------------------------------------------------------------------------------
+    def zones(self) -> None:
+        p = self.c.prog
+        base = 0
+        for name, z in self.c.doc.get("zones", LMap()).items():
+            kind = str(z["kind"])
+            if "capacities" in z:
+                caps = self.const_value(z["capacities"])
+                if not isinstance(caps, list) or not all(isinstance(c, int) and c >= 0 for c in caps):
+                    raise SpecError("capacities must be a list of numbers", z.where("capacities"))
+            elif kind == "grid":
+                w, h = self.const_value(z.get("width", 1)), self.const_value(z.get("height", 1))
+                cap = self.const_value(z["capacity"]) if "capacity" in z else 1
+                if not (isinstance(w, int) and isinstance(h, int) and w >= 1 and h >= 1):
+                    raise SpecError("a grid's width and height are numbers of at least 1",
+                                    z.pos)
+                if w * h > MAX_SLOTS:
+                    raise SpecError(f"more than {MAX_SLOTS} zone slots", z.pos)
+                caps = [cap] * (w * h)
+            else:
+                n = self.const_value(z.get("size", 1))
+                cap = self.const_value(z["capacity"]) if "capacity" in z else None
+                caps = [cap] * n
+            if kind in ("stack", "set", "row") and len(caps) != 1:
+                raise SpecError(f"a {kind} zone has one slot", z.pos)
+            per = bool(z.get("per_player", False))
+            info = ZoneInfo(str(name), kind, per, len(caps), base,
+                            str(z.get("visibility", "public")), caps,
+                            pos=self.c.doc["zones"].where_key(name))
+            if kind == "grid":
+                info.width, info.height = w, h
+            else:
+                info.width, info.height = len(caps), 1
+            owners = p.players if per else 1
+            zi = len(p.zones)
+            p.zones[str(name)] = info
+            p.zone_list.append(info)
+            for o in range(owners):
+                for i, c in enumerate(caps):
+                    p.slot_zone.append(zi)
+                    p.slot_owner.append(o if per else -1)
+                    p.slot_index.append(i)
+                    p.slot_cap.append(c)
+            base += owners * len(caps)
+            if base > MAX_SLOTS:
+                raise SpecError(f"more than {MAX_SLOTS} zone slots", info.pos)
+        p.nslots = base
+        self.neighbours()
+
+    def neighbours(self) -> None:
+        """Each slot's orthogonal and all-round neighbours within its zone (and owner),
+        from the geometry tables of its board shape (a zone of several slots that is not
+        a grid is one row)."""
+        p = self.c.prog
+        p.adj4 = [()] * p.nslots
+        p.adj8 = [()] * p.nslots
+        for z in p.zone_list:
+            if z.nslots == 1:
+                continue
+            g = geometry("grid", z.width, z.height)
+            for owner in range(p.players if z.per_player else 1):
+                base = z.slot(owner, 0)
+                for i in range(z.nslots):
+                    p.adj4[base + i] = tuple(base + c for c in g.adj4[i])
+                    p.adj8[base + i] = tuple(base + c for c in g.adj8[i])
+
+    def table(self, name: str) -> tuple:
+        """A per-slot table the builtins read: capacity (unbounded as MAX_PIECES),
+        index, width, x, y, xy, adj4, adj8, on_edge, corner."""
+        found = self._tables.get(name)
+        if found is not None:
+            return found
+        p = self.c.prog
+        zone = [p.zone_list[z] for z in p.slot_zone]
+        if name == "capacity":
+            found = tuple(c if c is not None else MAX_PIECES for c in p.slot_cap)
+        elif name == "index":
+            found = tuple(p.slot_index)
+        elif name == "width":
+            found = tuple(z.width for z in zone)
+        elif name == "xy":
+            found = tuple((i % z.width, i // z.width) for i, z in zip(p.slot_index, zone))
+        elif name in ("x", "y"):
+            found = tuple(xy[name == "y"] for xy in self.table("xy"))
+        elif name in ("adj4", "adj8"):
+            found = tuple(getattr(p, name))
+        elif name == "on_edge":
+            found = tuple(len(p.adj4[s]) < 4 and zone[s].kind == "grid" for s in range(p.nslots))
+        elif name == "corner":
+            found = tuple(len(p.adj4[s]) == 2 and zone[s].kind == "grid" for s in range(p.nslots))
+        else:
+            raise KeyError(name)
+        self._tables[name] = found
+        return found
+
+    # -- variables --------------------------------------------------------------------------
+    def variables(self) -> None:
+        c = self.c
+        p = c.prog
+        c.gvar_types, c.pvar_types = [], []
+        for name, v in c.doc.get("variables", LMap()).items():
+            init = plain(v.get("value", 0))
+            if isinstance(init, dict):
+                self.table_variable(str(name), v, init)
+                continue
+            typ = VAR_TYPES.get(str(v.get("type", "")), None) or type_of_value(init)
+            if "type" in v and str(v["type"]) in c.enums:
+                typ = T.enum(str(v["type"]))
+            elif "type" in v and str(v["type"]) not in VAR_TYPES:
+                raise SpecError(f"unknown variable type '{v['type']}'", v.where("type"),
+                                did_you_mean(str(v["type"]), list(VAR_TYPES) + list(c.enums))
+                                or f"one of: {', '.join(VAR_TYPES)}, or an enum")
+            if str(v.get("visibility", "public")) == "owner" and not v.get("per_player"):
+                raise SpecError("only a per-player variable can be seen by its owner alone",
+                                v.where("visibility"), "use per_player: true, or hidden")
+            if v.get("per_player"):
+                p.pvar_names.append(str(name))
+                p.pvar_init.append(init)
+                p.pvar_vis.append(str(v.get("visibility", "public")))
+                c.pvar_types.append(typ)
+            else:
+                p.gvar_names.append(str(name))
+                p.gvar_init.append(init)
+                p.gvar_vis.append(str(v.get("visibility", "public")))
+                c.gvar_types.append(typ)
+
+    def table_variable(self, name: str, v, init: dict) -> None:
+        """A variable holding a table (resources by kind): one stored value per key, so
+        that states copy as flat lists; read as NAME[k] (p.NAME[k]) or NAME whole."""
+        c = self.c
+        p = c.prog
+        if not init:
+            raise SpecError("a table variable needs at least one key", v.where("value"))
+        per = bool(v.get("per_player"))
+        names, inits, vis, types = ((p.pvar_names, p.pvar_init, p.pvar_vis, c.pvar_types)
+                                    if per else
+                                    (p.gvar_names, p.gvar_init, p.gvar_vis, c.gvar_types))
+        keys = list(init)
+        c.tables[name] = (per, len(names), keys)
+        vtyp = type_of_value(next(iter(init.values())))
+        for k in keys:
+            names.append(f"{name}[{k}]")
+            inits.append(init[k])
+            vis.append(str(v.get("visibility", "public")))
+            types.append(vtyp)
+
+    # -- pieces -----------------------------------------------------------------------------
+    def components(self) -> None:
+        c = self.c
+        p = c.prog
+        c.attr_types = {}
+        comps = c.doc.get("components", LMap())
+        rows = []      # (component, attrs dict, label)
+        for cname, comp in comps.items():
+            for_each = comp.get("for_each", LMap())
+            scope = Scope()
+            axes = []
+            for attr in for_each:
+                values = self.const_value(for_each[attr])
+                if not isinstance(values, list):
+                    raise SpecError(f"for_each.{attr} must give a list", for_each.where(attr))
+                axes.append((str(attr), values))
+                scope.add(str(attr), type_of_value(values[0]) if values else T.ANY)
+            zname = str(comp.get("zone", ""))
+            if zname not in p.zones:
+                raise SpecError(f"unknown zone '{zname}'",
+                                comp.where("zone") if "zone" in comp else comp.pos,
+                                did_you_mean(zname, p.zones))
+            z = p.zones[zname]
+            if z.per_player or z.nslots != 1:
+                raise SpecError("components start in a zone of one slot, not per player",
+                                comp.where("zone"))
+            names = [a for a, _ in axes]
+            # attribute and count expressions: compiled once, evaluated per combination
+            extra = comp.get("attributes", LMap())
+            ascope = scope.child()
+            computed = [(str(an), self.const_fn(extra[an], ascope)) for an in extra]
+            count_fn = self.const_fn(comp.get("count", 1), ascope)
+            size = max(ascope.size, len(names)) + 1
+            for combo in itertools.product(*(v for _, v in axes)):
+                L = list(combo) + [None] * (size - len(combo))
+                attrs = dict(zip(names, combo))
+                for (an, _), av in zip(axes, combo):
+                    c.attr_types.setdefault(an, self.value_type(av))
+                for an, fn in computed:
+                    val = fn(L)
+                    attrs[an] = val
+                    c.attr_types.setdefault(an, self.value_type(val))
+                count = count_fn(L)
+                if not isinstance(count, int) or count < 0:
+                    raise SpecError("count must be a number of pieces", comp.where("count"))
+                if len(rows) + count > MAX_PIECES:
+                    raise SpecError(f"more than {MAX_PIECES} pieces", comp.pos)
+                label = self.name_of(comp, attrs, cname)
+                for _ in range(count):
+                    rows.append((str(cname), attrs, label))
+            c.graph.add_node(f"component:{cname}", kind="component")
+        all_attrs = sorted({a for _, attrs, _ in rows for a in attrs})
+        p.piece_attrs = {a: tuple(attrs.get(a) for _, attrs, _ in rows) for a in all_attrs}
+        kinds: dict = {}
+        for cname, attrs, label in rows:
+            key = (cname, tuple(sorted(attrs.items())))
+            p.piece_kind.append(kinds.setdefault(key, len(kinds)))
+            p.piece_names.append(label)
+            p.piece_component.append(cname)
+            p.piece_home.append(p.zones[str(comps[cname]["zone"])].base)
+
+    def value_type(self, v):
+        if isinstance(v, str) and v in self.c.member_of:
+            return T.enum(self.c.member_of[v])
+        return type_of_value(v)
+
+    @staticmethod
+    def name_of(comp, attrs, cname) -> str:
+        template = comp.get("name", cname)
+        try:
+            return str(template).format(**attrs)
+        except (KeyError, IndexError, ValueError) as exc:
+            field = str(exc).strip("'")
+            at = str(template).find("{" + field)
+            pos = template.pos_at(at + 1) if isinstance(template, LStr) and at >= 0 \
+                else comp.where("name")
+            raise SpecError(f"the name template refers to '{field}', which is not an "
+                            "attribute", pos, did_you_mean(field, attrs) or
+                            f"attributes: {', '.join(attrs)}") from None
