@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from . import ast
 from . import types as T
-from .codegen import MISSING, paren
+from .codegen import MISSING, fresh_list, iterable, paren
 from .errors import RuleError, SpecError, did_you_mean
 from .expressions import Scope, Var
 from .parser import parse
@@ -92,6 +92,18 @@ def B_in_slot(where: list, piece, s: int) -> bool:
 
 def B_in_zone(where: list, piece, base: int, n: int) -> bool:
     return piece is not None and base <= where[piece] < base + n
+
+
+def B_distinct_kinds(pieces, kind: tuple) -> list:
+    """The pieces, none left out, one of each kind (the first)."""
+    seen = set()
+    return [v for v in pieces if v is not None and not (kind[v] in seen or seen.add(kind[v]))]
+
+
+def B_distinct(values) -> list:
+    """The values, none left out, each once (the first)."""
+    seen = set()
+    return [v for v in values if v is not None and not (v in seen or seen.add(v))]
 
 
 def B_tally(values) -> dict:
@@ -216,14 +228,17 @@ def B_flood(first, adj: tuple, cond) -> list:
 
 
 def B_group(st, first, adj: tuple, cond, key: tuple) -> list:
-    """A flood fill, kept in the state's facts until the state changes."""
+    """A flood fill, kept in the state's facts until the state changes: under every cell
+    of the group, since the flood from any of them finds the same group (adjacency is
+    symmetric)."""
     if st is None:
         return B_flood(first, adj, cond)
     facts = st.facts
-    k = key + (first,)
-    found = facts.get(k)
+    found = facts.get(key + (first,))
     if found is None:
-        found = facts[k] = B_flood(first, adj, cond)
+        found = B_flood(first, adj, cond)
+        for c in found or (first,):
+            facts[key + (c,)] = found
     return found
 
 
@@ -281,14 +296,14 @@ class Builtins:
             return f"st.slots[{src}]"
         if typ[0] == "zone":
             return f"B_pieces(st.slots, {src}, {typ[1].nslots})"
-        return src
+        return iterable(src)
 
     def contains(self, typ, a: str, b: str) -> str:
         if typ[0] == "slot":
             return f"B_in_slot(st.where, {a}, {b})"
         if typ[0] == "zone":
             return f"B_in_zone(st.where, {a}, {b}, {typ[1].nslots})"
-        return f"({paren(a)} in {paren(b)})"
+        return f"({paren(a)} in {paren(iterable(b))})"
 
     def table(self, name: str):
         """A per-slot table of the layout, bound once as a constant."""
@@ -443,9 +458,9 @@ class Builtins:
         fname = self.mod.fresh("F")
         cached = self.c.prog.cache and all(t[0] in HASHABLE for _, t in args)
         if cached:
-            key = "(" + ", ".join([str(len(self._compiled))] + srcs) + ",)"
+            key = "(" + ", ".join([self.mod.const(fname)] + srcs) + ",)"
             lines = [(0, "if st is None:", None), (1, f"return {src}", None),
-                     (0, f"key = ({self.mod.const(fname)},) + {key}", None),
+                     (0, f"key = {key}", None),
                      (0, "facts = st.facts", None),
                      (0, "found = facts.get(key, MISSING)", None),
                      (0, "if found is MISSING:", None),
@@ -515,27 +530,36 @@ class Builtins:
         check_arity(node, len(args), 1, 2)
         src, _ = self._slot_arg(node, args)
         if len(args) == 1:
-            return f"B_top(st.slots[{src}])", T.PIECE
+            return self._end_of(src, -1), T.PIECE
         return f"B_top_n(st.slots[{src}], {args[1][0]})", T.list_of(T.PIECE)
 
     def f_bottom(self, node, args):
         check_arity(node, len(args), 1, 2)
         src, _ = self._slot_arg(node, args)
         if len(args) == 1:
-            return f"B_bottom(st.slots[{src}])", T.PIECE
+            return self._end_of(src, 0), T.PIECE
         return f"st.slots[{src}][:max({args[1][0]}, 0)]", T.list_of(T.PIECE)
 
     def f_first(self, node, args):
         check_arity(node, len(args), 1)
         src, typ = args[0]
         if typ[0] == "slot":
-            return f"B_bottom(st.slots[{src}])", T.PIECE
+            return self._end_of(src, 0), T.PIECE
         return self._aggregate_of_list(node, args)
+
+    @staticmethod
+    def _end_of(slot: str, i: int) -> str:
+        """The top (-1) or bottom (0) piece of a slot, none if it is empty; read in place
+        when the slot is a plain name or number (no call in the hottest conditions)."""
+        if paren(slot) == slot:
+            return f"(st.slots[{slot}][{i}] if st.slots[{slot}] else None)"
+        return f"{'B_top' if i else 'B_bottom'}(st.slots[{slot}])"
 
     def f_slots(self, node, args):
         check_arity(node, len(args), 1)
         _, typ = self._slot_arg(node, args, zone_ok=True)
-        return f"list(range({typ[1].nslots}))", T.list_of(T.INT)
+        n = typ[1].nslots
+        return fresh_list(f"list(range({n}))", f"range({n})"), T.list_of(T.INT)
 
     def f_open_slots(self, node, args):
         """The slot numbers of a zone that still have room (all of them if unbounded)."""
@@ -587,8 +611,8 @@ class Builtins:
     def f_cells(self, node, args):
         check_arity(node, len(args), 1)
         src, typ = self._slot_arg(node, args, zone_ok=True)
-        return (f"list(range({src}, {paren(src)} + {self._width(typ)}))",
-                T.list_of(T.slot(typ[1])))
+        span = f"range({src}, {paren(src)} + {self._width(typ)})"
+        return fresh_list(f"list({span})", span), T.list_of(T.slot(typ[1]))
 
     def f_x(self, node, args):
         check_arity(node, len(args), 1)
@@ -605,13 +629,13 @@ class Builtins:
 
     def f_adjacent(self, node, args):
         check_arity(node, len(args), 1)
-        return (f"list({self.table('adj4')}[{self._cell_arg(node, args)}])",
-                T.list_of(T.slot(self.c.any_zone)))
+        near = f"{self.table('adj4')}[{self._cell_arg(node, args)}]"
+        return fresh_list(f"list({near})", near), T.list_of(T.slot(self.c.any_zone))
 
     def f_around(self, node, args):
         check_arity(node, len(args), 1)
-        return (f"list({self.table('adj8')}[{self._cell_arg(node, args)}])",
-                T.list_of(T.slot(self.c.any_zone)))
+        near = f"{self.table('adj8')}[{self._cell_arg(node, args)}]"
+        return fresh_list(f"list({near})", near), T.list_of(T.slot(self.c.any_zone))
 
     def _distance(self, node, args, orthogonal: bool):
         check_arity(node, len(args), 2)

@@ -41,6 +41,24 @@ def paren(src: str) -> str:
     return f"({src})"
 
 
+class Src(str):
+    """Source of an expression giving a fresh list, with `iter`: the source of something
+    to iterate over instead (the table it copies), for loops that need no copy."""
+
+    iter: str = ""
+
+
+def fresh_list(src: str, iterable: str) -> Src:
+    out = Src(src)
+    out.iter = iterable
+    return out
+
+
+def iterable(src: str) -> str:
+    """What a loop over `src` may iterate over (the uncopied table, if there is one)."""
+    return getattr(src, "iter", "") or src
+
+
 class Module:
     """The generated program of one game: constants, functions, and their source."""
 

@@ -164,12 +164,25 @@ class Decisions:
         cond = c.x.expect(node.cond, listing, T.BOOL, "a where condition") \
             if node.cond else None
         distinct = bool(opt.get("distinct", False))
+        kind = self.mod.const(tuple(c.prog.piece_kind))
+        independent = not any(set(name_uses(b.source)) & {x.var for x in node.items}
+                              for _, b in srcs)
+        if distinct and cond is None and independent:
+            # identical pieces (and equal values) give one action: with no condition and
+            # no binding reading another, each source can be thinned on its own
+            lines, loops = [], []
+            for depth, ((src, b), var, piece) in enumerate(zip(srcs, names, pieces)):
+                hoisted = self.mod.fresh("s")
+                thin = f"B_distinct_kinds({src}, {kind})" if piece else f"B_distinct({src})"
+                lines.append((0, f"{hoisted} = {thin}", b.source.pos))
+                loops.append((depth, f"for {var} in {hoisted}:", None))
+            return lines + loops + [(len(names), f"out.append(({did}, {alt}, "
+                                                  f"{', '.join(names)}))", None)], tuple(slots)
         lines = []
         if distinct:
             lines.append((0, "seen = set()", None))
         bound: list = []
         depth = 0
-        kind = self.mod.const(tuple(c.prog.piece_kind))
         for (src, b), var in zip(srcs, names):
             if set(name_uses(b.source)) & set(bound):     # depends on an earlier binding
                 lines.append((depth, f"for {var} in {src}:", b.source.pos))

@@ -100,6 +100,19 @@ def refill(st, dest: int, source: int, pos) -> None:
         move_one(st, pile[-1], dest, pos)
 
 
+def call(st, proc, args: list, pos) -> None:
+    """Call a rule: its frame (with its own locals) runs next."""
+    stack = st.stack
+    if len(stack) > st.prog.max_depth:
+        raise RuleError(f"rules nest deeper than {st.prog.max_depth} calls", pos,
+                        "a rule that calls itself needs a way to stop")
+    pad = proc.nlocals - len(args)
+    if pad > 0:
+        args.extend([None] * pad)
+    block = proc.block
+    stack.append([block.ins, 0, args, None, None, None, block])
+
+
 def slot_name(prog, s: int) -> str:
     z = prog.zone_list[prog.slot_zone[s]]
     name = z.name
@@ -118,4 +131,4 @@ def pieces_of_zone(st, base: int, n: int) -> list:
 
 
 HELPERS = {"R_move_one": move_one, "R_move_pieces": move_pieces, "R_swap_pieces": swap_pieces,
-           "R_shuffle_slot": shuffle_slot, "R_refill": refill}
+           "R_shuffle_slot": shuffle_slot, "R_refill": refill, "R_call": call}

@@ -34,6 +34,7 @@ class Part:
     items: list = field(default_factory=list)     # (instruction, pos)
     native: bool = True
     ends_game: bool = False
+    tail: bool = False      # lines that end a generated function (they push a frame)
 
 
 @dataclass
@@ -128,6 +129,9 @@ class Steps:
         for part in parts:
             if part.native:
                 run.append(part)
+            elif part.tail:          # runs after the run before it, then hands over
+                run.append(part)
+                flush()
             else:
                 flush()
                 out.extend(part.items)
@@ -183,7 +187,7 @@ class Steps:
 
     def traced(self, part: Part, rid: str, pos: Pos) -> None:
         """In a traced game, `part` first counts `rid`."""
-        if part.native:
+        if part.native or part.tail:
             key = self.mod.const(rid)
             part.lines.insert(0, (0, f"st.fired[{key}] = st.fired.get({key}, 0) + 1", pos))
         else:
@@ -495,21 +499,10 @@ class Steps:
                 if not T.compatible(want, got) and T.NONE not in (want, got):
                     raise SpecError(f"rule '{node.name}' takes {T.describe(want)} as {pname} "
                                     f"(from its first call), not {T.describe(got)}", a.pos)
-        pos = node.pos
-        limit = c.prog.max_depth
-        args = self.mod.expression("[" + ", ".join(s for s, _ in compiled) + "]", pos) \
-            if compiled else None
-
-        def call(st, fr):
-            new = args(st, fr[2]) if args is not None else []
-            new.extend([None] * (proc.nlocals - len(new)))
-            if len(st.stack) > limit:
-                raise RuleError(f"rules nest deeper than {limit} calls", pos,
-                                "a rule that calls itself needs a way to stop")
-            block = proc.block
-            st.stack.append([block.ins, 0, new, None, None, None, block])
-        # the body's locals are known once it is compiled (recursion: at the end)
-        return Part(items=[(call, pos)], native=False)
+        args = "[" + "".join(f"{src}, " for src, _ in compiled) + "]"
+        line = f"R_call(st, {self.mod.const(proc)}, {args}, {self.mod.const(node.pos)})"
+        # the called rule's frame runs next: this ends the generated function
+        return Part(lines=[(0, line, node.pos)], native=False, tail=True)
 
     def s_Let(self, node: ast.Let, scope) -> Part:
         src, typ = self.c.x.compile(node.value, scope)
