@@ -38,7 +38,8 @@ CLONE_GAMES = 2                  # State.clone() is timed on states of 2 random 
 CLONE_POINTS = (0.0, 0.25, 0.5, 0.75)   # taken at these fractions of each game,
 CLONES_PER_STATE = 250           # cloned 250 times each
 SUMMARY_PLAYERS = 3              # the cross-game ratios compare 3-player games
-PARALLEL_GAMES = 400             # --parallel: simulate 400 Medang games, 2 workers vs 1
+PARALLEL_GAMES = 400             # --parallel: simulate 400 Medang games, 2 workers vs 1,
+PARALLEL_REPEAT = 3              # three times each (medians)
 MEDANG = "medang"
 REFERENCES = (MEDANG,)           # specs with a hand-written reference (--reference ID=PY)
 SUMMARY_RATIOS = (("medina", MEDANG), ("middag", MEDANG))
@@ -424,11 +425,15 @@ class Suite:
             self.note(f"--parallel: no {MEDANG} spec under {self.root}")
             return None
         spec = load_spec(medang)
-        seconds = {w: run_batch(spec, PARALLEL_GAMES, players=SUMMARY_PLAYERS, seed=self.seed,
-                                workers=w).seconds for w in (1, 2)}
+        seconds = {1: [], 2: []}
+        for _ in range(PARALLEL_REPEAT):      # interleaved, so that drift hits both alike
+            for w in seconds:
+                seconds[w].append(run_batch(spec, PARALLEL_GAMES, players=SUMMARY_PLAYERS,
+                                            seed=self.seed, workers=w).seconds)
+        one, two = (statistics.median(seconds[w]) for w in (1, 2))
         return {"spec": MEDANG, "games": PARALLEL_GAMES, "players": SUMMARY_PLAYERS,
-                "seconds_1_worker": seconds[1], "seconds_2_workers": seconds[2],
-                "speedup": seconds[1] / seconds[2]}
+                "repeat": PARALLEL_REPEAT, "seconds_1_worker": one, "seconds_2_workers": two,
+                "speedup": one / two}
 
 
 def machine() -> dict:
@@ -492,6 +497,7 @@ def summary_text(out: dict) -> str:
     if par:
         lines.append(f"  simulate {par['spec']}, {par['games']} games, {par['players']} players:"
                      f" 1 worker {par['seconds_1_worker']:.2f} s, 2 workers "
-                     f"{par['seconds_2_workers']:.2f} s, speed-up {par['speedup']:.2f}")
+                     f"{par['seconds_2_workers']:.2f} s (medians of {par['repeat']}), "
+                     f"speed-up {par['speedup']:.2f}")
     lines.append(f"({out['seconds']:.0f} s in all)")
     return "\n".join(lines)

@@ -184,9 +184,11 @@ def test_suite_without_reference_or_openspiel_goes_on(capsys, monkeypatch):
 
 def test_suite_parallel(capsys, monkeypatch):
     monkeypatch.setattr(bench, "PARALLEL_GAMES", 6)
+    monkeypatch.setattr(bench, "PARALLEL_REPEAT", 1)
     data = suite_json(capsys, "--only", "tiny", "--games", "1", "--parallel")
     par = data["summary"]["parallel"]
     assert par["games"] == 6 and par["players"] == 3 and par["spec"] == "medang"
+    assert par["repeat"] == 1
     assert par["speedup"] == pytest.approx(par["seconds_1_worker"] / par["seconds_2_workers"])
 
 
