@@ -48,6 +48,13 @@ class Body:
     def native(self) -> bool:
         return all(p.native for p in self.parts)
 
+    @property
+    def tail(self) -> bool:
+        """Native but for a last part that hands over to a called rule: the whole body
+        can be the end of a generated function."""
+        return (bool(self.parts) and self.parts[-1].tail
+                and all(p.native for p in self.parts[:-1]))
+
     def lines(self) -> list:
         return [line for p in self.parts for line in p.lines]
 
@@ -225,8 +232,9 @@ class Steps:
     def _inline(self, body: Body, pos) -> Part:
         """A `do` step's body, run in place (no frame of its own)."""
         ends = any(p.ends_game for p in body.parts)
-        if body.native:
-            return Part(lines=body.lines(), ends_game=ends)
+        if body.native or body.tail:
+            return Part(lines=body.lines(), ends_game=ends, native=body.native,
+                        tail=body.tail)
         return Part(items=self.instructions(body.parts, body.name), native=False,
                     ends_game=ends)
 
@@ -236,7 +244,7 @@ class Steps:
         orelse = self.body(step.get("else", LList()), scope.child(), "else")
         self.g.then(Flow.either([then.flow, orelse.flow]))
         rid = str(step["id"]) if "id" in step and self.c.trace else ""
-        if then.native and orelse.native:
+        if (then.native or then.tail) and (orelse.native or orelse.tail):
             tl, el = then.lines(), orelse.lines()
             if rid:                      # an if step fires when its condition holds
                 key = self.mod.const(rid)
@@ -244,7 +252,8 @@ class Steps:
             lines = [(0, f"if {test}:", pos)] + _indent(tl or [(0, "pass", None)])
             if el:
                 lines += [(0, "else:", None)] + _indent(el)
-            return Part(lines=lines)
+            tail = then.tail or orelse.tail
+            return Part(lines=lines, native=not tail, tail=tail)
         tb = self.block(then, [(_mark(rid), pos)] if rid else [])
         eb = self.block(orelse)
         fn = self.mod.expression(test, pos)
@@ -404,7 +413,7 @@ class Steps:
             cases[k] = self.body(body, scope.child(), f"case {k}")
         orelse = self.body(step.get("else", LList()), scope.child(), "else")
         self.g.then(Flow.either([b.flow for b in cases.values()] + [orelse.flow]))
-        if all(b.native for b in cases.values()) and orelse.native:
+        if all(b.native or b.tail for b in list(cases.values()) + [orelse]):
             m = self.mod.fresh("m")
             lines = [(0, f"{m} = {subject}", pos)]
             word = "if"
@@ -414,7 +423,8 @@ class Steps:
                 word = "elif"
             if orelse.lines():
                 lines += [(0, "else:", None)] + _indent(orelse.lines())
-            return Part(lines=lines)
+            tail = any(b.tail for b in list(cases.values()) + [orelse])
+            return Part(lines=lines, native=not tail, tail=tail)
         blocks = {k: self.block(b) for k, b in cases.items()}
         eb = self.block(orelse)
         fn = self.mod.expression(subject, pos)
