@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from . import ast
 from . import types as T
-from .codegen import MISSING, fresh_list, iterable, paren
+from .codegen import MISSING, fresh_list, is_unique, iterable, paren
 from .errors import RuleError, SpecError, did_you_mean
 from .expressions import Scope, Var
 from .parser import parse
@@ -448,8 +448,9 @@ class Builtins:
                 found = self._compiled[key] = self._compile_function(name, params, args, body)
         finally:
             self.compiling.pop()
-        fname, typ = found
-        return f"{fname}(st{''.join(', ' + src for src, _ in args)})", typ
+        fname, typ, unique = found
+        return fresh_list(f"{fname}(st{''.join(', ' + src for src, _ in args)})",
+                          unique=unique), typ
 
     def _compile_function(self, name, params, args, body):
         own = Scope()
@@ -472,7 +473,7 @@ class Builtins:
         fn = self.mod.function("F", ", ".join(["st"] + srcs), lines, pos or body.pos,
                                f"function {name}")
         self.mod.ns[fname] = fn
-        return fname, typ
+        return fname, typ, is_unique(src)
 
     # -- builtins: one method each, f_<name>(node, args) -> (source, type) ----------------
     def _slot_arg(self, node, args, i=0, zone_ok=False):
@@ -559,14 +560,14 @@ class Builtins:
         check_arity(node, len(args), 1)
         _, typ = self._slot_arg(node, args, zone_ok=True)
         n = typ[1].nslots
-        return fresh_list(f"list(range({n}))", f"range({n})"), T.list_of(T.INT)
+        return fresh_list(f"list(range({n}))", f"range({n})", True), T.list_of(T.INT)
 
     def f_open_slots(self, node, args):
         """The slot numbers of a zone that still have room (all of them if unbounded)."""
         check_arity(node, len(args), 1)
         src, typ = self._slot_arg(node, args, zone_ok=True)
-        return (f"B_open_slots(st.slots, {src}, {self._width(typ)}, "
-                f"{self.table('capacity')})"), T.list_of(T.INT)
+        return fresh_list(f"B_open_slots(st.slots, {src}, {self._width(typ)}, "
+                          f"{self.table('capacity')})", unique=True), T.list_of(T.INT)
 
     def f_levels(self, node, args):
         check_arity(node, len(args), 1)
@@ -612,7 +613,7 @@ class Builtins:
         check_arity(node, len(args), 1)
         src, typ = self._slot_arg(node, args, zone_ok=True)
         span = f"range({src}, {paren(src)} + {self._width(typ)})"
-        return fresh_list(f"list({span})", span), T.list_of(T.slot(typ[1]))
+        return fresh_list(f"list({span})", span, True), T.list_of(T.slot(typ[1]))
 
     def f_x(self, node, args):
         check_arity(node, len(args), 1)
@@ -630,12 +631,12 @@ class Builtins:
     def f_adjacent(self, node, args):
         check_arity(node, len(args), 1)
         near = f"{self.table('adj4')}[{self._cell_arg(node, args)}]"
-        return fresh_list(f"list({near})", near), T.list_of(T.slot(self.c.any_zone))
+        return fresh_list(f"list({near})", near, True), T.list_of(T.slot(self.c.any_zone))
 
     def f_around(self, node, args):
         check_arity(node, len(args), 1)
         near = f"{self.table('adj8')}[{self._cell_arg(node, args)}]"
-        return fresh_list(f"list({near})", near), T.list_of(T.slot(self.c.any_zone))
+        return fresh_list(f"list({near})", near, True), T.list_of(T.slot(self.c.any_zone))
 
     def _distance(self, node, args, orthogonal: bool):
         check_arity(node, len(args), 2)

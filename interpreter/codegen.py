@@ -42,21 +42,30 @@ def paren(src: str) -> str:
 
 
 class Src(str):
-    """Source of an expression giving a fresh list, with `iter`: the source of something
-    to iterate over instead (the table it copies), for loops that need no copy."""
+    """Source of an expression giving a list, with what the compiler knows of it: `iter`,
+    the source of something to iterate over instead (the table a fresh list copies), and
+    `unique`: its items are distinct and none of them is none."""
 
     iter: str = ""
+    unique: bool = False
 
 
-def fresh_list(src: str, iterable: str) -> Src:
+def fresh_list(src: str, iterable: str = "", unique: bool = False) -> Src:
     out = Src(src)
     out.iter = iterable
+    out.unique = unique
     return out
+
+
+def is_unique(src: str) -> bool:
+    return getattr(src, "unique", False)
 
 
 def iterable(src: str) -> str:
     """What a loop over `src` may iterate over (the uncopied table, if there is one)."""
-    return getattr(src, "iter", "") or src
+    if getattr(src, "iter", ""):
+        return fresh_list(src.iter, unique=src.unique)
+    return src
 
 
 class Module:

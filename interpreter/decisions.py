@@ -15,7 +15,7 @@ import re
 
 from . import types as T
 from .builtins import name_uses
-from .codegen import paren
+from .codegen import is_unique, paren
 from .errors import NOWHERE, SpecError
 from .expressions import Scope
 from .flowgraph import Flow
@@ -173,7 +173,8 @@ class Decisions:
             lines, loops = [], []
             for depth, ((src, b), var, piece) in enumerate(zip(srcs, names, pieces)):
                 hoisted = self.mod.fresh("s")
-                thin = f"B_distinct_kinds({src}, {kind})" if piece else f"B_distinct({src})"
+                thin = (f"B_distinct_kinds({src}, {kind})" if piece else
+                        src if is_unique(src) else f"B_distinct({src})")
                 lines.append((0, f"{hoisted} = {thin}", b.source.pos))
                 loops.append((depth, f"for {var} in {hoisted}:", None))
             return lines + loops + [(len(names), f"out.append(({did}, {alt}, "
