@@ -697,11 +697,11 @@ class Builtins:
     def f_keys(self, node, args):
         check_arity(node, len(args), 1)
         src, typ = args[0]
-        if typ == T.ANY:            # an entry of a data record: checked when it runs
-            return f"list({src})", T.list_of(T.ANY)
-        if typ[0] not in ("map", "counts"):
+        if typ != T.ANY and typ[0] not in ("map", "counts"):
             raise SpecError(f"keys() needs a table, not {T.describe(typ)}", node.pos)
-        return f"list({src})", T.list_of(typ[1])
+        # an entry of a data record (ANY) is checked when it runs
+        return fresh_list(f"list({src})", src, True), T.list_of(
+            T.ANY if typ == T.ANY else typ[1])
 
     def f_leaders(self, node, args):
         """The keys of a table holding its greatest value (sorted), [] if empty."""

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from . import ast
 from . import types as T
-from .codegen import paren
+from .codegen import MISSING, paren
 from .errors import SpecError, did_you_mean
 
 MAX_LIST = 100_000
@@ -102,6 +102,16 @@ class ExprCompiler:
             return typ[0] == "slot"
         return T.compatible(typ, want)
 
+    def constant(self, src: str):
+        """The value of a source that is a literal or a bound constant, else MISSING."""
+        if src in ("None", "True", "False"):
+            return {"None": None, "True": True, "False": False}[src]
+        if src.lstrip("-").isdigit():
+            return int(src)
+        if src.startswith("K") and src[1:].isdigit():
+            return self.c.mod.ns.get(src, MISSING)
+        return MISSING
+
     def truth(self, node, scope, what: str) -> str:
         """A condition's source, as a strict bool."""
         src, typ = self.compile(node, scope)
@@ -141,6 +151,9 @@ class ExprCompiler:
             if isinstance(node.key, ast.Const) and type(node.key.value) is int \
                     and 0 <= node.key.value < n:
                 return f"({obj} + {node.key.value})", T.slot(zinfo)
+            if paren(key) == key and paren(obj) == obj:     # plain names: checked in place
+                return (f"({obj} + {key} if 0 <= {key} < {n} else B_zone_slot({obj}, {key}, "
+                        f"{n}, {mod.const(zinfo.name)}, {mod.const(node.pos)}))"), T.slot(zinfo)
             return (f"B_zone_slot({obj}, {key}, {n}, {mod.const(zinfo.name)}, "
                     f"{mod.const(node.pos)})"), T.slot(zinfo)
         if otyp[0] == "counts":

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 
 from . import ast
 from . import types as T
+from .codegen import MISSING
 from .errors import SpecError, did_you_mean
 
 SPECIAL_NAMES = ("current", "players", "option")
@@ -170,6 +171,9 @@ class Names:
         """Source of the index of NAME[key] in its list; a missing key is a rule error."""
         mod = self.c.mod
         where = {k: ref.base + i for i, k in enumerate(ref.keys)}
+        value = self.c.x.constant(key)
+        if value is not MISSING and value in where:
+            return str(where[value])
         return (f"B_table_index({mod.const(where)}, {key}, "
                 f"{mod.const(', '.join(map(str, ref.keys)))}, {mod.const(pos)})")
 
