@@ -1,0 +1,191 @@
+"""The generated Python: built from the checked AST only, never from spec text.
+
+A spec whose every kind of name is a Python keyword, builtin or one of the generated
+code's own names, and whose every string is Python code, must compile and play as any
+other spec; the code it runs must contain none of its names or strings; and nothing of
+that code may run. Also: the source is inspectable, and a failure in generated code is
+reported at the spec's line and column."""
+
+import io
+import json
+import random
+import re
+import tokenize
+
+import pytest
+
+from interpreter import load_game
+from interpreter.codegen import SAFE_BUILTINS, comment
+from interpreter.errors import RuleError
+
+# strings of every shape Python code could hide in: quotes, newlines, line separators
+STRINGS = ["'); import os; os.system('touch {mark}') #",
+           '"""\nimport os\nos.system(\'touch {mark}\')\n"""',
+           "\u2028exec('touch {mark}')\x0c\\"]
+# names that mean something to Python or to the generated code
+NAMES = ["exec", "eval", "open", "os", "system", "globals", "getattr", "print", "st", "fr",
+         "L", "K0", "B_flood", "R_move_one", "MISSING", "v0", "class", "def", "return",
+         "lambda", "yield", "pass", "raise", "import", "async", "await", "True", "None"]
+
+
+# every name the generated code may use: its own mangled names and helpers, Python's
+# keywords and the builtins it is given, and the state's attributes
+GENERATED = re.compile(r"[KvFEIDGsmrwt][0-9]+|[BR]_[a-z_0-9]+|st|fr|L|key|facts|found|out|"
+                       r"seen|MISSING|slots|where|gv|pv|current|fired|finish|get|append|"
+                       r"clear|add|steps|values|def|return|if|else|elif|for|in|not|and|or|"
+                       r"is|None|True|False|pass|continue|while|lambda|default|" +
+                       "|".join(SAFE_BUILTINS))
+
+
+def q(text: str) -> str:
+    """A YAML scalar holding `text` exactly (a JSON string is a YAML double-quoted one)."""
+    return json.dumps(text)
+
+
+def hostile_spec(mark: str) -> str:
+    s0, s1, s2 = (s.format(mark=mark) for s in STRINGS)
+    # a string literal of the rule language (no ", and no bracket: the loader's bracket
+    # check does not skip string literals)
+    inner = f"'; import os; os.system; exec; {mark} #"
+    lit = '"' + inner + '"'
+    return f"""
+game:
+  id: hostile
+  name: {q(s1)}
+  source: {q(s2)}
+  players: {{min: 2, max: 2}}
+options:
+  import:
+    default: {q(inner)}
+    choices: [{q(inner)}, {q(s1)}]
+enums:
+  class: [def, return, lambda]
+data:
+  eval:
+    value: {{{q(inner)}: 1, {q(s1)}: 2}}
+  os:
+    value: [{q(s0)}, {q(s2)}]
+components:
+  print:
+    name: {q("{class}-{yield}" + s2)}
+    for_each:
+      class: values(class)
+      yield: "[1, 2]"
+    attributes:
+      globals: {q("eval[" + lit + "]")}
+    count: 2
+    zone: exec
+zones:
+  exec: {{kind: stack, visibility: public}}
+  open: {{kind: set, per_player: true, visibility: owner}}
+  L: {{kind: grid, width: 3, height: 2, capacity: 1, visibility: public}}
+variables:
+  st: {{value: 0}}
+  fr: {{value: {q(s1)}}}
+  v0: {{value: 0, per_player: true}}
+  K0: {{value: {{lambda: 0, pass: 1}}}}
+functions:
+  getattr:
+    params: [MISSING]
+    value: {q("sum(t.yield for t in MISSING.open) + eval[" + lit + "] + size(os)")}
+  B_flood:
+    params: [R_move_one]
+    value: "group(async from R_move_one where size(async) > 0)"
+setup:
+  - shuffle exec
+  - for: await in players
+    do:
+      - move top(exec, 2) to await.open
+  - id: import.os
+    source: {q(s2)}
+    if: {q("option.import == " + lit)}
+    then:
+      - {q("fr = " + lit)}
+play:
+  - id: system
+    turns:
+      first: "0"
+      until: "st >= 4"
+    do:
+      - call raise(current)
+rules:
+  raise:
+    params: [pass]
+    choose_one:
+      - label: {q(s0 + "{{")}
+        do:
+          - st += 1
+      - label: {q("{x} {None} " + s1)}
+        choose: "x in pass.open, None in cells(L) where size(None) == 0 and x.class != lambda and size(B_flood(None)) == 0"
+        do:
+          - move x to None
+          - pass.v0 += getattr(pass)
+          - K0[lambda] += 1
+          - st += 1
+scoring:
+  points:
+    total:
+      value: "player.v0 + K0['pass']"
+"""
+
+
+def test_spec_text_never_becomes_code(tmp_path):
+    mark = tmp_path / "pwned"
+    spec = tmp_path / "hostile.yaml"
+    spec.write_text(hostile_spec(str(mark)))
+    game = load_game(spec, players=2)
+    rng = random.Random(0)
+    for seed in range(5):
+        st = game.new_state(seed=seed)
+        while not st.terminal:
+            acts = st.legal_actions()
+            st.action_to_string(acts[0])
+            st.apply(acts[int(rng.random() * len(acts))])
+        st.scores()
+        st.observation(0)
+    assert not mark.exists()
+    code = "".join(game.prog.module.chunks)         # what was compiled and run
+    assert str(mark) not in code and "os.system" not in code and "touch" not in code
+    names = {t.string for t in tokenize.generate_tokens(io.StringIO(code).readline)
+             if t.type == tokenize.NAME}
+    unknown = {n for n in names if not GENERATED.fullmatch(n)}
+    assert not unknown, f"names in the generated code that are not its own: {unknown}"
+    assert {"exec", "eval", "open", "os", "system", "getattr", "globals", "print",
+            "import", "yield", "raise", "class", "await", "async"}.isdisjoint(names)
+
+
+def test_comments_cannot_end():
+    assert "\n" not in comment("a\nimport os\r\x0c\u2028\x00b")
+    assert comment("rule: place") == "# rule: place"
+
+
+def test_compiled_source_is_inspectable():
+    game = load_game("examples/tiny", players=2)
+    src = game.prog.module.source()
+    assert "def D" in src and "def I" in src
+    compile(src, "<check>", "exec")          # the printed program is valid Python
+
+
+def test_a_failure_in_generated_code_points_at_the_spec(tmp_path):
+    """A Python error inside a generated function (a piece's attribute read on none) is
+    reported at the statement's line and column, through the generated line table."""
+    spec = tmp_path / "bad.yaml"
+    spec.write_text("""
+game: {id: bad, name: Bad, source: x, players: {min: 2, max: 2}}
+components:
+  card: {zone: box, attributes: {value: 1}}
+zones:
+  box: {kind: stack, visibility: public}
+  pile: {kind: stack, visibility: public}
+variables:
+  n: {value: 0}
+setup:
+  - n = 1
+  - move top(box) to pile
+  - n = n + top(box).value
+play: []
+""")
+    with pytest.raises(RuleError) as err:
+        load_game(spec, players=2).new_state(seed=0)
+    assert (err.value.pos.line, err.value.pos.col) == (13, 5), str(err.value)
+    assert "no piece" in err.value.message
