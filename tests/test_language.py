@@ -727,3 +727,43 @@ def test_table_variable_errors(tmp_path):
     with pytest.raises(SpecError) as info:
         Spec(path).game(2)
     assert "table variable" in info.value.message
+
+
+def test_a_binding_may_read_the_bindings_before_it(tmp_path):
+    game = make(tmp_path, """
+        setup:
+          - shuffle deck
+          - for: p in players
+            do:
+              - move top(deck, 2) to p.hand
+        play:
+          - choose: p in players, c in p.hand where c.n >= 1
+            label: "{p} {c}"
+            do:
+              - move c to out
+    """)
+    st = game.new_state(seed=3)
+    hands = [names(st, "hand", p) for p in range(2)]
+    assert st.legal_action_strings() == [f"{p} {c}" for p in range(2) for c in hands[p]]
+
+
+def test_a_function_is_computed_once_per_state(tmp_path):
+    """A function's result is kept until the state changes: the same value, and the same
+    list object, however many conditions ask for it."""
+    game = make(tmp_path, """
+        functions:
+          reds:
+            value: "[c for c in deck where c.colour == red]"
+        play:
+          - choose: c in deck where c in reds() and size(reds()) > 0
+            do:
+              - move c to out
+          - choose: c in deck where c in reds()
+            do:
+              - move c to out
+    """)
+    st = game.new_state(seed=1)
+    kept = [v for k, v in st.facts.items()]
+    assert len(kept) == 1 and len(kept[0]) == 3
+    st.apply(st.legal_actions()[0])
+    assert len(st.legal_actions()) == 2      # recomputed after the move: 2 reds left
