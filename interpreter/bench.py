@@ -3,9 +3,10 @@ of State.clone(), and yardsticks measured in the same run (a hand-written refere
 program, OpenSpiel's version of a game), since absolute times drift between machines and
 runs while ratios measured side by side do not.
 
-Input: a compiled Game (one spec), or a repository root (the suite: every shipped spec).
-Output: dicts of figures: one object for a spec (`bench_spec`), rows and a summary for
-the suite (`suite`); `spec_text` and `suite_text` print them.
+Input: a compiled Game (one spec), or a repository root and its suite file (the suite:
+every shipped spec, plus what bench.yaml asks: see benchconfig.py).
+Output: dicts of figures: one object for a spec (`bench_spec`), rows and a summary with
+each target met or missed for the suite (`suite`); `spec_text` and `suite_text` print them.
 
 Only the public API is used: Spec.game, Game.new_state, State.legal_actions / apply /
 terminal / pending.player / clone / scores, and simulate.run_batch.
@@ -23,26 +24,17 @@ import sys
 import time
 from pathlib import Path
 
+from .benchconfig import CLONE_TARGET, FILE_NAME, SuiteFile
 from .errors import TabulaError, did_you_mean, shown_path
 from .model import CHANCE
 from .spec import load_spec, resolve_spec_path
 
 SPEC_GAMES = 500                 # `tabula bench SPEC` without --games
-# the suite's games per player count of each shipped spec (about 1-2 minutes in all on
-# the 2-core machines of 2026-11, before the speed work); --games-scale multiplies them
-SUITE_GAMES = {"medang": 2000, "medang_prambanan": 1000, "medina": 30,
-               "medina_bsw_dm2003": 30, "middag": 200, "tiny": 2000, "tic_tac_toe": 2000}
-OTHER_SPEC_SECONDS = 3.0         # a spec not listed gets about this many seconds of games
-OTHER_SPEC_GAMES = (5, 2000)     # ... but at least 5 and at most 2000
+SUITE_SECONDS = 3.0              # the suite: a spec bench.yaml gives no games gets about
+SUITE_GAMES = (5, 2000)          # this many seconds of games, at least 5 and at most 2000
 CLONE_GAMES = 2                  # State.clone() is timed on states of 2 random games,
 CLONE_POINTS = (0.0, 0.25, 0.5, 0.75)   # taken at these fractions of each game,
 CLONES_PER_STATE = 250           # cloned 250 times each
-SUMMARY_PLAYERS = 3              # the cross-game ratios compare 3-player games
-PARALLEL_GAMES = 400             # --parallel: simulate 400 Medang games, 2 workers vs 1,
-PARALLEL_REPEAT = 3              # three times each (medians)
-MEDANG = "medang"
-REFERENCES = (MEDANG,)           # specs with a hand-written reference (--reference ID=PY)
-SUMMARY_RATIOS = (("medina", MEDANG), ("middag", MEDANG))
 
 
 def bot_rng(seed: int) -> random.Random:
@@ -113,8 +105,9 @@ def game_clone_us(game, seed: int) -> float:
 
 
 def run_reference(script, players: int, games: int, seed: int, options: dict) -> dict:
-    """Run a hand-written reference's `bench --api --json` (medang_ref.py's interface):
-    the same players, games, seed and options (as --KEY VALUE)."""
+    """Run a hand-written reference's `bench --api --json`: the same players, games, seed
+    and options (as --KEY VALUE); its JSON has playouts_per_s, mean_decisions and api
+    (playouts_per_s, mean_decisions: through its public legal moves / apply)."""
     cmd = [sys.executable, str(script), "bench", "--players", str(players),
            "--games", str(games), "--seed", str(seed), "--api", "--json"]
     for key, value in options.items():
@@ -178,7 +171,7 @@ def spec_text(out: dict) -> str:
 # ---- OpenSpiel ------------------------------------------------------------------------------
 
 def openspiel():
-    """pyspiel with OpenSpiel's Python games registered (python_tic_tac_toe, ...), or None."""
+    """pyspiel with OpenSpiel's Python games registered (python_NAME), or None."""
     try:
         import pyspiel
         import open_spiel.python.games  # noqa: F401  (registers the python_* games)
@@ -266,15 +259,12 @@ def suite_specs(root) -> list:
     return found
 
 
-def suite_games(spec, game, seed: int) -> int:
-    """The default games per player count: SUITE_GAMES, or for a spec not listed, as many
-    as one game's time fits into OTHER_SPEC_SECONDS (two significant digits)."""
-    if spec.id in SUITE_GAMES:
-        return SUITE_GAMES[spec.id]
+def timed_games(game, seed: int) -> int:
+    """Games per player count for a spec bench.yaml gives none: as many as one game's time
+    fits into SUITE_SECONDS, within SUITE_GAMES (two significant digits)."""
     seconds = bench(game, 1, seed)["seconds"]
-    n = OTHER_SPEC_SECONDS / max(seconds, 1e-6)
-    lo, hi = OTHER_SPEC_GAMES
-    n = max(lo, min(hi, int(n)))
+    lo, hi = SUITE_GAMES
+    n = max(lo, min(hi, int(SUITE_SECONDS / max(seconds, 1e-6))))
     return int(float(f"{n:.2g}"))
 
 
@@ -296,17 +286,29 @@ def _ratio(a, b):
     return a / b if a and b else None
 
 
-class Suite:
-    """One run of the suite: rows as they are measured (emit(row) sees each), notes."""
+def mark(value, target, at_most: bool = False) -> dict:
+    """A target beside its measured value: met is None when either is missing."""
+    if target is None or value is None:
+        return {"target": target, "met": None}
+    return {"target": target, "met": value <= target if at_most else value >= target}
 
-    def __init__(self, root, seed: int = 1, scale: float = 1.0, games: int | None = None,
-                 players: int | None = None, only=None, references: dict | None = None,
-                 parallel: bool = False, emit=None):
+
+class Suite:
+    """One run of the suite: rows as they are measured (emit(row) sees each), notes.
+    config is the suite file (benchconfig.SuiteFile); references (spec id -> script)
+    override its own."""
+
+    def __init__(self, root, config: SuiteFile | None = None, seed: int = 1,
+                 scale: float = 1.0, games: int | None = None, players: int | None = None,
+                 only=None, references: dict | None = None, parallel: bool = False,
+                 emit=None):
         self.root, self.seed, self.scale, self.games = Path(root), seed, scale, games
         self.players, self.only, self.parallel = players, only, parallel
-        self.references = references or {}
+        self.config = config or SuiteFile()
+        self.references = {**self.config.references, **(references or {})}
         self.emit = emit or (lambda row: None)
         self.rows, self.notes = [], []
+        self.all_specs = self.specs = None
 
     def note(self, text: str) -> None:
         self.notes.append(text)
@@ -317,37 +319,50 @@ class Suite:
         self.emit(row)
         return row
 
-    def specs(self) -> list:
+    def prepare(self) -> None:
+        """Load every spec; check the suite file and the arguments against them."""
         paths = suite_specs(self.root)
         if not paths:
             raise TabulaError(f"no specs under {self.root}/specs or {self.root}/examples")
-        specs = [load_spec(p) for p in paths]
-        if self.only:
-            ids = [s.id for s in specs]
-            for want in self.only:
-                if want not in ids:
-                    raise TabulaError(f"--only: no spec '{want}' here; "
-                                      + (did_you_mean(want, ids) or f"the specs: {', '.join(ids)}"))
-            specs = [s for s in specs if s.id in self.only]
-        return specs
+        self.all_specs = [load_spec(p) for p in paths]
+        ranges = {s.id: s.player_range for s in self.all_specs}
+        self.config.check_specs(ranges)
+        self.check_arguments(ranges)
+        self.specs = [s for s in self.all_specs if not self.only or s.id in self.only]
+
+    def check_arguments(self, ranges: dict) -> None:
+        for flag, ids in (("--reference", self.references), ("--only", self.only or ())):
+            for want in ids:
+                if want not in ranges:
+                    raise TabulaError(f"{flag}: no spec '{want}' here; " + (
+                        did_you_mean(want, ranges) or f"the specs: {', '.join(ranges)}"))
+        if self.parallel and self.config.parallel is None:
+            raise TabulaError("--parallel: " + (
+                f"{self.config_shown()} has no parallel: entry" if self.config.path
+                else f"no {FILE_NAME} in {shown_path(self.root)} (or --config FILE) to name "
+                     "what to simulate"))
 
     def run(self) -> dict:
         t0 = time.perf_counter()
+        if self.specs is None:
+            self.prepare()
         pyspiel = openspiel()
         if pyspiel is None:
             self.note("OpenSpiel is not installed (import pyspiel failed): no OpenSpiel rows")
-        specs = self.specs()
         for key, path in self.references.items():
-            if path is not None and any(s.id == key for s in specs) and not Path(path).is_file():
-                self.note(f"no reference for {key}: {path} not found")
+            if any(s.id == key for s in self.specs) and not Path(path).is_file():
+                self.note(f"no reference for {key}: {shown_path(path)} not found")
                 self.references[key] = None
-        for spec in specs:
+        for spec in self.specs:
             self.measure(spec, pyspiel)
         summary = self.summary()
-        return {"root": str(self.root), "seed": self.seed, "games_scale": self.scale,
-                "commit": git_commit(self.root), "machine": machine(), "rows": self.rows,
-                "summary": summary, "notes": self.notes,
-                "seconds": time.perf_counter() - t0}
+        return {"root": str(self.root), "config": self.config_shown(), "seed": self.seed,
+                "games_scale": self.scale, "commit": git_commit(self.root),
+                "machine": machine(), "rows": self.rows, "summary": summary,
+                "notes": self.notes, "seconds": time.perf_counter() - t0}
+
+    def config_shown(self) -> str | None:
+        return shown_path(self.config.path) if self.config.path else None
 
     def counts(self, spec) -> list:
         lo, hi = spec.player_range
@@ -355,23 +370,30 @@ class Suite:
             return [self.players] if lo <= self.players <= hi else []
         return list(range(lo, hi + 1))
 
+    def game_count(self, spec, game) -> int:
+        if self.games:
+            return self.games
+        games = self.config.games.get(spec.id) or timed_games(game, self.seed)
+        return max(1, round(games * self.scale))
+
     def measure(self, spec, pyspiel) -> None:
-        names = []
+        yardsticks = []
         if pyspiel is not None:
             registered = set(pyspiel.registered_names())
-            names = [n for n in (spec.id, f"python_{spec.id}") if n in registered]
+            yardsticks = [(key, name) for key, name in (("openspiel", spec.id),
+                                                        ("openspiel_python", f"python_{spec.id}"))
+                          if name in registered]
         for players in self.counts(spec):
             game = spec.game(players)
-            games = self.games or max(1, round(suite_games(spec, game, self.seed) * self.scale))
             row = {"kind": "tabula", "spec": spec.id, "path": shown_path(spec.path),
                    "players": players, "options": game.options, "seed": self.seed}
-            row.update(bench(game, games, self.seed))
+            row.update(bench(game, self.game_count(spec, game), self.seed))
             row["clone_us"] = game_clone_us(game, self.seed)
             self.add(row)
             if spec.id in self.references:
                 self.reference(spec.id, row, game)
-            for name in names:
-                self.openspiel_row(pyspiel, name, row)
+            for key, name in yardsticks:
+                self.openspiel_row(pyspiel, key, name, row)
 
     def reference(self, key: str, row: dict, game) -> None:
         path = self.references[key]
@@ -384,20 +406,20 @@ class Suite:
             return
         api = ref.get("api", {})
         pps, per_game = api.get("playouts_per_s"), api.get("mean_decisions")
-        self.add({"kind": "reference", "name": Path(path).name, "path": str(path),
-                  "spec": key, "players": game.players, "games": row["games"],
-                  "seed": self.seed, "playouts_per_s": pps,
+        self.add({"kind": "reference", "yardstick": "reference", "name": Path(path).name,
+                  "path": str(path), "spec": key, "players": game.players,
+                  "games": row["games"], "seed": self.seed, "playouts_per_s": pps,
                   "decisions_per_s": pps * per_game if pps and per_game else None,
                   "decisions_per_game": per_game,
                   "fast_playouts_per_s": ref.get("playouts_per_s"),
                   "ratio": _ratio(row["playouts_per_s"], pps)})
 
-    def openspiel_row(self, pyspiel, name: str, row: dict) -> None:
+    def openspiel_row(self, pyspiel, key: str, name: str, row: dict) -> None:
         game = openspiel_game(pyspiel, name, row["players"])
         if game is None:
             self.note(f"OpenSpiel's {name} has no {row['players']}-player game")
             return
-        out = {"kind": "openspiel", "name": name, "spec": row["spec"],
+        out = {"kind": "openspiel", "yardstick": key, "name": name, "spec": row["spec"],
                "players": row["players"], "seed": self.seed}
         out.update(openspiel_bench(game, row["games"], self.seed))
         out["clone_us"] = openspiel_clone_us(game, self.seed)
@@ -408,32 +430,55 @@ class Suite:
         return next((r for r in self.rows if r["kind"] == "tabula" and r["spec"] == spec_id
                      and r["players"] == players), None)
 
+    def target(self, spec_id: str, key: str):
+        return self.config.targets.get(spec_id, {}).get(key)
+
     def summary(self) -> dict:
-        out = {"players": SUMMARY_PLAYERS}
-        for a, b in SUMMARY_RATIOS:
-            ra, rb = self.tabula_row(a, SUMMARY_PLAYERS), self.tabula_row(b, SUMMARY_PLAYERS)
-            out[f"{a}_over_{b}_decisions_per_s"] = (
-                _ratio(ra["decisions_per_s"], rb["decisions_per_s"]) if ra and rb else None)
+        """The suite file's ratios, every yardstick's ratio, the clone times that have a
+        target, the parallel run: each with its target and whether it was met."""
+        out = {"ratios": [self.cross_ratio(r) for r in self.config.ratios],
+               "yardsticks": [{k: r[k] for k in ("spec", "players", "kind", "yardstick", "name",
+                                                 "ratio")}
+                              | mark(r["ratio"], self.target(r["spec"], r["yardstick"]))
+                              for r in self.rows if r["kind"] in ("reference", "openspiel")],
+               "clone_us": [{"spec": r["spec"], "players": r["players"], "clone_us": r["clone_us"]}
+                            | mark(r["clone_us"], self.target(r["spec"], CLONE_TARGET), True)
+                            for r in self.rows if r["kind"] == "tabula"
+                            and self.target(r["spec"], CLONE_TARGET) is not None]}
         if self.parallel:
             out["parallel"] = self.parallel_run()
+        out["targets"] = target_counts(out)
         return out
 
-    def parallel_run(self) -> dict | None:
+    def cross_ratio(self, r) -> dict:
+        a, b = self.tabula_row(r.spec, r.players), self.tabula_row(r.over, r.players)
+        value = _ratio(a["decisions_per_s"], b["decisions_per_s"]) if a and b else None
+        return {"spec": r.spec, "over": r.over, "players": r.players,
+                "decisions_per_s_ratio": value} | mark(value, r.target)
+
+    def parallel_run(self) -> dict:
+        """simulate the suite file's parallel: games with 2 workers and with 1, interleaved
+        (so that drift hits both alike), `repeat` times each; the medians."""
         from .simulate import run_batch
-        medang = next((p for p in suite_specs(self.root) if load_spec(p).id == MEDANG), None)
-        if medang is None:
-            self.note(f"--parallel: no {MEDANG} spec under {self.root}")
-            return None
-        spec = load_spec(medang)
+        p = self.config.parallel
+        spec = next(s for s in self.all_specs if s.id == p.spec)
         seconds = {1: [], 2: []}
-        for _ in range(PARALLEL_REPEAT):      # interleaved, so that drift hits both alike
+        for _ in range(p.repeat):
             for w in seconds:
-                seconds[w].append(run_batch(spec, PARALLEL_GAMES, players=SUMMARY_PLAYERS,
-                                            seed=self.seed, workers=w).seconds)
+                seconds[w].append(run_batch(spec, p.games, players=p.players, seed=self.seed,
+                                            workers=w).seconds)
         one, two = (statistics.median(seconds[w]) for w in (1, 2))
-        return {"spec": MEDANG, "games": PARALLEL_GAMES, "players": SUMMARY_PLAYERS,
-                "repeat": PARALLEL_REPEAT, "seconds_1_worker": one, "seconds_2_workers": two,
-                "speedup": one / two}
+        return {"spec": p.spec, "games": p.games, "players": p.players, "repeat": p.repeat,
+                "seconds_1_worker": one, "seconds_2_workers": two,
+                "speedup": one / two} | mark(one / two, p.target)
+
+
+def target_counts(summary: dict) -> dict:
+    """How many of the summary's targets were met, missed, or not measured."""
+    marks = summary["ratios"] + summary["yardsticks"] + summary["clone_us"]
+    marks += [summary["parallel"]] if summary.get("parallel") else []
+    met = [m["met"] for m in marks if m["target"] is not None]
+    return {"met": met.count(True), "missed": met.count(False), "not_measured": met.count(None)}
 
 
 def machine() -> dict:
@@ -473,31 +518,48 @@ def row_text(row: dict) -> str:
             f"{_num(row.get('ratio'), '9.3f')}")
 
 
-def header_text(root, seed: int, scale: float) -> str:
-    m = machine()
-    return (f"tabula bench --suite: {shown_path(Path(root).resolve())}, commit "
-            f"{git_commit(root) or '?'}, seed {seed}, games x{scale:g}; Python {m['python']}, "
-            f"{m['cpus']} cpus\n{HEADER}")
+def header_text(suite_run: Suite) -> str:
+    m, root = machine(), suite_run.root
+    config = suite_run.config_shown() or "no suite file"
+    return (f"tabula bench --suite: {shown_path(Path(root).resolve())} ({config}), commit "
+            f"{git_commit(root) or '?'}, seed {suite_run.seed}, games x{suite_run.scale:g}; "
+            f"Python {m['python']}, {m['cpus']} cpus\n{HEADER}")
+
+
+def _measured(value, entry: dict, fmt: str, unit: str = "", at_most: bool = False,
+              needs: str = "not measured") -> str:
+    """A measured figure and its target if it has one: met or missed."""
+    goal = (f"target {'<=' if at_most else '>='} {entry['target']:g}{unit}"
+            if entry["target"] is not None else "")
+    if value is None:
+        return f"- ({needs}; {goal})" if goal else f"- ({needs})"
+    text = format(value, fmt) + unit
+    return f"{text}  ({goal}: {'met' if entry['met'] else 'missed'})" if goal else text
 
 
 def summary_text(out: dict) -> str:
     s = out["summary"]
-    lines = [f"summary ({s['players']} players; decisions/s exclude chance):"]
-    for a, b in SUMMARY_RATIOS:
-        value = s.get(f"{a}_over_{b}_decisions_per_s")
-        lines.append(f"  {a} / {b} decisions/s: "
-                     + (f"{value:.4f}" if value is not None else
-                        f"- (needs {a} and {b} at {s['players']} players)"))
-    for row in out["rows"]:
-        if row["kind"] in ("reference", "openspiel") and row.get("ratio") is not None:
-            what = "reference api" if row["kind"] == "reference" else "openspiel"
-            lines.append(f"  {row['spec']} / {what} {row['name']} playouts/s, "
-                         f"{row['players']} players: {row['ratio']:.4f}")
+    lines = []
+    for r in s["ratios"]:
+        lines.append(f"  {r['spec']} / {r['over']} decisions/s, {r['players']} players: "
+                     + _measured(r["decisions_per_s_ratio"], r, ".4f", needs=f"needs {r['spec']} "
+                                 f"and {r['over']} at {r['players']} players"))
+    for y in s["yardsticks"]:
+        what = "reference api" if y["kind"] == "reference" else "openspiel"
+        lines.append(f"  {y['spec']} / {what} {y['name']} playouts/s, {y['players']} players: "
+                     + _measured(y["ratio"], y, ".4f"))
+    for c in s["clone_us"]:
+        lines.append(f"  {c['spec']} State.clone(), {c['players']} players: "
+                     + _measured(c["clone_us"], c, ".1f", unit=" us", at_most=True))
     par = s.get("parallel")
     if par:
         lines.append(f"  simulate {par['spec']}, {par['games']} games, {par['players']} players:"
                      f" 1 worker {par['seconds_1_worker']:.2f} s, 2 workers "
                      f"{par['seconds_2_workers']:.2f} s (medians of {par['repeat']}), "
-                     f"speed-up {par['speedup']:.2f}")
-    lines.append(f"({out['seconds']:.0f} s in all)")
-    return "\n".join(lines)
+                     "speed-up " + _measured(par["speedup"], par, ".2f"))
+    t = s["targets"]
+    if any(t.values()):
+        lines.append(f"  targets: {t['met']} met, {t['missed']} missed"
+                     + (f", {t['not_measured']} not measured" if t["not_measured"] else ""))
+    head = ["summary (decisions/s exclude chance):"] if lines else []
+    return "\n".join(head + lines + [f"({out['seconds']:.0f} s in all)"])

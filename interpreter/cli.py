@@ -15,7 +15,7 @@ import sys
 import time
 from pathlib import Path
 
-from . import bench, gamelog
+from . import bench, benchconfig, gamelog
 from .graph import add_command as graph_command
 from .simulate import BACKENDS
 from .errors import IllegalAction, TabulaError, shown_path
@@ -176,7 +176,7 @@ def cmd_test(args) -> int:
 def cmd_bench(args) -> int:
     if args.suite:
         return _bench_suite(args)
-    for flag in ("root", "games_scale", "only"):
+    for flag in ("root", "config", "games_scale", "only"):
         if getattr(args, flag) is not None:
             args.usage_error(f"--{flag.replace('_', '-')} goes with --suite")
     if args.parallel:
@@ -198,26 +198,29 @@ def _bench_suite(args) -> int:
         args.usage_error("--suite measures every shipped spec: give no SPEC (--only ID limits it)")
     if args.option or args.repeat != 1:
         args.usage_error("--option and --repeat are for one SPEC, not --suite")
-    root = Path(args.root or ".")
-    refs = {key: root.resolve().parent / "shared" / "bench" / f"{key}_ref.py"
-            for key in bench.REFERENCES}
+    refs = {}
     for pair in args.reference or ():
         key, sep, path = pair.partition("=")
-        if not sep or key not in bench.REFERENCES:
-            args.usage_error(f"--reference with --suite takes ID=SCRIPT, ID one of "
-                             f"{', '.join(bench.REFERENCES)}; not '{pair}'")
+        if not (key and sep and path):
+            args.usage_error(f"--reference with --suite takes ID=SCRIPT (a spec id and its "
+                             f"reference program), not '{pair}'")
         refs[key] = Path(path)
-    only = [x.strip() for x in args.only.split(",") if x.strip()] if args.only else None
-    scale = args.games_scale or 1.0
-    emit = None
+    root = Path(args.root or ".")
+    config = benchconfig.load(benchconfig.find(root, args.config))
+    emit = None if args.json else (lambda row: print(bench.row_text(row), flush=True))
+    suite = bench.Suite(root, config, seed=args.seed, scale=args.games_scale or 1.0,
+                        games=args.games, players=args.players, only=_ids(args.only),
+                        references=refs, parallel=args.parallel, emit=emit)
+    suite.prepare()
     if not args.json:
-        print(bench.header_text(root, args.seed, scale), flush=True)
-        emit = lambda row: print(bench.row_text(row), flush=True)  # noqa: E731
-    out = bench.suite(root, seed=args.seed, scale=scale, games=args.games,
-                      players=args.players, only=only, references=refs,
-                      parallel=args.parallel, emit=emit)
+        print(bench.header_text(suite), flush=True)
+    out = suite.run()
     print(json.dumps(out) if args.json else bench.summary_text(out))
     return EXIT_OK
+
+
+def _ids(text) -> list | None:
+    return [x.strip() for x in text.split(",") if x.strip()] if text else None
 
 
 class Progress:
@@ -352,19 +355,23 @@ def parser() -> argparse.ArgumentParser:
                    help="run R times (interleaved with the reference); report medians")
     p.add_argument("--reference", metavar="PY", action="append",
                    help="a hand-written reference (a Python script with the same 'bench --api "
-                        "--json' interface) to run in the same process run, for a ratio; with "
-                        "--suite: medang=PY (default ../shared/bench/medang_ref.py beside the "
-                        "root)")
+                        "--json' interface) to run in the same run, for a ratio; with "
+                        "--suite: ID=PY for spec ID, replacing the suite file's (repeatable)")
     p.add_argument("--suite", action="store_true",
                    help="every spec of specs/ and examples/ (variants too), every player "
-                        "count, with State.clone() times, references and OpenSpiel")
+                        "count, with State.clone() times, references and OpenSpiel; what else "
+                        "it measures and its targets: the suite file")
     p.add_argument("--root", metavar="DIR", help="with --suite: the repository (default .)")
+    p.add_argument("--config", metavar="FILE",
+                   help=f"with --suite: the suite file (default ROOT/{benchconfig.FILE_NAME} "
+                        "if there is one): games per spec, references, ratios, the parallel "
+                        "run, targets")
     p.add_argument("--games-scale", type=_positive(float), metavar="F",
                    help="with --suite: multiply every spec's default games by F")
     p.add_argument("--only", metavar="ID[,ID]", help="with --suite: only these spec ids")
     p.add_argument("--parallel", action="store_true",
-                   help=f"with --suite: also simulate {bench.PARALLEL_GAMES} Medang games with "
-                        "2 workers and with 1")
+                   help="with --suite: also simulate the suite file's parallel: games with 2 "
+                        "workers and with 1")
     p.set_defaults(fn=cmd_bench, usage_error=p.error)
 
     def batch_args(p, report: str):

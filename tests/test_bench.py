@@ -1,21 +1,24 @@
 """`tabula bench`: one spec (its JSON keys, the reference's interface), the suite (every
-shipped spec found, rows, references, OpenSpiel, summary), refused arguments; and
-tic-tac-toe played move for move against OpenSpiel's."""
+shipped spec found, rows, references, OpenSpiel, summary), its suite file bench.yaml (the
+shipped one, bad ones refused with a located error, targets marked met or missed),
+refused arguments; and tic-tac-toe played move for move against OpenSpiel's."""
 
 import json
 import random
 import shutil
+from pathlib import Path
 
 import pyspiel
 import pytest
 
-from interpreter import bench, load_game
+from interpreter import bench, benchconfig, load_game
 from interpreter.cli import main
 from interpreter.spec import resolve_spec_path
 
 from conftest import EXAMPLES, ROOT, SPEC_FILES
 
 MEDANG = str(ROOT / "specs" / "medang")
+SHIPPED = benchconfig.load(ROOT / "bench.yaml")
 SINGLE_KEYS = {"spec", "players", "options", "seed", "repeat", "games", "seconds",
                "playouts_per_s", "decisions_per_s", "decisions_per_game", "chance_per_game",
                "mean_branching"}
@@ -44,6 +47,12 @@ def suite_json(capsys, *argv) -> dict:
     code, out, err = run(capsys, "bench", "--suite", "--root", ROOT, "--json", *argv)
     assert code == 0, err
     return json.loads(out)
+
+
+def suite_file(tmp_path, text: str):
+    path = tmp_path / "suite.yaml"
+    path.write_text(text)
+    return path
 
 
 @pytest.fixture
@@ -88,7 +97,9 @@ def test_single_spec_reference_interface_and_ratio(capsys, fake_reference):
     ([MEDANG, "--only", "tiny"], "--only goes with --suite"),
     ([MEDANG, "--parallel"], "--parallel goes with --suite"),
     (["--suite", "--option", "temple=sewu"], "--option and --repeat are for one SPEC"),
+    ([MEDANG, "--config", "bench.yaml"], "--config goes with --suite"),
     (["--suite", "--reference", "/some/ref.py"], "--reference with --suite takes ID=SCRIPT"),
+    (["--suite", "--reference", "medang="], "--reference with --suite takes ID=SCRIPT"),
 ])
 def test_refused_arguments(capsys, argv, message):
     assert message in usage_error(capsys, "bench", *argv)
@@ -127,7 +138,7 @@ def test_suite_rows_json(capsys):
     tabula = [r for r in data["rows"] if r["kind"] == "tabula"]
     assert [(r["spec"], r["players"]) for r in tabula] == [("tic_tac_toe", 2)]
     row = tabula[0]
-    assert row["games"] == round(bench.SUITE_GAMES["tic_tac_toe"] * 0.01)
+    assert row["games"] == round(SHIPPED.games["tic_tac_toe"] * 0.01)
     for key in ("playouts_per_s", "decisions_per_s", "decisions_per_game", "clone_us"):
         assert row[key] > 0, key
     assert row["chance_per_game"] == 0
@@ -139,7 +150,10 @@ def test_suite_rows_json(capsys):
         assert r["ratio"] == pytest.approx(row["playouts_per_s"] / r["playouts_per_s"])
         # the same random games would be played: only the generator's draws differ
         assert 5 <= r["decisions_per_game"] <= 9
-    assert data["summary"]["medina_over_medang_decisions_per_s"] is None
+    # the shipped ratios need medang, not measured here
+    assert Path(data["config"]).resolve() == ROOT / "bench.yaml"
+    assert [r["decisions_per_s_ratio"] for r in data["summary"]["ratios"]] == [None, None]
+    assert all(r["met"] is None for r in data["summary"]["ratios"])
 
 
 def test_suite_is_seeded(capsys):
@@ -164,12 +178,18 @@ def test_suite_reference_and_summary(capsys, fake_reference):
                       "--reference", f"medang={fake_reference}")
     rows = {(r["kind"], r["spec"]): r for r in data["rows"]}
     medang, ref = rows[("tabula", "medang")], rows[("reference", "medang")]
+    assert ref["path"] == str(fake_reference)       # --reference overrides bench.yaml's
     assert ref["ratio"] == pytest.approx(medang["playouts_per_s"] / 400.0)
     assert ref["decisions_per_s"] == pytest.approx(400.0 * 90.0)
     summary = data["summary"]
-    for other in ("medina", "middag"):
-        assert summary[f"{other}_over_medang_decisions_per_s"] == pytest.approx(
+    ratios = {(r["spec"], r["over"], r["players"]): r for r in summary["ratios"]}
+    assert set(ratios) == {("medina", "medang", 3), ("middag", "medang", 3)}
+    for (other, _, _), r in ratios.items():
+        assert r["decisions_per_s_ratio"] == pytest.approx(
             rows[("tabula", other)]["decisions_per_s"] / medang["decisions_per_s"])
+        assert r["met"] == (r["decisions_per_s_ratio"] >= r["target"])
+    [yardstick] = summary["yardsticks"]
+    assert yardstick["yardstick"] == "reference" and yardstick["target"] == 1.0
     assert "parallel" not in summary
 
 
@@ -182,19 +202,132 @@ def test_suite_without_reference_or_openspiel_goes_on(capsys, monkeypatch):
     assert sum("OpenSpiel is not installed" in n for n in data["notes"]) == 1
 
 
-def test_suite_parallel(capsys, monkeypatch):
-    monkeypatch.setattr(bench, "PARALLEL_GAMES", 6)
-    monkeypatch.setattr(bench, "PARALLEL_REPEAT", 1)
-    data = suite_json(capsys, "--only", "tiny", "--games", "1", "--parallel")
+def test_suite_parallel(capsys, tmp_path):
+    config = suite_file(tmp_path, "parallel: {spec: tiny, games: 6, players: 3, repeat: 1, "
+                                  "target: 0.001}\n")
+    data = suite_json(capsys, "--only", "tiny", "--games", "1", "--parallel",
+                      "--config", config)
     par = data["summary"]["parallel"]
-    assert par["games"] == 6 and par["players"] == 3 and par["spec"] == "medang"
-    assert par["repeat"] == 1
+    assert par["games"] == 6 and par["players"] == 3 and par["spec"] == "tiny"
+    assert par["repeat"] == 1 and par["target"] == 0.001 and par["met"] is True
     assert par["speedup"] == pytest.approx(par["seconds_1_worker"] / par["seconds_2_workers"])
+
+
+def test_suite_parallel_needs_an_entry(capsys, tmp_path):
+    config = suite_file(tmp_path, "games: {tiny: 3}\n")
+    code, _, err = run(capsys, "bench", "--suite", "--root", ROOT, "--config", config,
+                       "--parallel")
+    assert code == 1 and "--parallel: " in err and "has no parallel: entry" in err
 
 
 def test_suite_unknown_only(capsys):
     code, _, err = run(capsys, "bench", "--suite", "--root", ROOT, "--only", "medange")
     assert code == 1 and "no spec 'medange'" in err and "medang" in err
+
+
+def test_suite_unknown_reference_id(capsys, fake_reference):
+    code, _, err = run(capsys, "bench", "--suite", "--root", ROOT, "--only", "tiny",
+                       "--reference", f"medangg={fake_reference}")
+    assert code == 1 and "--reference: no spec 'medangg'" in err and "medang" in err
+
+
+# ---- the suite file ----------------------------------------------------------------------
+
+def test_shipped_suite_file_names_the_issue_targets():
+    ranges = {s.id: s.player_range for s in map(bench.load_spec, bench.suite_specs(ROOT))}
+    SHIPPED.check_specs(ranges)
+    assert {(r.spec, r.over, r.players, r.target) for r in SHIPPED.ratios} == {
+        ("medina", "medang", 3, 0.333), ("middag", "medang", 3, 0.5)}
+    assert SHIPPED.parallel == benchconfig.Parallel("medang", 400, 3, 3, 1.7)
+    assert SHIPPED.targets == {"medang": {"reference": 1.0, "clone_us": 15},
+                               "medina": {"clone_us": 40},
+                               "tic_tac_toe": {"openspiel_python": 2.0}}
+    assert SHIPPED.references["medang"] == (ROOT / "../shared/bench/medang_ref.py").resolve()
+
+
+@pytest.mark.parametrize("text,message", [
+    ("- games\n", "suite.yaml must be a mapping (the keys: games, references"),
+    ("12\n", "must be a mapping"),
+    ("ratio: []\n", "suite.yaml:1:1: error: ratio: unknown key 'ratio'"),
+    ("ratios:\n  - {spec: medna, over: medang, players: 3}\n",
+     "suite.yaml:2:6: error: ratios[0].spec: no spec 'medna' in the suite"),
+    ("ratios:\n  - {spec: medina, over: medang, players: 7}\n",
+     "suite.yaml:2:34: error: ratios[0].players: medina is for 2 to 4 players, not 7"),
+    ("ratios:\n  - {spec: medina, players: 3}\n", "ratios[0]: needs 'over'"),
+    ("ratios: {spec: medina}\n", "ratios: must be a list, not a mapping"),
+    ("games: {medang: 0}\n", "games.medang: must be a whole number greater than 0, not 0"),
+    ("games: {medang: many}\n", "games.medang: must be a whole number"),
+    ("games: [medang]\n", "games: must be a mapping of spec ids, not a list"),
+    ("references: {medang: 3}\n", "references.medang: must be the path of a Python script"),
+    ("targets: {tiny: {clone: 3}}\n", "targets.tiny.clone: unknown key 'clone'"),
+    ("targets: {tiny: {clone_us: -1}}\n", "targets.tiny.clone_us: must be a number greater"),
+    ("parallel: {spec: tiny, games: 2}\n", "parallel: needs 'players'"),
+    ("targets:\n  othello: {openspiel: 0.1}\n", "targets.othello: no spec 'othello'"),
+    ("games: {medang: 2\n", "suite.yaml:2:1: error: not valid YAML"),
+])
+def test_bad_suite_file(capsys, tmp_path, text, message):
+    config = suite_file(tmp_path, text)
+    code, out, err = run(capsys, "bench", "--suite", "--root", ROOT, "--config", config,
+                         "--only", "tiny", "--games", "1")
+    assert code == 1 and out == "", out
+    assert message in err
+    assert "Traceback" not in err
+
+
+def test_bad_suite_file_hints(capsys, tmp_path):
+    config = suite_file(tmp_path, "ratios:\n  - {spec: medna, over: medang, players: 3}\n")
+    _, _, err = run(capsys, "bench", "--suite", "--root", ROOT, "--config", config)
+    assert err.splitlines()[1:] == ["      - {spec: medna, over: medang, players: 3}",
+                                    "         ^",
+                                    "  hint: did you mean 'medina'?"]
+
+
+def test_missing_suite_file(capsys, tmp_path):
+    code, _, err = run(capsys, "bench", "--suite", "--root", ROOT, "--config",
+                       tmp_path / "none.yaml")
+    assert code == 1 and "--config: no file" in err
+
+
+def test_targets_met_and_missed(capsys, tmp_path, fake_reference):
+    """A reference given relative to the suite file; a target met (>= with an equal
+    value too), one missed, one (at most) for State.clone()."""
+    config = suite_file(tmp_path, f"""references: {{tiny: {fake_reference.name}}}
+ratios:
+  - {{spec: tiny, over: tiny, players: 2, target: 1}}
+targets:
+  tiny: {{reference: 1000000, clone_us: 100000}}
+""")
+    argv = ("--only", "tiny", "--players", "2", "--games", "2", "--config", config)
+    data = suite_json(capsys, *argv)
+    summary = data["summary"]
+    [ratio], [yardstick], [clone] = (summary[k] for k in ("ratios", "yardsticks", "clone_us"))
+    assert ratio["decisions_per_s_ratio"] == 1.0 and ratio["met"] is True
+    assert yardstick["ratio"] < 1000000 and yardstick["met"] is False
+    assert clone["clone_us"] < 100000 and clone["met"] is True and clone["target"] == 100000
+    assert summary["targets"] == {"met": 2, "missed": 1, "not_measured": 0}
+    code, out, _ = run(capsys, "bench", "--suite", "--root", ROOT, *argv)
+    assert code == 0
+    assert "tiny / tiny decisions/s, 2 players: 1.0000  (target >= 1: met)" in out
+    assert "fake_ref.py playouts/s, 2 players: " in out and "(target >= 1e+06: missed)" in out
+    assert "  (target <= 100000 us: met)" in out
+    assert "targets: 2 met, 1 missed" in out
+
+
+def test_suite_without_a_suite_file(capsys, tmp_path, monkeypatch):
+    """No bench.yaml: every spec with time-budgeted games, no cross-spec ratios."""
+    monkeypatch.setattr(bench, "SUITE_SECONDS", 0.01)
+    game = tmp_path / "examples" / "tiny"
+    game.mkdir(parents=True)
+    shutil.copy(ROOT / "examples" / "tiny" / "tiny.yaml", game)
+    code, out, err = run(capsys, "bench", "--suite", "--root", tmp_path, "--json")
+    data = json.loads(out)
+    assert code == 0 and data["config"] is None
+    assert all(bench.SUITE_GAMES[0] <= r["games"] <= bench.SUITE_GAMES[1] for r in data["rows"])
+    assert data["summary"] == {"ratios": [], "yardsticks": [], "clone_us": [],
+                               "targets": {"met": 0, "missed": 0, "not_measured": 0}}
+    code, out, _ = run(capsys, "bench", "--suite", "--root", tmp_path, "--games", "2")
+    assert code == 0 and "(no suite file)" in out.splitlines()[0]
+    assert "summary" not in out and "targets" not in out
 
 
 # ---- tic-tac-toe against OpenSpiel ---------------------------------------------------------
