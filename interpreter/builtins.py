@@ -29,12 +29,6 @@ HASHABLE = ("int", "bool", "str", "piece", "player", "none", "enum", "slot")
 
 
 # ---- run-time helpers (called by generated code) -----------------------------------------
-def B_bounded(items: list, limit: int, pos) -> list:
-    if len(items) > limit:
-        raise RuleError(f"a list grew past {limit} items", pos)
-    return items
-
-
 def B_zone_slot(base: int, i: int, n: int, zname: str, pos) -> int:
     if not 0 <= i < n:
         raise RuleError(f"zone '{zname}' has slots 0..{n - 1}, not {i}", pos)
@@ -344,7 +338,7 @@ class Builtins:
         if name == "tally":
             return f"B_tally({values})", T.map_of(etyp, T.INT, counts=True)
         if name == "list":
-            return self.c.x.bounded(values, node.pos), T.list_of(etyp)
+            return values, T.list_of(etyp)
         if dflt is None:
             return f"next(({elt} {clauses}), None)", etyp
         if isinstance(node.default, ast.Const):

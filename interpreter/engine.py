@@ -216,8 +216,13 @@ class State:
         if alt >= 0:
             a = p.decision.alts[alt]
             L = fr[2]
-            for slot, v in zip(a.slots, action[2:]):
-                L[slot] = v
+            slots = a.slots
+            if slots:
+                if len(slots) == 1:
+                    L[slots[0]] = action[2]
+                else:
+                    for slot, v in zip(slots, action[2:]):
+                        L[slot] = v
             body = a.body
             if body.ins:
                 self.stack.append([body.ins, 0, L, None, None, None, body])

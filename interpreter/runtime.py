@@ -67,7 +67,11 @@ def move_one(st, piece, dest: int, pos) -> None:
     if cap is not None and len(target) >= cap and s != dest:
         raise RuleError(f"{slot_name(prog, dest)} holds at most {cap} pieces", pos)
     if s >= 0:
-        st.slots[s].remove(piece)
+        source = st.slots[s]
+        if source[-1] == piece:      # most moves take the top: no search of a deep pile
+            source.pop()
+        else:
+            source.remove(piece)
     where[piece] = dest
     target.append(piece)
 
