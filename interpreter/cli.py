@@ -1,4 +1,4 @@
-"""The `tabula` command line: validate, run, replay, test, bench, diff.
+"""The `tabula` command line: validate, run, replay, test, bench, diff, compile.
 
 Input: arguments. Output: text (or JSON) on stdout, errors on stderr. Exit codes: 0 fine,
 1 the input is wrong (a located error), 2 a usage error. No Python traceback reaches a
@@ -302,6 +302,23 @@ def cmd_diff(args) -> int:
     return EXIT_OK
 
 
+def cmd_compile(args) -> int:
+    """Print the Python the compiler generated for a game (to read why a rule is slow)."""
+    spec = load_spec(args.spec)
+    game = spec.game(args.players, _options(args.option))
+    options = ", ".join(f"{k}={v}" for k, v in game.options.items())
+    text = game.prog.module.source(f"{spec.id}, {game.players} players"
+                                   + (f", {options}" if options else ""))
+    if args.out:
+        try:
+            Path(args.out).write_text(text, encoding="utf-8")
+        except OSError as e:
+            raise TabulaError(f"cannot write {args.out}: {e.strerror}") from None
+    else:
+        sys.stdout.write(text)
+    return EXIT_OK
+
+
 # ---- entry -------------------------------------------------------------------------------
 
 def parser() -> argparse.ArgumentParser:
@@ -397,6 +414,14 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--resume", action="store_true",
                    help="complete --out without playing its finished games again")
     p.set_defaults(fn=cmd_simulate)
+
+    p = sub.add_parser("compile", help="print the Python code generated for a game")
+    p.add_argument("spec", metavar="SPEC", help="a spec file or a game's folder")
+    p.add_argument("--players", type=int, default=None,
+                   help="the player count to compile for (default: the spec's minimum)")
+    p.add_argument("--option", action="append", metavar="K=V", default=[])
+    p.add_argument("--out", metavar="FILE", help="write the code to FILE instead")
+    p.set_defaults(fn=cmd_compile)
 
     p = sub.add_parser("diff", help="what differs between two specs: rules, action graph, play")
     p.add_argument("a", metavar="A")

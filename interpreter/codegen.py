@@ -24,7 +24,7 @@ FILENAME = "<tabula>"
 SAFE_BUILTINS = ("len", "sum", "min", "max", "any", "all", "sorted", "list", "set", "tuple",
                  "dict", "range", "abs", "iter", "next", "enumerate", "zip", "reversed",
                  "isinstance", "int", "str", "bool", "None", "True", "False")
-_COMMENT_SAFE = re.compile(r"[^A-Za-z0-9_.:\- ]")
+_COMMENT_SAFE = re.compile(r"[^A-Za-z0-9_.:,=()\[\]{}<>'\"/+*\- ]")
 MISSING = object()
 
 
@@ -138,16 +138,18 @@ class Module:
         """fn(st, L) -> the value of the expression source `src`."""
         return self.function("E", params, [(0, f"return {src}", pos)], pos, note)
 
-    def source(self) -> str:
-        """The whole generated program, as `tabula compile` prints it."""
-        consts = []
+    def source(self, title: str = "") -> str:
+        """The whole generated program, as `tabula compile` prints it: the constants
+        (shown, not bound: a printed program is read, not run), then every function."""
+        consts = [comment(title)] if title else []
         for key, name in sorted(self._consts.items(), key=lambda kv: int(kv[1][1:])):
             value = self.ns[name]
             shown = repr(value) if isinstance(value, (int, str, tuple, list, dict, bool,
                                                       type(None))) else f"<{type(value).__name__}>"
             if len(shown) > 100:
                 shown = shown[:97] + "..."
-            consts.append(f"# {name} = {shown}".replace("\n", " "))
+            # repr() escapes every character that could end a line
+            consts.append(f"# {name} = " + shown.replace("\n", " ").replace("\r", " "))
         return "\n".join(consts) + "\n\n" + "\n".join(self.chunks)
 
     def position(self, tb) -> Pos | None:

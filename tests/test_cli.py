@@ -133,3 +133,25 @@ def test_simulate_unknown_backend_is_a_usage_error(capsys):
     with pytest.raises(SystemExit) as e:
         main(["simulate", MEDANG, "--backend", "spark"])
     assert e.value.code == 2
+
+
+def test_compile_prints_the_generated_program(capsys, tmp_path):
+    code, out, _ = run(capsys, "compile", MEDANG, "--players", "4", "--option", "temple=sewu")
+    assert code == 0
+    assert out.startswith("# medang, 4 players, temple=sewu")
+    assert "def D" in out and "def I" in out and "def F" in out
+    compile(out, "<printed>", "exec")            # a valid Python module, for reading
+    target = tmp_path / "medang.py"
+    code, out2, _ = run(capsys, "compile", MEDANG, "--players", "4", "--option", "temple=sewu",
+                        "--out", str(target))
+    assert code == 0 and out2 == "" and target.read_text() == out
+
+
+def test_compile_of_a_bad_spec_is_located(capsys, tmp_path):
+    bad = tmp_path / "bad.yaml"
+    bad.write_text("game:\n  id: x\n  name: X\n  source: x.txt\n  players: {min: 2, max: 2}\n"
+                   "play:\n  - move nothing to nowhere\n")
+    code, _, err = run(capsys, "compile", str(bad))
+    assert code == 1 and f"{bad}:7:" in err and "Traceback" not in err
+    code, _, err = run(capsys, "compile", MEDANG, "--out", str(tmp_path / "no" / "such.py"))
+    assert code == 1 and "cannot write" in err
