@@ -10,8 +10,7 @@ and type is checked on the way; problems are SpecErrors at the spec's line and c
 
 from __future__ import annotations
 
-from . import builtins as B
-from . import runtime
+from . import readers, runtime, steps
 from . import types as T
 from .builtins import Builtins
 from .codegen import Module
@@ -24,24 +23,14 @@ from .loader import LList, LMap
 from .model import Program, ZoneInfo
 from .names import SPECIAL_NAMES, Names, type_of_value
 from .parser import parse
-from .steps import B_too_long, B_too_many, Steps
+from .steps import Steps
 
 ANY_ZONE = ZoneInfo("any zone", "any", False, 1, 0, "public", [None])
 VAR_TYPES.setdefault("cell", T.slot(ANY_ZONE))
 __all__ = ["Compiler", "plain", "type_of_value"]
 
 
-def B_piece_name(names: tuple, piece) -> str:
-    return names[piece] if piece is not None else "none"
-
-
-def B_too_many_actions(limit: int, pos):
-    from .errors import RuleError
-    raise RuleError(f"a decision with more than {limit} actions", pos)
-
-
-HELPERS = {**B.HELPERS, "B_too_many": B_too_many, "B_too_long": B_too_long, "B_piece_name": B_piece_name,
-           "B_too_many_actions": B_too_many_actions, **runtime.HELPERS}
+HELPERS = {**readers.HELPERS, **steps.HELPERS, **runtime.HELPERS}
 
 
 class Compiler:

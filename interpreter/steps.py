@@ -89,6 +89,9 @@ def B_too_many(limit: int, pos):
                     "raise its max: or check its condition")
 
 
+HELPERS = {"B_too_long": B_too_long, "B_too_many": B_too_many}
+
+
 class Steps:
     """Compiles step lists for one Compiler (decisions: decisions.py)."""
 

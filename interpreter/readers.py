@@ -1,0 +1,231 @@
+"""What generated expressions call: pure helpers that read values and the state.
+
+Input: plain values (slots, pieces, tables, positions) from generated code (see
+builtins.py, which writes the calls; they are `B_<name>` in the generated source).
+Output: values, or a RuleError at the given spec position. None of them changes the
+state, except that B_group keeps what it found in the state's facts.
+"""
+
+from __future__ import annotations
+
+from .errors import RuleError
+
+MAX_RANGE = 100_000
+
+
+def B_zone_slot(base: int, i: int, n: int, zname: str, pos) -> int:
+    if not 0 <= i < n:
+        raise RuleError(f"zone '{zname}' has slots 0..{n - 1}, not {i}", pos)
+    return base + i
+
+
+def B_grid_cell(base: int, x: int, y: int, w: int, h: int, zname: str, pos) -> int:
+    if not (0 <= x < w and 0 <= y < h):
+        raise RuleError(f"({x}, {y}) is off the {w}x{h} grid '{zname}'", pos)
+    return base + y * w + x
+
+
+def B_entry(m: dict, k, pos):
+    if k not in m:
+        raise RuleError(f"no entry {k!r} in the table", pos)
+    return m[k]
+
+
+def B_table(box: list, pairs: tuple) -> dict:
+    return {k: box[i] for k, i in pairs}
+
+
+B_player_table = B_table
+
+
+def B_table_index(where: dict, k, keys: str, pos) -> int:
+    i = where.get(k)
+    if i is None:
+        raise RuleError(f"the table has no key {k!r} (keys: {keys})", pos)
+    return i
+
+
+def B_div(a: int, b: int, pos) -> int:
+    if b == 0:
+        raise RuleError("division by zero", pos)
+    return a // b
+
+
+def B_mod(a: int, b: int, pos) -> int:
+    if b == 0:
+        raise RuleError("division by zero", pos)
+    return a % b
+
+
+def B_pieces(slots: list, base: int, n: int) -> list:
+    out = []
+    for s in slots[base:base + n]:
+        out.extend(s)
+    return out
+
+
+def B_in_slot(where: list, piece, s: int) -> bool:
+    return piece is not None and where[piece] == s
+
+
+def B_in_zone(where: list, piece, base: int, n: int) -> bool:
+    return piece is not None and base <= where[piece] < base + n
+
+
+def B_distinct_kinds(pieces, kind: tuple) -> list:
+    """The pieces, none left out, one of each kind (the first)."""
+    seen = set()
+    return [v for v in pieces if v is not None and not (kind[v] in seen or seen.add(kind[v]))]
+
+
+def B_distinct(values) -> list:
+    """The values, none left out, each once (the first)."""
+    seen = set()
+    return [v for v in values if v is not None and not (v in seen or seen.add(v))]
+
+
+def B_tally(values) -> dict:
+    """How many times each value occurs, in order of first occurrence."""
+    out: dict = {}
+    for v in values:
+        out[v] = out.get(v, 0) + 1
+    return out
+
+
+def B_best(f, values, name: str, pos, hint: str):
+    if not values:
+        raise RuleError(f"{name}() of nothing{hint}", pos,
+                        f"write {name}(... , 0) to give a default" if hint else "")
+    return f(values)
+
+
+def B_best_or(f, values, default):
+    return f(values) if values else default()
+
+
+def B_first_or(values, default):
+    for v in values:
+        return v
+    return default()
+
+
+def B_top(s: list):
+    return s[-1] if s else None
+
+
+def B_bottom(s: list):
+    return s[0] if s else None
+
+
+def B_top_n(s: list, k: int) -> list:
+    return s[:-k - 1:-1] if k > 0 else []
+
+
+def B_zone_size(slots: list, base: int, n: int) -> int:
+    return sum(len(s) for s in slots[base:base + n])
+
+
+def B_full(slots: list, base: int, n: int, cap) -> bool:
+    for s in range(base, base + n):
+        if len(slots[s]) < cap[s]:
+            return False
+    return True
+
+
+def B_open_slots(slots: list, base: int, n: int, cap) -> list:
+    return [i for i in range(n) if len(slots[base + i]) < cap[base + i]]
+
+
+def B_levels(slots: list, base: int, n: int) -> list:
+    return list(range(1, max(len(s) for s in slots[base:base + n]) + 1))
+
+
+def B_row(slots: list, base: int, n: int, h: int) -> list:
+    i = h - 1
+    return [s[i] for s in slots[base:base + n] if 0 <= i < len(s)]
+
+
+def B_level(st, p) -> int:
+    return st.slots[st.where[p]].index(p) + 1
+
+
+def B_under(st, p) -> list:
+    s = st.slots[st.where[p]]
+    return s[:s.index(p)]
+
+
+def B_neighbour(st, p, dslot: int, dlevel: int, column: tuple, width: tuple):
+    """The piece beside p: the same level of the next slot in the row (dslot), or the
+    next level of p's own slot (dlevel); a grid's rows do not wrap."""
+    if p is None:
+        return None
+    s = st.where[p]
+    col = st.slots[s]
+    i = col.index(p) + dlevel
+    if dslot:
+        j = column[s] % width[s] + dslot
+        if not 0 <= j < width[s]:
+            return None
+        col = st.slots[s + dslot]
+    return col[i] if 0 <= i < len(col) else None
+
+
+def B_distance(xy: tuple, a: int, b: int, orthogonal: bool) -> int:
+    (ax, ay), (bx, by) = xy[a], xy[b]
+    dx, dy = abs(ax - bx), abs(ay - by)
+    return dx + dy if orthogonal else max(dx, dy)
+
+
+def B_leaders(m: dict) -> list:
+    """The keys of a table holding its greatest value (sorted), [] if empty."""
+    if not m:
+        return []
+    top = max(m.values())
+    return sorted(k for k, v in m.items() if v == top)
+
+
+def B_range(lo: int, hi: int, pos) -> list:
+    if hi - lo > MAX_RANGE:
+        raise RuleError(f"range() of more than {MAX_RANGE} numbers", pos)
+    return list(range(lo, hi + 1))
+
+
+def B_flood(first, adj: tuple, cond) -> list:
+    """The cells connected to `first` through cells satisfying cond (first included)."""
+    if first is None or not cond(first):
+        return []
+    seen = {first}
+    todo = [first]
+    while todo:
+        c = todo.pop()
+        for n in adj[c]:
+            if n not in seen and cond(n):
+                seen.add(n)
+                todo.append(n)
+    return sorted(seen)
+
+
+def B_group(st, first, adj: tuple, cond, key: tuple) -> list:
+    """A flood fill, kept in the state's facts until the state changes: under every cell
+    of the group, since the flood from any of them finds the same group (adjacency is
+    symmetric)."""
+    if st is None:
+        return B_flood(first, adj, cond)
+    facts = st.facts
+    found = facts.get(key + (first,))
+    if found is None:
+        found = B_flood(first, adj, cond)
+        for c in found or (first,):
+            facts[key + (c,)] = found
+    return found
+
+
+def B_piece_name(names: tuple, piece) -> str:
+    return names[piece] if piece is not None else "none"
+
+
+def B_too_many_actions(limit: int, pos):
+    raise RuleError(f"a decision with more than {limit} actions", pos)
+
+
+HELPERS = {name: value for name, value in globals().items() if name.startswith("B_")}
