@@ -24,6 +24,8 @@ AGGREGATES = ("sum", "count", "max", "min", "any", "all", "tally", "list", "firs
 CHEAP = frozenset(("size", "capacity", "top", "bottom", "first", "column", "level", "below",
                    "above", "left", "right", "x", "y", "cell", "distance",
                    "orthogonal_distance", "on_edge", "corner", "next_player", "abs"))
+# generator sources of a few cells: a function looping over them only is not kept
+LOCAL_SOURCES = frozenset(("adjacent", "around", "top", "bottom", "under"))
 HASHABLE = ("int", "bool", "str", "piece", "player", "none", "enum", "slot")
 
 
@@ -182,6 +184,26 @@ class Builtins:
             found = self._asts[name] = parse(self.c.functions[name]["value"], "expression")
         return found
 
+    def _heavy(self, node, seen: tuple = ()) -> bool:
+        """Does evaluating the expression walk a whole zone, board or list (a group, or
+        a generator over more than a cell's neighbours)? Only such a function's results
+        are worth keeping: looking a result up costs about what a light body costs."""
+        if isinstance(node, ast.Region):
+            return True
+        if isinstance(node, ast.Generator):
+            src = node.source
+            if not (isinstance(src, ast.Func) and src.name in LOCAL_SOURCES):
+                return True
+        if isinstance(node, ast.Func) and node.name in self.c.functions \
+                and node.name not in seen and node.name not in self.compiling:
+            if self._heavy(self.function_ast(node.name), seen + (node.name,)):
+                return True
+        if isinstance(node, ast.Node):
+            return any(self._heavy(v, seen) for v in vars(node).values())
+        if isinstance(node, tuple):
+            return any(self._heavy(v, seen) for v in node)
+        return False
+
     def _cheap(self, node, seen: tuple = ()) -> bool:
         """Does evaluating the expression take constant time (no loop, no group)?"""
         if isinstance(node, (ast.Generator, ast.Region, ast.Aggregate, ast.ListComp)):
@@ -241,15 +263,19 @@ class Builtins:
         srcs = [own.local(p, typ) for p, (_, typ) in zip(params, args)]
         src, typ = self.c.x.compile(body, own)
         fname = self.mod.fresh("F")
-        cached = self.c.prog.cache and all(t[0] in HASHABLE for _, t in args)
+        cached = self.c.prog.cache and all(t[0] in HASHABLE for _, t in args) and (
+            not args or self._heavy(body))
         if cached:
-            key = "(" + ", ".join([self.mod.const(fname)] + srcs) + ",)"
+            # the function's own table of results in the facts, keyed by its arguments
+            fid = self.mod.const(fname)
+            key = srcs[0] if len(srcs) == 1 else "(" + "".join(f"{v}, " for v in srcs) + ")"
             lines = [(0, "if st is None:", None), (1, f"return {src}", None),
-                     (0, f"key = {key}", None),
-                     (0, "facts = st.facts", None),
-                     (0, "found = facts.get(key, MISSING)", None),
+                     (0, f"known = st.facts.get({fid})", None),
+                     (0, "if known is None:", None),
+                     (1, f"known = st.facts[{fid}] = {{}}", None),
+                     (0, f"found = known.get({key}, MISSING)", None),
                      (0, "if found is MISSING:", None),
-                     (1, f"found = facts[key] = {src}", None),
+                     (1, f"found = known[{key}] = {src}", None),
                      (0, "return found", None)]
         else:
             lines = [(0, f"return {src}", None)]
