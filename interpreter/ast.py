@@ -218,3 +218,25 @@ class Bindings(Node):
     """var in source, var2 in source2 where cond"""
     items: tuple
     cond: Node | None
+
+
+def name_uses(node, out=None, weight: int = 1) -> dict:
+    """How many times each name is read when an expression is evaluated once; a read
+    inside a generator or a group counts as many (it runs once per item)."""
+    out = {} if out is None else out
+    if isinstance(node, Name):
+        out[node.id] = out.get(node.id, 0) + weight
+    elif isinstance(node, Generator):
+        name_uses(node.source, out, weight)
+        for part in (node.elt, node.cond, node.lets):
+            name_uses(part, out, 2)
+    elif isinstance(node, Region):
+        name_uses(node.start, out, weight)
+        name_uses(node.cond, out, 2)
+    elif isinstance(node, Node):
+        for value in vars(node).values():
+            name_uses(value, out, weight)
+    elif isinstance(node, tuple):
+        for value in node:
+            name_uses(value, out, weight)
+    return out

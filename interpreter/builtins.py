@@ -12,6 +12,7 @@ is pure over the state, so its result is kept in `state.facts` until the state c
 from __future__ import annotations
 
 from . import ast
+from .ast import name_uses
 from . import types as T
 from .codegen import fresh_list, is_unique, iterable, paren
 from .errors import SpecError, did_you_mean
@@ -26,31 +27,8 @@ CHEAP = frozenset(("size", "capacity", "top", "bottom", "first", "column", "leve
                    "orthogonal_distance", "on_edge", "corner", "next_player", "abs"))
 # generator sources of a few cells: a function looping over them only is not kept
 LOCAL_SOURCES = frozenset(("adjacent", "around", "top", "bottom", "under"))
-HASHABLE = ("int", "bool", "str", "piece", "player", "none", "enum", "slot")
 
 
-
-
-def name_uses(node, out=None, weight: int = 1) -> dict:
-    """How many times each name is read when an expression is evaluated once; a read
-    inside a generator or a group counts as many (it runs once per item)."""
-    out = {} if out is None else out
-    if isinstance(node, ast.Name):
-        out[node.id] = out.get(node.id, 0) + weight
-    elif isinstance(node, ast.Generator):
-        name_uses(node.source, out, weight)
-        for part in (node.elt, node.cond, node.lets):
-            name_uses(part, out, 2)
-    elif isinstance(node, ast.Region):
-        name_uses(node.start, out, weight)
-        name_uses(node.cond, out, 2)
-    elif isinstance(node, ast.Node):
-        for value in vars(node).values():
-            name_uses(value, out, weight)
-    elif isinstance(node, tuple):
-        for value in node:
-            name_uses(value, out, weight)
-    return out
 
 
 def check_arity(node, n: int, lo: int, hi: int | None = None):
@@ -263,7 +241,7 @@ class Builtins:
         srcs = [own.local(p, typ) for p, (_, typ) in zip(params, args)]
         src, typ = self.c.x.compile(body, own)
         fname = self.mod.fresh("F")
-        cached = self.c.prog.cache and all(t[0] in HASHABLE for _, t in args) and (
+        cached = self.c.prog.cache and all(t[0] in T.HASHABLE for _, t in args) and (
             not args or self._heavy(body))
         if cached:
             # the function's own table of results in the facts, keyed by its arguments

@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 
 from . import types as T
-from .builtins import name_uses
+from .ast import name_uses
 from .codegen import is_unique, paren
 from .errors import NOWHERE, SpecError
 from .expressions import Scope

@@ -15,6 +15,10 @@ NONE = ("none",)
 ANY = ("any",)
 
 
+# kinds of values that can key a table (a function's kept results)
+HASHABLE = ("int", "bool", "str", "piece", "player", "none", "enum", "slot")
+
+
 def enum(name: str) -> tuple:
     return ("enum", name)
 
