@@ -11,6 +11,8 @@ is pure over the state, so its result is kept in `state.facts` until the state c
 
 from __future__ import annotations
 
+import re
+
 from . import ast
 from .ast import name_uses
 from . import types as T
@@ -18,6 +20,7 @@ from .codegen import fresh_list, is_unique, iterable, paren
 from .errors import SpecError, did_you_mean
 from .expressions import Scope
 from .parser import parse
+from .readers import MAX_RANGE
 
 MAX_PIECES = 100_000
 AGGREGATES = ("sum", "count", "max", "min", "any", "all", "tally", "list", "first")
@@ -82,7 +85,8 @@ class Builtins:
         if name not in AGGREGATES:
             raise SpecError(f"'{name}' does not take a generator", node.pos,
                             did_you_mean(name, AGGREGATES) or f"one of {', '.join(AGGREGATES)}")
-        clauses, elt, etyp = self.c.x.generator(node.gen, scope)
+        gen = self.c.x.generator(node.gen, scope)
+        clauses, elt, etyp = gen.clauses, gen.elt, gen.etyp
         dflt = None
         if node.default is not None:
             dflt, _ = self.c.x.compile(node.default, scope)
@@ -93,9 +97,10 @@ class Builtins:
         if name == "sum":
             if etyp not in (T.INT, T.BOOL, T.ANY):
                 raise SpecError(f"sum() adds numbers, not {T.describe(etyp)}", node.gen.elt.pos)
-            return f"sum({values})", T.INT
+            return self._loop(gen, scope, node.pos, [(0, f"n += {elt}", None)],
+                              "n = 0", "n"), T.INT
         if name == "count":
-            return f"len([1 {clauses}])", T.INT
+            return self._loop(gen, scope, node.pos, [(0, "n += 1", None)], "n = 0", "n"), T.INT
         if name in ("max", "min"):
             if dflt is None:
                 return (f"B_best({name}, {values}, {self.mod.const(name)}, "
@@ -103,17 +108,39 @@ class Builtins:
             if isinstance(node.default, ast.Const):
                 return f"{name}({values}, default={dflt})", etyp
             return f"B_best_or({name}, {values}, lambda: {dflt})", etyp
-        if name in ("any", "all"):
-            return f"{name}({elt} {clauses})", T.BOOL
+        if name == "any":
+            return self._loop(gen, scope, node.pos, [(0, f"if {elt}:", None),
+                                                     (1, "return True", None)],
+                              "", "False"), T.BOOL
+        if name == "all":
+            return self._loop(gen, scope, node.pos, [(0, f"if not {paren(elt)}:", None),
+                                                     (1, "return False", None)],
+                              "", "True"), T.BOOL
         if name == "tally":
             return f"B_tally({values})", T.map_of(etyp, T.INT, counts=True)
         if name == "list":
             return values, T.list_of(etyp)
-        if dflt is None:
-            return f"next(({elt} {clauses}), None)", etyp
-        if isinstance(node.default, ast.Const):
-            return f"next(({elt} {clauses}), {dflt})", etyp
+        if dflt is None or isinstance(node.default, ast.Const):
+            return self._loop(gen, scope, node.pos, [(0, f"return {elt}", None)], "",
+                              dflt or "None"), etyp
         return f"B_first_or(({elt} {clauses}), lambda: {dflt})", etyp
+
+    def _loop(self, gen, scope: Scope, pos, on_item: list, start: str, result: str) -> str:
+        """An aggregate as a function of its own with a plain loop (no generator to
+        resume at every item): the call's source. The function takes the state, the
+        frame's locals if the generator reads them, and the Python locals it reads."""
+        text = gen.sources() + " ".join(t for _, t, _ in on_item)
+        outer = set()       # the Python locals the call site has: those the names read
+        for var in scope.names.values():
+            bound = set(re.findall(r"\b(?:lambda|for) (v[0-9]+)\b", var.src))
+            outer |= set(re.findall(r"\bv[0-9]+\b", var.src)) - bound
+        params = ["st"] + (["L"] if re.search(r"\bL\b", text) else []) + sorted(
+            v for v in outer if re.search(rf"\b{v}\b", text))
+        lines = ([(0, start, None)] if start else []) + gen.loop(on_item) + [
+            (0, f"return {result}", None)]
+        fn = self.mod.function("A", ", ".join(params), [(i, t, p or pos) for i, t, p in lines],
+                               pos, "aggregate")
+        return f"{fn.__name__}({', '.join(params)})"
 
     def _aggregate_of_list(self, node, args):
         """sum(list), max(a, b), min(a, b), count(list), any(list), all(list)."""
@@ -524,4 +551,8 @@ class Builtins:
     def f_range(self, node, args):
         check_arity(node, len(args), 2)
         (a, _), (b, _) = args
+        lo, hi = self.c.x.constant(a), self.c.x.constant(b)
+        if type(lo) is int and type(hi) is int and hi - lo <= MAX_RANGE:
+            span = f"range({lo}, {hi + 1})"          # known when compiled: no check to run
+            return fresh_list(f"list({span})", span, True), T.list_of(T.INT)
         return f"B_range({a}, {b}, {self.mod.const(node.pos)})", T.list_of(T.INT)

@@ -61,6 +61,36 @@ class Scope:
         return self.counter[0]
 
 
+class Gen:
+    """A generator compiled: its variable, the source of its items, its condition and
+    lets (Python locals), its element and the element's type."""
+
+    def __init__(self, var: str, items: str):
+        self.var, self.items = var, items
+        self.cond: str | None = None
+        self.lets: list = []          # (local, source)
+        self.elt, self.etyp = "", T.ANY
+
+    @property
+    def clauses(self) -> str:
+        """As the clauses of a comprehension: `for v in ... if ... for w in (...,)`."""
+        out = f"for {self.var} in {self.items}"
+        if self.cond is not None:
+            out += f" if {self.cond}"
+        return out + "".join(f" for {v} in ({src},)" for v, src in self.lets)
+
+    def loop(self, on_item: list) -> list:
+        """As a loop (lines at indent 0): on_item runs for every item that passes."""
+        lines = [(0, f"for {self.var} in {self.items}:", None)]
+        if self.cond is not None:
+            lines += [(1, f"if not {paren(self.cond)}:", None), (2, "continue", None)]
+        lines += [(1, f"{v} = {src}", None) for v, src in self.lets]
+        return lines + [(i + 1, text, p) for i, text, p in on_item]
+
+    def sources(self) -> str:
+        return " ".join([self.items, self.cond or "", self.elt] + [s for _, s in self.lets])
+
+
 class ExprCompiler:
     """Compiles expressions against a Compiler's tables (see compiler.py)."""
 
@@ -241,6 +271,9 @@ class ExprCompiler:
         a = self.expect(node.left, scope, T.INT, f"an operand of '{node.op}'")
         b = self.expect(node.right, scope, T.INT, f"an operand of '{node.op}'")
         if node.op in ("//", "%"):
+            divisor = self.constant(b)
+            if type(divisor) is int and divisor != 0:       # no zero to check for
+                return f"({paren(a)} {node.op} {b})", T.INT
             helper = "B_div" if node.op == "//" else "B_mod"
             return f"{helper}({a}, {b}, {self.c.mod.const(node.pos)})", T.INT
         return f"({paren(a)} {node.op} {paren(b)})", T.INT
@@ -255,29 +288,29 @@ class ExprCompiler:
         typ = next((t for _, t in items if t != T.NONE), T.ANY)
         return "[" + ", ".join(s for s, _ in items) + "]", T.list_of(typ)
 
-    def generator(self, gen: ast.Generator, scope: Scope):
-        """-> (the comprehension's clauses `for v in ... if ...`, element source, element
-        type). The variable is a Python local of the comprehension."""
+    def generator(self, gen: ast.Generator, scope: Scope) -> "Gen":
+        """A generator's parts as Python source; its variable (and lets) are Python
+        locals of the comprehension or loop written from them."""
         src, styp = self.compile(gen.source, scope)
         if not T.iterable(styp):
             raise SpecError(f"cannot iterate over {T.describe(styp)}", gen.source.pos,
                             "iterate over a list, a zone or a table")
         inner = scope.child()
         var = inner.local(gen.var, T.elem(styp))
-        clauses = f"for {var} in {self.c.builtins.items(styp, src)}"
+        out = Gen(var, self.c.builtins.items(styp, src))
         if gen.cond is not None:
-            clauses += " if " + self.expect(gen.cond, inner, T.BOOL, "a where condition")
+            out.cond = self.expect(gen.cond, inner, T.BOOL, "a where condition")
         for name, value in gen.lets:
             vsrc, vtyp = self.compile(value, inner)
-            clauses += f" for {inner.local(name, vtyp)} in ({vsrc},)"
-        elt, etyp = self.compile(gen.elt, inner)
-        return clauses, elt, etyp
+            out.lets.append((inner.local(name, vtyp), vsrc))
+        out.elt, out.etyp = self.compile(gen.elt, inner)
+        return out
 
     def x_ListComp(self, node, scope):
-        clauses, elt, etyp = self.generator(node.gen, scope)
+        gen = self.generator(node.gen, scope)
         # as long as its source at most: every source (a zone, a range, a table, a list
         # built so) is bounded, so a list needs no check of its own
-        return f"[{elt} {clauses}]", T.list_of(etyp)
+        return f"[{gen.elt} {gen.clauses}]", T.list_of(gen.etyp)
 
     def x_Aggregate(self, node, scope):
         return self.c.builtins.aggregate(node, scope)
