@@ -129,18 +129,24 @@ class Builtins:
         """An aggregate as a function of its own with a plain loop (no generator to
         resume at every item): the call's source. The function takes the state, the
         frame's locals if the generator reads them, and the Python locals it reads."""
-        text = gen.sources() + " ".join(t for _, t, _ in on_item)
-        outer = set()       # the Python locals the call site has: those the names read
-        for var in scope.names.values():
-            bound = set(re.findall(r"\b(?:lambda|for) (v[0-9]+)\b", var.src))
-            outer |= set(re.findall(r"\bv[0-9]+\b", var.src)) - bound
-        params = ["st"] + (["L"] if re.search(r"\bL\b", text) else []) + sorted(
-            v for v in outer if re.search(rf"\b{v}\b", text))
+        params = self._params(scope, gen.sources() + " ".join(t for _, t, _ in on_item))
         lines = ([(0, start, None)] if start else []) + gen.loop(on_item) + [
             (0, f"return {result}", None)]
         fn = self.mod.function("A", ", ".join(params), [(i, t, p or pos) for i, t, p in lines],
                                pos, "aggregate")
         return f"{fn.__name__}({', '.join(params)})"
+
+    @staticmethod
+    def _params(scope: Scope, text: str) -> list:
+        """The parameters of a generated function whose body is `text`, called where
+        `scope`'s names are: the state, the frame's locals if it reads them, and the
+        Python locals of the call site that it reads."""
+        outer = set()       # the Python locals the call site has: those the names read
+        for var in scope.names.values():
+            bound = set(re.findall(r"\b(?:lambda|for) (v[0-9]+)\b", var.src))
+            outer |= set(re.findall(r"\bv[0-9]+\b", var.src)) - bound
+        return ["st"] + (["L"] if re.search(r"\bL\b", text) else []) + sorted(
+            v for v in outer if re.search(rf"\b{v}\b", text))
 
     def _aggregate_of_list(self, node, args):
         """sum(list), max(a, b), min(a, b), count(list), any(list), all(list)."""
@@ -488,14 +494,35 @@ class Builtins:
         var = inner.local(node.var, T.slot(self.c.any_zone))
         cond = self.c.x.expect(node.cond, inner, T.BOOL, "a where condition")
         adj = self.table("adj4" if node.name == "group" else "adj8")
-        if not self.c.prog.cache:
-            return f"B_flood({start}, {adj}, lambda {var}: {cond})", T.list_of(
-                T.slot(self.c.any_zone))
         # the group depends on the state and on the other locals its condition reads
-        frees = [scope.names[n].src for n in name_uses(node.cond)
+        frees = [scope.names[n].src for n in sorted(name_uses(node.cond))
                  if n != node.var and n in scope.names]
-        key = "(" + ", ".join([self.mod.const(("group", self.mod.fresh("G")))] + frees) + ",)"
-        return (f"B_group(st, {start}, {adj}, lambda {var}: {cond}, {key})",
+        params = self._params(scope, cond + " ".join(frees))
+        gid = self.mod.const(self.mod.fresh("G"))
+        key = "".join(f"{x}, " for x in [gid] + frees)
+        cached = self.c.prog.cache
+        lines = [(0, "if first is None:", None), (1, "return []", None)]
+        if cached:
+            lines += [(0, "if st is not None:", None),
+                      (1, f"found = st.facts.get(({key}first))", None),
+                      (1, "if found is not None:", None), (2, "return found", None)]
+        lines += [(0, f"{var} = first", None),
+                  (0, f"if not {paren(cond)}:", None), (1, "found = []", None),
+                  (0, "else:", None),
+                  (1, "seen = {first}", None), (1, "todo = [first]", None),
+                  (1, "while todo:", None),
+                  (2, f"for {var} in {adj}[todo.pop()]:", None),
+                  (3, f"if {var} not in seen and {paren(cond)}:", None),
+                  (4, f"seen.add({var})", None), (4, f"todo.append({var})", None),
+                  (1, "found = sorted(seen)", None)]
+        if cached:      # the flood from any cell of the group finds the same group
+            lines += [(0, "if st is not None:", None),
+                      (1, "for here in found or (first,):", None),
+                      (2, f"st.facts[({key}here)] = found", None)]
+        lines.append((0, "return found", None))
+        fn = self.mod.function("G", ", ".join(params[:1] + ["first"] + params[1:]),
+                               [(i, t, node.pos) for i, t, _ in lines], node.pos, node.name)
+        return (f"{fn.__name__}({', '.join(params[:1] + [start] + params[1:])})",
                 T.list_of(T.slot(self.c.any_zone)))
 
     def f_values(self, node, args):

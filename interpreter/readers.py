@@ -190,36 +190,6 @@ def B_range(lo: int, hi: int, pos) -> list:
     return list(range(lo, hi + 1))
 
 
-def B_flood(first, adj: tuple, cond) -> list:
-    """The cells connected to `first` through cells satisfying cond (first included)."""
-    if first is None or not cond(first):
-        return []
-    seen = {first}
-    todo = [first]
-    while todo:
-        c = todo.pop()
-        for n in adj[c]:
-            if n not in seen and cond(n):
-                seen.add(n)
-                todo.append(n)
-    return sorted(seen)
-
-
-def B_group(st, first, adj: tuple, cond, key: tuple) -> list:
-    """A flood fill, kept in the state's facts until the state changes: under every cell
-    of the group, since the flood from any of them finds the same group (adjacency is
-    symmetric)."""
-    if st is None:
-        return B_flood(first, adj, cond)
-    facts = st.facts
-    found = facts.get(key + (first,))
-    if found is None:
-        found = B_flood(first, adj, cond)
-        for c in found or (first,):
-            facts[key + (c,)] = found
-    return found
-
-
 def B_piece_name(names: tuple, piece) -> str:
     return names[piece] if piece is not None else "none"
 

@@ -24,13 +24,13 @@ STRINGS = ["'); import os; os.system('touch {mark}') #",
            "\u2028exec('touch {mark}')\x0c\\"]
 # names that mean something to Python or to the generated code
 NAMES = ["exec", "eval", "open", "os", "system", "globals", "getattr", "print", "st", "fr",
-         "L", "K0", "B_flood", "R_move_one", "MISSING", "v0", "class", "def", "return",
+         "L", "K0", "B_top", "R_move_one", "MISSING", "v0", "class", "def", "return",
          "lambda", "yield", "pass", "raise", "import", "async", "await", "True", "None"]
 
 
 # every name the generated code may use: its own mangled names and helpers, Python's
 # keywords and the builtins it is given, and the state's attributes
-GENERATED = re.compile(r"[KvFEIDGAsmrwt][0-9]+|n|[BR]_[a-z_0-9]+|st|fr|L|key|facts|known|found|out|"
+GENERATED = re.compile(r"[KvFEIDGAsmrwt][0-9]+|n|first|todo|here|pop|[BR]_[a-z_0-9]+|st|fr|L|key|facts|known|found|out|"
                        r"seen|MISSING|slots|where|gv|pv|current|fired|finish|get|append|"
                        r"clear|add|steps|values|def|return|if|else|elif|for|in|not|and|or|"
                        r"is|None|True|False|pass|continue|while|lambda|default|" +
@@ -88,7 +88,7 @@ functions:
   getattr:
     params: [MISSING]
     value: {q("sum(t.yield for t in MISSING.open) + eval[" + lit + "] + size(os)")}
-  B_flood:
+  B_top:
     params: [R_move_one]
     value: "group(async from R_move_one where size(async) > 0)"
 setup:
@@ -116,7 +116,7 @@ rules:
         do:
           - st += 1
       - label: {q("{x} {None} " + s1)}
-        choose: "x in pass.open, None in cells(L) where size(None) == 0 and x.class != lambda and size(B_flood(None)) == 0"
+        choose: "x in pass.open, None in cells(L) where size(None) == 0 and x.class != lambda and size(B_top(None)) == 0"
         do:
           - move x to None
           - pass.v0 += getattr(pass)
