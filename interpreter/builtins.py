@@ -16,7 +16,7 @@ import re
 from . import ast
 from .ast import name_uses
 from . import types as T
-from .codegen import fresh_list, is_unique, iterable, paren
+from .codegen import Src, fresh_list, is_unique, iterable, paren
 from .errors import SpecError, did_you_mean
 from .expressions import Scope
 from .parser import parse
@@ -327,11 +327,12 @@ class Builtins:
     def f_size(self, node, args):
         check_arity(node, len(args), 1)
         src, typ = args[0]
-        if typ[0] == "slot":
-            return f"len(st.slots[{src}])", T.INT
         if typ[0] == "zone":
             return f"B_zone_size(st.slots, {src}, {typ[1].nslots})", T.INT
-        return f"len({src})", T.INT
+        inner = f"st.slots[{src}]" if typ[0] == "slot" else src
+        out = Src(f"len({inner})")
+        out.sized = inner
+        return out, T.INT
 
     def f_capacity(self, node, args):
         check_arity(node, len(args), 1)

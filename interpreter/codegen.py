@@ -48,6 +48,7 @@ class Src(str):
 
     iter: str = ""
     unique: bool = False
+    sized: str = ""         # for len(X): X, whose truth says whether it is empty
 
 
 def fresh_list(src: str, iterable: str = "", unique: bool = False) -> Src:

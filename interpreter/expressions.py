@@ -256,6 +256,9 @@ class ExprCompiler:
             raise SpecError(f"'{op}' compares numbers, not {T.describe(ta)}", node.pos)
         if op in ("==", "!=") and (b == "None" or a == "None"):
             op = "is" if op == "==" else "is not"
+        sized = getattr(a, "sized", "")
+        if sized and b == "0" and op in ("==", "!=", ">"):     # empty or not: its truth
+            return (f"(not {paren(sized)})" if op == "==" else f"(not not {paren(sized)})"), T.BOOL
         return f"({paren(a)} {op} {paren(b)})", T.BOOL
 
     def _check_enum_literal(self, node, typ, other):
