@@ -3,10 +3,11 @@
 Input: a Func, Aggregate or Region node with its arguments compiled to (source, type)
 pairs, and the game's layout. Output: (Python source, type) of the call. As Jinja keeps
 its filters apart from its compiler, each builtin is one `f_<name>` method here; the
-small run-time helpers the generated source calls are the `B_` functions (they take
-plain values, never spec text). Spec functions (the spec's `functions:`) are inlined
-where they are cheap and otherwise compiled once into cached functions: a spec function
-is pure over the state, so its result is kept in `state.facts` until the state changes.
+small run-time helpers the generated source calls are the `B_` functions of readers.py
+(they take plain values, never spec text). Aggregates and groups become generated
+functions with plain loops. Spec functions (the spec's `functions:`) are inlined where
+they are light and otherwise compiled once: a spec function is pure over the state, so
+a heavy one's results are kept in `state.facts` until the state changes.
 """
 
 from __future__ import annotations
@@ -24,10 +25,6 @@ from .readers import MAX_RANGE
 
 MAX_PIECES = 100_000
 AGGREGATES = ("sum", "count", "max", "min", "any", "all", "tally", "list", "first")
-# builtins that take constant time: a spec function made of these is inlined
-CHEAP = frozenset(("size", "capacity", "top", "bottom", "first", "column", "level", "below",
-                   "above", "left", "right", "x", "y", "cell", "distance",
-                   "orthogonal_distance", "on_edge", "corner", "next_player", "abs"))
 # generator sources of a few cells: a function looping over them only is not kept
 LOCAL_SOURCES = frozenset(("adjacent", "around", "top", "bottom", "under"))
 
@@ -215,28 +212,10 @@ class Builtins:
             return any(self._heavy(v, seen) for v in node)
         return False
 
-    def _cheap(self, node, seen: tuple = ()) -> bool:
-        """Does evaluating the expression take constant time (no loop, no group)?"""
-        if isinstance(node, (ast.Generator, ast.Region, ast.Aggregate, ast.ListComp)):
-            return False
-        if isinstance(node, ast.Func):
-            if node.name in self.c.functions:
-                if node.name in self.compiling or node.name in seen:
-                    return False        # recursion: refused when it is compiled
-                return self._cheap(self.function_ast(node.name), seen + (node.name,)) and all(
-                    self._cheap(a, seen) for a in node.args)
-            if node.name not in CHEAP:
-                return False
-        if isinstance(node, ast.Node):
-            return all(self._cheap(v, seen) for v in vars(node).values())
-        if isinstance(node, tuple):
-            return all(self._cheap(v, seen) for v in node)
-        return True
-
     def _spec_function(self, node, args, scope):
         """A spec function: inlined at the call (its parameters replaced by the argument
-        sources) when it is cheap and no argument would be computed twice; otherwise a
-        compiled function, its results kept in the state's facts."""
+        sources) when it is light (see _heavy) and no argument would be computed twice;
+        otherwise a compiled function, its results kept in the state's facts."""
         name = node.name
         fdef = self.c.functions[name]
         params = [str(p) for p in fdef.get("params", [])]
@@ -251,7 +230,7 @@ class Builtins:
         simple = all(uses.get(p, 0) <= 1 or isinstance(a, (ast.Name, ast.Const))
                      for p, a in zip(params, node.args))
         cache = self.c.prog.cache
-        inline = simple and (not cache or (params and self._cheap(body)))
+        inline = simple and (not cache or (params and not self._heavy(body)))
         self.compiling.append(name)
         try:
             if inline:
