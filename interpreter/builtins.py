@@ -479,12 +479,18 @@ class Builtins:
                  if n != node.var and n in scope.names]
         params = self._params(scope, cond + " ".join(frees))
         gid = self.mod.const(self.mod.fresh("G"))
-        key = "".join(f"{x}, " for x in [gid] + frees)
+        # the group's own table of results in the facts, keyed by the cell (and by the
+        # other locals its condition reads)
+        def key(cell: str) -> str:
+            return "(" + "".join(f"{x}, " for x in frees) + cell + ")" if frees else cell
         cached = self.c.prog.cache
         lines = [(0, "if first is None:", None), (1, "return []", None)]
         if cached:
             lines += [(0, "if st is not None:", None),
-                      (1, f"found = st.facts.get(({key}first))", None),
+                      (1, f"known = st.facts.get({gid})", None),
+                      (1, "if known is None:", None),
+                      (2, f"known = st.facts[{gid}] = {{}}", None),
+                      (1, f"found = known.get({key('first')})", None),
                       (1, "if found is not None:", None), (2, "return found", None)]
         lines += [(0, f"{var} = first", None),
                   (0, f"if not {paren(cond)}:", None), (1, "found = []", None),
@@ -498,7 +504,7 @@ class Builtins:
         if cached:      # the flood from any cell of the group finds the same group
             lines += [(0, "if st is not None:", None),
                       (1, "for here in found or (first,):", None),
-                      (2, f"st.facts[({key}here)] = found", None)]
+                      (2, f"known[{key('here')}] = found", None)]
         lines.append((0, "return found", None))
         fn = self.mod.function("G", ", ".join(params[:1] + ["first"] + params[1:]),
                                [(i, t, node.pos) for i, t, _ in lines], node.pos, node.name)
