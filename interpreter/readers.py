@@ -8,6 +8,9 @@ state, except that B_group keeps what it found in the state's facts.
 
 from __future__ import annotations
 
+from itertools import compress
+from operator import ge, lt
+
 from .errors import RuleError
 
 MAX_RANGE = 100_000
@@ -121,23 +124,21 @@ def B_top_n(s: list, k: int) -> list:
     return s[:-k - 1:-1] if k > 0 else []
 
 
+# the zone helpers below loop in C (map, compress): they run at every move of a game
 def B_zone_size(slots: list, base: int, n: int) -> int:
-    return sum(len(s) for s in slots[base:base + n])
+    return sum(map(len, slots[base:base + n]))
 
 
 def B_full(slots: list, base: int, n: int, cap) -> bool:
-    for s in range(base, base + n):
-        if len(slots[s]) < cap[s]:
-            return False
-    return True
+    return all(map(ge, map(len, slots[base:base + n]), cap[base:base + n]))
 
 
 def B_open_slots(slots: list, base: int, n: int, cap) -> list:
-    return [i for i in range(n) if len(slots[base + i]) < cap[base + i]]
+    return list(compress(range(n), map(lt, map(len, slots[base:base + n]), cap[base:base + n])))
 
 
 def B_levels(slots: list, base: int, n: int) -> list:
-    return list(range(1, max(len(s) for s in slots[base:base + n]) + 1))
+    return list(range(1, max(map(len, slots[base:base + n])) + 1))
 
 
 def B_row(slots: list, base: int, n: int, h: int) -> list:
