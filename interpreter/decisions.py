@@ -140,9 +140,7 @@ class Decisions:
         body, flow = c.steps.compile_block(opt.get("do", LList()), inner, "option",
                                            trace_id=oid or "", trace_pos=opt.pos)
         label = self._label(opt.get("label"), inner, slots, opt, i)
-        alt = Alt(i, label, None, None, slots, body, str(opt.get("source", "")))
-        alt.prefix = (did, i)
-        return alt, lines, flow
+        return Alt(i, label, slots, body, str(opt.get("source", ""))), lines, flow
 
     def _enumerator(self, did, alt, opt, scope: Scope, inner: Scope):
         """The listing lines of an option with bindings, and the frame slots its values

@@ -56,15 +56,13 @@ class Loop:
 
 @dataclass
 class Alt:
-    """One alternative of a decision: a fixed option, or one action per binding."""
+    """One alternative of a decision: a fixed option, or one action per binding (its
+    actions are listed by the decision's generated function: decisions.py)."""
     index: int
     label: object            # callable(state, locals) -> str
-    guard: object = None     # callable(state, locals) -> bool, or None
-    enum: object = None      # callable(state, locals) -> list of value tuples, or None
     slots: tuple = ()        # local slots the bound values go to
     body: Block | None = None
     source: str = ""
-    prefix: tuple = ()       # (decision id, alternative index): every action starts so
 
 
 @dataclass

@@ -127,12 +127,5 @@ def slot_name(prog, s: int) -> str:
     return name
 
 
-def pieces_of_zone(st, base: int, n: int) -> list:
-    out = []
-    for s in st.slots[base:base + n]:
-        out.extend(s)
-    return out
-
-
 HELPERS = {"R_move_one": move_one, "R_move_pieces": move_pieces, "R_swap_pieces": swap_pieces,
            "R_shuffle_slot": shuffle_slot, "R_refill": refill, "R_call": call}
