@@ -111,10 +111,11 @@ class Module:
 
     # -- functions ------------------------------------------------------------------------
     def function(self, prefix: str, params: str, body: list, pos: Pos = NOWHERE,
-                 note: str = ""):
-        """Compile `def NAME(params): body` and return the function. `body` is a list of
-        (indent, line, position or None); the positions locate failures."""
-        name = self.fresh(prefix)
+                 note: str = "", name: str = ""):
+        """Compile `def NAME(params): body` and return the function (NAME: a fresh one of
+        the prefix, unless given). `body` is a list of (indent, line, position or None);
+        the positions locate failures."""
+        name = name or self.fresh(prefix)
         src = [f"def {name}({params}):" + (f"  {comment(note)}" if note else "")]
         self.lines[(name, 1)] = pos
         last = pos
