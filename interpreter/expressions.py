@@ -188,6 +188,9 @@ class ExprCompiler:
         if otyp[0] == "counts":
             return f"{paren(obj)}.get({key}, 0)", otyp[2]
         if otyp[0] == "map":
+            if paren(key) == key and paren(obj) == obj:     # plain names: read in place
+                return (f"({obj}[{key}] if {key} in {obj} else "
+                        f"B_entry({obj}, {key}, {mod.const(node.pos)}))"), otyp[2]
             return f"B_entry({obj}, {key}, {mod.const(node.pos)})", otyp[2]
         if otyp[0] == "list":
             return f"{paren(obj)}[{key}]", otyp[1]

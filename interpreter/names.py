@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 from . import ast
 from . import types as T
-from .codegen import MISSING
+from .codegen import MISSING, paren
 from .errors import SpecError, did_you_mean
 
 SPECIAL_NAMES = ("current", "players", "option")
@@ -174,6 +174,10 @@ class Names:
         value = self.c.x.constant(key)
         if value is not MISSING and value in where:
             return str(where[value])
+        table = mod.const(where)
+        if paren(key) == key:        # a plain name: looked up in place, checked on a miss
+            return (f"({table}[{key}] if {key} in {table} else B_table_index({table}, {key}, "
+                    f"{mod.const(', '.join(map(str, ref.keys)))}, {mod.const(pos)}))")
         return (f"B_table_index({mod.const(where)}, {key}, "
                 f"{mod.const(', '.join(map(str, ref.keys)))}, {mod.const(pos)})")
 
