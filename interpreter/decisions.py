@@ -168,13 +168,18 @@ class Decisions:
         if distinct and cond is None and independent:
             # identical pieces (and equal values) give one action: with no condition and
             # no binding reading another, each source can be thinned on its own
-            lines, loops = [], []
+            lines, loops, lists = [], [], []
             for depth, ((src, b), var, piece) in enumerate(zip(srcs, names, pieces)):
                 hoisted = self.mod.fresh("s")
                 thin = (f"B_distinct_kinds({src}, {kind})" if piece else
                         src if is_unique(src) else f"B_distinct({src})")
                 lines.append((0, f"{hoisted} = {thin}", b.source.pos))
                 loops.append((depth, f"for {var} in {hoisted}:", None))
+                lists.append(f"len({hoisted})")
+            if len(lists) > 1:           # the actions are the product: its size is known
+                lines += [(0, f"if {' * '.join(lists)} > {MAX_ACTIONS}:", None),
+                          (1, f"B_too_many_actions({MAX_ACTIONS}, {self.mod.const(node.pos)})",
+                           node.pos)]
             return lines + loops + [(len(names), f"out.append(({did}, {alt}, "
                                                   f"{', '.join(names)}))", None)], tuple(slots)
         lines = []

@@ -767,3 +767,18 @@ def test_a_function_is_computed_once_per_state(tmp_path):
     assert len(kept) == 1 and len(kept[0]) == 3
     st.apply(st.legal_actions()[0])
     assert len(st.legal_actions()) == 2      # recomputed after the move: 2 reds left
+
+
+@pytest.mark.parametrize("extra", ["", "\n            distinct: true",
+                                   "\n            distinct: true\n            player: current"])
+def test_a_decision_with_too_many_actions_is_a_rule_error(tmp_path, extra):
+    """Two bindings of 400 numbers each: 160,000 actions, over the bound, however they
+    are listed (with distinct, the product's size is known before it is built)."""
+    game = make(tmp_path, f"""
+        play:
+          - choose: a in range(1, 400), b in range(1, 400){extra}
+            do:
+              - total += 1
+    """)
+    with pytest.raises(RuleError, match="more than 100000 actions"):
+        game.new_state(seed=0)
