@@ -99,12 +99,15 @@ class Builtins:
         if name == "count":
             return self._loop(gen, scope, node.pos, [(0, "n += 1", None)], "n = 0", "n"), T.INT
         if name in ("max", "min"):
-            if dflt is None:
-                return (f"B_best({name}, {values}, {self.mod.const(name)}, "
-                        f"{self.mod.const(node.pos)}, ', and no default given')"), etyp
-            if isinstance(node.default, ast.Const):
-                return f"{name}({values}, default={dflt})", etyp
-            return f"B_best_or({name}, {values}, lambda: {dflt})", etyp
+            # the first of the best, as Python's max and min; the default only if empty
+            empty = dflt if dflt is not None else (
+                f"B_best({name}, [], {self.mod.const(name)}, {self.mod.const(node.pos)}, "
+                "', and no default given')")
+            better = ">" if name == "max" else "<"
+            return self._loop(gen, scope, node.pos, [
+                (0, f"x = {elt}", None),
+                (0, f"if n is MISSING or x {better} n:", None), (1, "n = x", None)],
+                "n = MISSING", f"(n if n is not MISSING else {empty})"), etyp
         if name == "any":
             return self._loop(gen, scope, node.pos, [(0, f"if {elt}:", None),
                                                      (1, "return True", None)],
@@ -114,7 +117,9 @@ class Builtins:
                                                      (1, "return False", None)],
                               "", "True"), T.BOOL
         if name == "tally":
-            return f"B_tally({values})", T.map_of(etyp, T.INT, counts=True)
+            return self._loop(gen, scope, node.pos, [(0, f"x = {elt}", None),
+                                                     (0, "n[x] = n.get(x, 0) + 1", None)],
+                              "n = {}", "n"), T.map_of(etyp, T.INT, counts=True)
         if name == "list":
             return values, T.list_of(etyp)
         if dflt is None or isinstance(node.default, ast.Const):
@@ -126,7 +131,8 @@ class Builtins:
         """An aggregate as a function of its own with a plain loop (no generator to
         resume at every item): the call's source. The function takes the state, the
         frame's locals if the generator reads them, and the Python locals it reads."""
-        params = self._params(scope, gen.sources() + " ".join(t for _, t, _ in on_item))
+        params = self._params(scope, " ".join([gen.sources(), result]
+                                              + [t for _, t, _ in on_item]))
         lines = ([(0, start, None)] if start else []) + gen.loop(on_item) + [
             (0, f"return {result}", None)]
         fn = self.mod.function("A", ", ".join(params), [(i, t, p or pos) for i, t, p in lines],

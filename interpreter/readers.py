@@ -102,10 +102,6 @@ def B_best(f, values, name: str, pos, hint: str):
     return f(values)
 
 
-def B_best_or(f, values, default):
-    return f(values) if values else default()
-
-
 def B_first_or(values, default):
     for v in values:
         return v
