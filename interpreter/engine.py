@@ -201,7 +201,8 @@ class State:
         p = self.pending
         if p is None:
             raise IllegalAction("the game is over" if self.terminal else "no decision is pending")
-        action = tuple(action)
+        if type(action) is not tuple:
+            action = tuple(action)
         if action not in p.actions:
             raise IllegalAction(f"{action!r} is not a legal action here")
         self._apply(p, action)
