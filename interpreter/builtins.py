@@ -21,12 +21,15 @@ from .codegen import Src, fresh_list, is_unique, iterable, paren
 from .errors import SpecError, did_you_mean
 from .expressions import Scope
 from .parser import parse
+from .geometry import DIAGONAL, GRID_DIRECTIONS, HEX_DIRECTIONS, ORTHOGONAL
 from .readers import MAX_RANGE
 
 MAX_PIECES = 100_000
 AGGREGATES = ("sum", "count", "max", "min", "any", "all", "tally", "list", "first")
+DIRECTIONS = tuple(dict.fromkeys(GRID_DIRECTIONS + HEX_DIRECTIONS))
 # generator sources of a few cells: a function looping over them only is not kept
-LOCAL_SOURCES = frozenset(("adjacent", "around", "top", "bottom", "under"))
+LOCAL_SOURCES = frozenset(("adjacent", "around", "top", "bottom", "under", "directions",
+                           "orthogonal", "diagonal"))
 
 
 
@@ -451,7 +454,8 @@ class Builtins:
     def _distance(self, node, args, orthogonal: bool):
         check_arity(node, len(args), 2)
         a, b = self._cell_arg(node, args, 0), self._cell_arg(node, args, 1)
-        return f"B_distance({self.table('xy')}, {a}, {b}, {orthogonal})", T.INT
+        return (f"B_distance({self.table('xy')}, {self.table('board')}, {a}, {b}, "
+                f"{orthogonal})"), T.INT
 
     def f_distance(self, node, args):
         """Steps between two cells, diagonal steps allowed (the king's distance)."""
@@ -460,6 +464,72 @@ class Builtins:
     def f_orthogonal_distance(self, node, args):
         """Steps between two cells moving orthogonally only."""
         return self._distance(node, args, True)
+
+    # directions: rays and single steps along the board's lines (geometry.py's tables)
+    def _board_arg(self, node, args, i=0):
+        src, typ = args[i]
+        if typ[0] != "zone":
+            raise SpecError(f"{node.name}() needs a zone of several cells (a grid, a hex "
+                            f"board, columns), not {T.describe(typ)}", node.args[i].pos)
+        return typ[1]
+
+    def _direction_arg(self, node, args, i=1) -> str:
+        src, typ = args[i]
+        if typ not in (T.STR, T.ANY):
+            raise SpecError(f"{node.name}() needs a direction ('n', 'ne', ...), not "
+                            f"{T.describe(typ)}", node.args[i].pos,
+                            f"the directions: {', '.join(DIRECTIONS)}")
+        value = self.c.x.constant(src)
+        if isinstance(value, str) and value not in DIRECTIONS:
+            raise SpecError(f"'{value}' is not a direction", node.args[i].pos,
+                            did_you_mean(value, DIRECTIONS) or
+                            f"the directions: {', '.join(DIRECTIONS)}")
+        return src
+
+    def _directions(self, node, args, which: str):
+        check_arity(node, len(args), 1)
+        z = self._board_arg(node, args)
+        g = self.c.layout.geometry_of(z)
+        names = {"all": g.directions, "orthogonal": ORTHOGONAL, "diagonal": DIAGONAL}[which]
+        if g.kind == "hex":          # every step on a hex board crosses a side
+            names = g.directions if which != "diagonal" else ()
+        return fresh_list(self.mod.const(list(names)), unique=True), T.list_of(T.STR)
+
+    def f_directions(self, node, args):
+        """The directions of a board: 8 on a grid (n, ne, e, se, s, sw, w, nw), 6 on a
+        hex board (e, ne, nw, w, sw, se)."""
+        return self._directions(node, args, "all")
+
+    def f_orthogonal(self, node, args):
+        return self._directions(node, args, "orthogonal")
+
+    def f_diagonal(self, node, args):
+        return self._directions(node, args, "diagonal")
+
+    def f_neighbour(self, node, args):
+        """The cell next to c in a direction, or none off the board."""
+        check_arity(node, len(args), 2)
+        c, d = self._cell_arg(node, args), self._direction_arg(node, args)
+        return (f"B_step({self.table('board')}, {c}, {d}, {self.mod.const(node.pos)})",
+                T.slot(self.c.any_zone))
+
+    def f_ray(self, node, args):
+        """The cells from c (not included) to the board's edge in a direction."""
+        check_arity(node, len(args), 2)
+        c, d = self._cell_arg(node, args), self._direction_arg(node, args)
+        return (f"B_ray({self.table('board')}, {c}, {d}, {self.mod.const(node.pos)})",
+                T.list_of(T.slot(self.c.any_zone)))
+
+    def f_at(self, node, args):
+        """The cell of a board at column x, row y, or none off the board."""
+        check_arity(node, len(args), 3)
+        z = self._board_arg(node, args)
+        for i, what in ((1, "a column"), (2, "a row")):
+            if not self.c.x.fits(args[i][1], T.INT):
+                raise SpecError(f"{what} must be a number, not {T.describe(args[i][1])}",
+                                node.args[i].pos)
+        return f"B_at({args[0][0]}, {args[1][0]}, {args[2][0]}, {z.width}, {z.height})", \
+            T.slot(z)
 
     def f_on_edge(self, node, args):
         check_arity(node, len(args), 1)

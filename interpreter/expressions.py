@@ -201,9 +201,10 @@ class ExprCompiler:
 
     def x_Index2(self, node, scope):
         obj, otyp = self.compile(node.obj, scope)
-        if otyp[0] != "zone" or otyp[1].kind != "grid":
+        if otyp[0] != "zone" or otyp[1].kind not in ("grid", "hex"):
             raise SpecError(f"[x, y] picks a cell of a grid, not of {T.describe(otyp)}",
-                            node.pos, "declare the zone with kind: grid, width: and height:")
+                            node.pos, "declare the zone with kind: grid (or hex), width: "
+                            "and height:")
         x = self.expect(node.x, scope, T.INT, "a column")
         y = self.expect(node.y, scope, T.INT, "a row")
         z = otyp[1]

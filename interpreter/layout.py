@@ -23,6 +23,7 @@ from .parser import parse
 
 MAX_PIECES = 100_000
 MAX_SLOTS = 100_000
+BOARDS = ("grid", "hex")     # zones of width x height cells
 VAR_TYPES = {"int": T.INT, "bool": T.BOOL, "text": T.STR, "player": T.PLAYER,
              "piece": T.PIECE}     # and "cell", added by the Compiler (any zone's slot)
 
@@ -81,7 +82,7 @@ class Layout:
                 caps = self.const_value(z["capacities"])
                 if not isinstance(caps, list) or not all(isinstance(c, int) and c >= 0 for c in caps):
                     raise SpecError("capacities must be a list of numbers", z.where("capacities"))
-            elif kind == "grid":
+            elif kind in BOARDS:
                 w, h = self.const_value(z.get("width", 1)), self.const_value(z.get("height", 1))
                 cap = self.const_value(z["capacity"]) if "capacity" in z else 1
                 if not (isinstance(w, int) and isinstance(h, int) and w >= 1 and h >= 1):
@@ -100,7 +101,7 @@ class Layout:
             info = ZoneInfo(str(name), kind, per, len(caps), base,
                             str(z.get("visibility", "public")), caps,
                             pos=self.c.doc["zones"].where_key(name))
-            if kind == "grid":
+            if kind in BOARDS:
                 info.width, info.height = w, h
             else:
                 info.width, info.height = len(caps), 1
@@ -130,12 +131,18 @@ class Layout:
         for z in p.zone_list:
             if z.nslots == 1:
                 continue
-            g = geometry("grid", z.width, z.height)
+            g = self.geometry_of(z)
             for owner in range(p.players if z.per_player else 1):
                 base = z.slot(owner, 0)
                 for i in range(z.nslots):
                     p.adj4[base + i] = tuple(base + c for c in g.adj4[i])
                     p.adj8[base + i] = tuple(base + c for c in g.adj8[i])
+
+    @staticmethod
+    def geometry_of(z):
+        """The board shape of a zone of several slots (one that is not a board is a grid
+        of one row)."""
+        return geometry(z.kind if z.kind in BOARDS else "grid", z.width, z.height)
 
     def table(self, name: str) -> tuple:
         """A per-slot table the builtins read: capacity (unbounded as MAX_PIECES),
@@ -157,10 +164,13 @@ class Layout:
             found = tuple(xy[name == "y"] for xy in self.table("xy"))
         elif name in ("adj4", "adj8"):
             found = tuple(getattr(p, name))
-        elif name == "on_edge":
-            found = tuple(len(p.adj4[s]) < 4 and zone[s].kind == "grid" for s in range(p.nslots))
-        elif name == "corner":
-            found = tuple(len(p.adj4[s]) == 2 and zone[s].kind == "grid" for s in range(p.nslots))
+        elif name in ("on_edge", "corner"):
+            found = tuple(zone[s].kind in BOARDS and getattr(
+                self.geometry_of(zone[s]), name)[p.slot_index[s]] for s in range(p.nslots))
+        elif name == "board":
+            # per slot: (its board's geometry, the slot of the board's cell 0), or None
+            found = tuple((self.geometry_of(z), s - i) if z.nslots > 1 else None
+                          for s, z, i in zip(range(p.nslots), zone, p.slot_index))
         else:
             raise KeyError(name)
         self._tables[name] = found

@@ -167,10 +167,46 @@ def B_neighbour(st, p, dslot: int, dlevel: int, column: tuple, width: tuple):
     return col[i] if 0 <= i < len(col) else None
 
 
-def B_distance(xy: tuple, a: int, b: int, orthogonal: bool) -> int:
+def B_distance(xy: tuple, board: tuple, a: int, b: int, orthogonal: bool) -> int:
+    g = board[a]
+    if g is not None and g[0].kind == "hex" and board[b] == g:    # steps across sides
+        return g[0].distance(a - g[1], b - g[1])
     (ax, ay), (bx, by) = xy[a], xy[b]
     dx, dy = abs(ax - bx), abs(ay - by)
     return dx + dy if orthogonal else max(dx, dy)
+
+
+def _board_line(board: tuple, c, d, pos):
+    """(geometry, first slot) of c's board, checking that d is one of its directions."""
+    g = board[c]
+    if g is None:
+        raise RuleError("a zone of one slot has no directions", pos)
+    if d not in g[0].step:
+        raise RuleError(f"'{d}' is not a direction of a {g[0].kind} board", pos,
+                        f"its directions: {', '.join(g[0].directions)}")
+    return g
+
+
+def B_step(board: tuple, c, d, pos):
+    """The cell next to c in direction d, or None off the board."""
+    if c is None:
+        return None
+    g, base = _board_line(board, c, d, pos)
+    n = g.step[d][c - base]
+    return None if n < 0 else base + n
+
+
+def B_ray(board: tuple, c, d, pos) -> list:
+    """The cells from c (not included) to the board's edge in direction d."""
+    if c is None:
+        return []
+    g, base = _board_line(board, c, d, pos)
+    return [base + n for n in g.ray[d][c - base]]
+
+
+def B_at(base: int, x: int, y: int, w: int, h: int):
+    """The cell at (x, y) of a w x h board, or None off it."""
+    return base + y * w + x if 0 <= x < w and 0 <= y < h else None
 
 
 def B_leaders(m: dict) -> list:
