@@ -782,3 +782,64 @@ def test_a_decision_with_too_many_actions_is_a_rule_error(tmp_path, extra):
     """)
     with pytest.raises(RuleError, match="more than 100000 actions"):
         game.new_state(seed=0)
+
+
+GEOMETRY = """\
+game: {id: g, name: G, source: none, players: {min: 2, max: 2}}
+components:
+  stone: {zone: bowl}
+zones:
+  bowl: {kind: set, visibility: public}
+  board: {kind: grid, width: 4, height: 3, visibility: public}
+  hexes: {kind: hex, width: 3, height: 3, visibility: public}
+play: []
+"""
+
+
+def geometry_value(tmp_path, expression: str):
+    """The value of an expression over a 4x3 grid `board` and a 3x3 hex board `hexes`."""
+    path = tmp_path / "g.yaml"
+    path.write_text(GEOMETRY)
+    game = Spec(path).game(2)
+    fn, _ = game.prog.compiler.expression(expression)
+    return fn(game.new_state(seed=0))
+
+
+def cells_xy(tmp_path, expression):
+    return geometry_value(tmp_path, f"[[x(c), y(c)] for c in {expression}]")
+
+
+def test_rays_run_to_the_edge_in_every_direction(tmp_path):
+    assert cells_xy(tmp_path, "ray(board[0, 0], 'e')") == [[1, 0], [2, 0], [3, 0]]
+    assert cells_xy(tmp_path, "ray(board[3, 2], 'nw')") == [[2, 1], [1, 0]]
+    assert cells_xy(tmp_path, "ray(board[1, 1], 's')") == [[1, 2]]
+    assert cells_xy(tmp_path, "ray(board[0, 0], 'n')") == []
+    assert geometry_value(tmp_path, "[size(ray(board[1, 1], d)) for d in directions(board)]") \
+        == [1, 1, 2, 1, 1, 1, 1, 1]      # n, ne, e, se, s, sw, w, nw
+
+
+def test_a_neighbour_or_none_and_a_cell_or_none(tmp_path):
+    assert cells_xy(tmp_path, "[neighbour(board[1, 1], d) for d in orthogonal(board)]") \
+        == [[1, 0], [2, 1], [1, 2], [0, 1]]
+    assert geometry_value(tmp_path, "neighbour(board[0, 0], 'sw') == none")
+    assert geometry_value(tmp_path, "at(board, 4, 0) == none and at(board, -1, 2) == none")
+    assert geometry_value(tmp_path, "at(board, 3, 2) == board[3, 2]")
+    assert geometry_value(tmp_path, "diagonal(board)") == ["ne", "se", "sw", "nw"]
+
+
+def test_a_hex_board_has_six_directions(tmp_path):
+    assert geometry_value(tmp_path, "directions(hexes)") == ["e", "ne", "nw", "w", "sw", "se"]
+    assert geometry_value(tmp_path, "diagonal(hexes)") == []
+    # odd-r: the middle row is shifted right, so the centre touches all six around it
+    assert geometry_value(tmp_path, "size(around(hexes[1, 1]))") == 6
+    assert geometry_value(tmp_path, "distance(hexes[0, 0], hexes[2, 2])") == 3
+    # even rows step ne to the same column, odd rows one column right (odd-r)
+    assert cells_xy(tmp_path, "ray(hexes[0, 2], 'ne')") == [[0, 1], [1, 0]]
+
+
+def test_a_direction_that_is_no_direction(tmp_path):
+    with pytest.raises(SpecError, match="'north' is not a direction") as err:
+        geometry_value(tmp_path, "ray(board[0, 0], 'north')")
+    assert "did you mean" in err.value.hint or "directions" in err.value.hint
+    with pytest.raises(RuleError, match="'n' is not a direction of a hex board"):
+        geometry_value(tmp_path, "ray(hexes[0, 0], 'n')")
