@@ -22,7 +22,7 @@ from .layout import VAR_TYPES, Layout, plain
 from .loader import LList, LMap
 from .model import Program, ZoneInfo
 from .names import SPECIAL_NAMES, Names, type_of_value
-from .parser import parse
+from .parser import KEYWORDS, parse
 from .steps import Steps
 
 ANY_ZONE = ZoneInfo("any zone", "any", False, 1, 0, "public", [None])
@@ -79,6 +79,7 @@ class Compiler:
     # ---- entry ------------------------------------------------------------------------
     def compile(self) -> Program:
         self._check_namespaces()
+        self._check_words()
         self.layout.build()
         self._procs()
         p = self.prog
@@ -137,8 +138,28 @@ class Compiler:
                     self._claim(seen, str(m), "enum value", members.where(i))
                 seen.setdefault(str(m), ("enum value", members.where(i)))
 
+    def _check_words(self):
+        """Rules, their parameters, functions' parameters and pieces' attributes are
+        names too: none may be a word of the language (it could not be read)."""
+        places = [("rule", self.rules)]
+        places += [("parameter", body.get("params", []))
+                   for body in list(self.rules.values()) + list(self.functions.values())
+                   if isinstance(body, dict)]
+        for comp in self.doc.get("components", LMap()).values():
+            places += [("attribute", comp.get(k, LMap())) for k in ("for_each", "attributes")]
+        for what, names in places:
+            items = list(names)
+            for i, name in enumerate(items):
+                if str(name) in KEYWORDS:
+                    pos = names.where_key(name) if isinstance(names, dict) else names.where(i)
+                    raise SpecError(f"'{name}' is a word of the language and cannot name a "
+                                    f"{what}", pos, "choose another name")
+
     @staticmethod
     def _claim(seen, name, what, pos):
+        if name in KEYWORDS:
+            raise SpecError(f"'{name}' is a word of the language and cannot name a {what}",
+                            pos, "choose another name")
         if name in SPECIAL_NAMES or name.startswith("_"):
             raise SpecError(f"'{name}' is reserved and cannot name a {what}", pos)
         if name in seen:

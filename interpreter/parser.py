@@ -66,6 +66,15 @@ class _ToAst(Transformer):
             return self.text.pos_at(offset)
         return Pos("", 1, offset + 1)
 
+    def _local(self, token) -> str:
+        """A name the rule text defines (a let, a binding, a generator's variable): never
+        a word of the language, which could then not be read."""
+        name = str(token)
+        if name in KEYWORDS:
+            raise SpecError(f"'{name}' is a word of the language and cannot name a local",
+                            self._pos(token), "choose another name")
+        return name
+
     # -- start symbols
     def start_statement(self, children):
         return children[0]
@@ -110,7 +119,7 @@ class _ToAst(Transformer):
 
     @v_args(meta=True)
     def let(self, meta, c):
-        return ast.Let(str(c[0]), c[1], pos=self._pos(meta))
+        return ast.Let(self._local(c[0]), c[1], pos=self._pos(meta))
 
     @v_args(meta=True)
     def assign(self, meta, c):
@@ -128,7 +137,7 @@ class _ToAst(Transformer):
 
     @v_args(meta=True)
     def binding(self, meta, c):
-        return ast.Binding(str(c[0]), c[1], pos=self._pos(meta))
+        return ast.Binding(self._local(c[0]), c[1], pos=self._pos(meta))
 
     # -- expressions
     @v_args(meta=True)
@@ -181,7 +190,7 @@ class _ToAst(Transformer):
 
     @v_args(meta=True)
     def region(self, meta, c):
-        return ast.Region(str(c[0]), str(c[1]), c[2], c[3], pos=self._pos(meta))
+        return ast.Region(str(c[0]), self._local(c[1]), c[2], c[3], pos=self._pos(meta))
 
     @v_args(meta=True)
     def func(self, meta, c):
@@ -194,14 +203,14 @@ class _ToAst(Transformer):
     @v_args(meta=True)
     def generator(self, meta, c):
         elt, var, source, cond, lets = c
-        return ast.Generator(elt, str(var), source, cond, tuple(lets or ()),
+        return ast.Generator(elt, self._local(var), source, cond, tuple(lets or ()),
                              pos=self._pos(meta))
 
     def lets(self, c):
         return tuple(c)
 
     def let_binding(self, c):
-        return (str(c[0]), c[1])
+        return (self._local(c[0]), c[1])
 
     @v_args(meta=True)
     def name(self, meta, c):

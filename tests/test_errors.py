@@ -1033,3 +1033,22 @@ def test_max_of_nothing_at_run_time(tmp_path):
     st = load_game(path).new_state(seed=0)
     err = raised(lambda: st.scores(), RuleError)
     check(err, path, text, at(text, "max(t.colour"), "max() of nothing", "default")
+
+
+@pytest.mark.parametrize("old,new,where", [
+    ("      - call place\n", "      - let to = 1\n      - call place\n", "to = 1"),
+    ("      - call place\n", "      - let n = sum(1 for of in players)\n      - call place\n",
+     "of in players"),
+])
+def test_a_word_of_the_language_cannot_name_a_local(tmp_path, old, new, where):
+    text = edit(BASE, (old, new))
+    path = write(tmp_path, text)
+    err = raised(lambda: Spec(path).validate())
+    check(err, path, text, at(text, where), "is a word of the language", "another name")
+
+
+def test_a_word_of_the_language_cannot_name_a_variable_or_a_parameter(tmp_path):
+    text = edit(BASE, ("variables:\n", "variables:\n  where: {value: 0}\n"))
+    path = write(tmp_path, text)
+    err = raised(lambda: Spec(path).validate())
+    check(err, path, text, at(text, "where: {value"), "cannot name a variable")
