@@ -88,7 +88,7 @@ class State:
 
     __slots__ = ("game", "prog", "slots", "where", "gv", "pv", "current", "turn", "stack",
                  "pending", "_rng", "_rng_shared", "terminal", "steps", "history", "_scores",
-                 "facts", "fired")
+                 "facts", "fired", "to_act")
 
     def __init__(self, game: Game, seed: int = 0):
         prog = game.prog
@@ -113,6 +113,9 @@ class State:
         # derived facts (spec functions' results, groups) of this state: emptied by every
         # change of the state, so a fact is computed once between two changes
         self.facts: dict = {}
+        # a player given from outside (a scenario's position) to act first: the first
+        # `turns` loop to start begins with them instead of its `first:`
+        self.to_act: int | None = None
         # id -> times reached, in a game compiled with trace=True (see Spec.game)
         self.fired = {} if prog.traced else None
 
@@ -328,6 +331,7 @@ class State:
         new.history = self.history[:]
         new._scores = self._scores
         new.facts = {}
+        new.to_act = self.to_act
         new.fired = None if self.fired is None else dict(self.fired)
         # the generator is shared until one of the two draws (see State.rng); neither
         # may change the shared object, so both copy before their next draw
@@ -375,6 +379,7 @@ class State:
                 "pending_frame": (self.stack.index(self.pending.frame)
                                   if self.pending is not None else None),
                 "rng": [rng[0], list(rng[1]), rng[2]],
+                **({} if self.to_act is None else {"to_act": self.to_act}),
                 **({} if self.fired is None else {"fired": self.fired})}
 
     def to_json_text(self) -> str:
@@ -398,6 +403,7 @@ class State:
             st.gv = list(d["globals"])
             st.pv = [list(v) for v in d["player_vars"]]
             st.current, st.turn = int(d["current"]), int(d["turn"])
+            st.to_act = None if d.get("to_act") is None else int(d["to_act"])
             st.terminal, st.steps = bool(d["terminal"]), int(d["steps"])
             st.history = [tuple(a) for a in d["history"]]
             if st.fired is not None:

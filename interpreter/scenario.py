@@ -184,7 +184,12 @@ def build_position(game: Game, given: LMap, seed: int) -> State:
             raise ScenarioFailure(f"{slot_name(prog, slot)} holds at most {cap} pieces", where)
     _set_variables(st, given.get("variables", LMap()))
     if "current" in given:
-        st.current = int(given["current"])
+        # who acts: also where the turns begin (the first `turns` loop starts with them)
+        who = given["current"]
+        if type(who) is not int or not 0 <= who < prog.players:
+            raise ScenarioFailure(f"current: a player of this game is 0 to {prog.players - 1}, "
+                                  f"not {who!r}", given.where("current"))
+        st.current = st.to_act = who
     if str(given.get("start", "play")) == "setup":
         root = prog.root_full
         st.stack = [[root.ins, 0, [None] * max(prog.root_nlocals, 1), None, None, None, root]]

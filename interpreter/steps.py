@@ -397,7 +397,10 @@ class Steps:
         ins = blk.ins
 
         def turns(st, fr):
-            st.current = first(st, fr[2]) % n
+            if st.to_act is None:
+                st.current = first(st, fr[2]) % n
+            else:                       # a position given with its player to act
+                st.current, st.to_act = st.to_act, None
             st.turn += 1
             st.facts.clear()
             st.stack.append([ins, 0, fr[2], loop, None, None, blk])

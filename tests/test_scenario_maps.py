@@ -171,3 +171,24 @@ def test_a_one_slot_zone_takes_no_map(tmp_path):
     """)
     (passed, text), = outcomes(path)
     assert not passed and "'bowl' has one slot: give a list of piece names" in text
+
+
+def test_the_player_to_act_is_given_and_survives_the_turns(tmp_path):
+    """Claims' turns start with player 0; a position can say player 1 is to act."""
+    path = scenario_file(tmp_path, """\
+      - id: white_to_move
+        given:
+          current: 1
+        do:
+          - {action: "stone at 0,0", player: 1}
+        expect:
+          current: 0
+      - id: no_such_player
+        given:
+          current: 2
+        expect:
+          current: 0
+    """)
+    (ok1, why1), (ok2, why2) = outcomes(path)
+    assert ok1, why1
+    assert not ok2 and "a player of this game is 0 to 1, not 2" in why2
