@@ -110,6 +110,13 @@ class Cond(Node):
 
 
 @dataclass(frozen=True)
+class LetIn(Node):
+    """`let a = x, b = y in body`: body with the names bound, each after the one before."""
+    lets: tuple  # ((name, value), ...)
+    body: Node
+
+
+@dataclass(frozen=True)
 class BoolOp(Node):
     """a and b / a or b"""
     op: str

@@ -223,6 +223,19 @@ class ExprCompiler:
         typ = ta if ta != T.NONE else tb
         return f"({a} if {test} else {b})", typ
 
+    def x_LetIn(self, node, scope):
+        """let a = x, b = y in body: each value is computed once, the names are Python
+        locals of the body (a lambda's parameters, one level per name)."""
+        inner = scope.child()
+        heads = []
+        for name, value in node.lets:
+            vsrc, vtyp = self.compile(value, inner)
+            heads.append((inner.local(name, vtyp), vsrc))
+        body, typ = self.compile(node.body, inner)
+        for var, vsrc in reversed(heads):
+            body = f"(lambda {var}: {body})({vsrc})"
+        return body, typ
+
     def x_BoolOp(self, node, scope):
         parts = []
         stack = [node]

@@ -209,6 +209,16 @@ class _ToAst(Transformer):
     def lets(self, c):
         return tuple(c)
 
+    def let_values(self, c):
+        return tuple(c)
+
+    def let_value(self, c):
+        return (self._local(c[0]), c[1])
+
+    @v_args(meta=True)
+    def let_in(self, meta, c):
+        return ast.LetIn(c[0], c[1], pos=self._pos(meta))
+
     def let_binding(self, c):
         return (self._local(c[0]), c[1])
 

@@ -843,3 +843,30 @@ def test_a_direction_that_is_no_direction(tmp_path):
     assert "did you mean" in err.value.hint or "directions" in err.value.hint
     with pytest.raises(RuleError, match="'n' is not a direction of a hex board"):
         geometry_value(tmp_path, "ray(hexes[0, 0], 'n')")
+
+
+def test_let_in_binds_names_inside_an_expression(tmp_path):
+    assert geometry_value(tmp_path, "let a = 2, b = a * 3 in a + b") == 8
+    assert geometry_value(tmp_path, "let n = size(ray(board[0, 0], 'e')) in [n, n * n]") == [3, 9]
+    # a comparison as a value needs brackets: `in` ends the bindings
+    assert geometry_value(tmp_path, "let near = (1 in [1, 2]) in near and true") is True
+    assert geometry_value(tmp_path, "sum(let d = c * 2 in d for c in [1, 2, 3])") == 12
+
+
+def test_a_function_may_name_its_values(tmp_path):
+    """A function's own local values (no helper function to hold one value)."""
+    game = make(tmp_path, """
+        functions:
+          spread:
+            params: [p]
+            value: let low = min(c.n for c in p.hand, 0), high = max(c.n for c in p.hand, 0) in high - low
+        setup:
+          - for: p in players
+            do:
+              - move top(deck, 3) to p.hand
+        play:
+          - total = spread(current)
+    """)
+    st = game.new_state(seed=2)
+    ns = [int(n[-1]) for n in names(st, "hand", 0)]
+    assert st.gv[0] == max(ns) - min(ns)
