@@ -127,6 +127,7 @@ def cmd_run(args) -> int:
         "decisions": [{"player": "chance" if p == CHANCE else p, "action": a}
                       for p, a, _ in record],
         "points": st.points(), "scores": st.scores(), "winners": st.winners(),
+        "returns": st.returns(),
     }
     if args.json:
         print(json.dumps(result))

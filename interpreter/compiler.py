@@ -45,6 +45,7 @@ class Compiler:
         self.prog = Program(spec_id=str(game["id"]), players=players, options=options,
                             traced=trace, cache=cache)
         self.prog.max_steps = int(game.get("max_steps", self.prog.max_steps))
+        self.prog.returns = str(game.get("returns", self.prog.returns))
         self.any_zone = ANY_ZONE
         self.plain = plain
         self.mod = Module(HELPERS)

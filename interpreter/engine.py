@@ -314,6 +314,20 @@ class State:
         best = max(keys)
         return [p for p, k in enumerate(keys) if k == best]
 
+    def returns(self) -> list:
+        """What each player gets at the end, as game.returns says: their scores, or for
+        win_loss +1 for a winner and -1 for the others (0 for all when all win: a draw).
+        Before the end: 0 each (as OpenSpiel's returns)."""
+        n = self.prog.players
+        if not self.terminal:
+            return [0] * n
+        if self.prog.returns != "win_loss":
+            return self.scores()
+        won = set(self.winners())
+        if len(won) == n:
+            return [0] * n
+        return [1 if p in won else -1 for p in range(n)]
+
     def violated_invariants(self) -> list:
         """The ids of the spec's invariants that do not hold in this state."""
         return [iid for iid, fn, size in self.prog.invariants if not fn(self, [None] * size)]

@@ -116,3 +116,43 @@ def test_observation_shows_own_hand_only():
     assert obs["zones"]["pile"] == {"count": 70 - 12}
     assert obs["zones"]["dynasty_pool"] is None
     assert "legal_actions" in obs and "legal_actions" not in st.observation(1)
+
+
+def test_win_loss_returns(tmp_path):
+    """game.returns: win_loss: +1 to the winner, -1 to the other, 0 to both in a draw;
+    0 before the end; scores are the default."""
+    spec = tmp_path / "race.yaml"
+    text = """\
+game: {id: race, name: Race, source: race.txt, players: {min: 2, max: 2}, returns: win_loss}
+zones:
+  track: {kind: columns, capacities: "[1, 1, 1, 1, 1]", visibility: public}
+variables:
+  at: {value: 0, per_player: true}
+play:
+  - turns: {first: "0", until: "any(p.at >= 4 for p in players) or current == 1 and p0_done()"}
+    do:
+      - choose: k in [1, 2]
+        label: "advance {k}"
+        do:
+          - current.at += k
+functions:
+  p0_done:
+    value: "false"
+scoring:
+  points:
+    home:
+      value: "if player.at >= 4 then 1 else 0"
+"""
+    spec.write_text(text)
+    from interpreter.spec import Spec
+    game = Spec(spec).game(2)
+    st = game.new_state(seed=0)
+    assert st.returns() == [0, 0]
+    for label in ["advance 2", "advance 1", "advance 2"]:
+        st.apply_string(label)
+    assert st.terminal and st.winners() == [0] and st.returns() == [1, -1]
+    spec.write_text(text.replace(", returns: win_loss", ""))
+    st = Spec(spec).game(2).new_state(seed=0)
+    for label in ["advance 2", "advance 1", "advance 2"]:
+        st.apply_string(label)
+    assert st.returns() == st.scores() == [1, 0]
