@@ -29,7 +29,7 @@ AGGREGATES = ("sum", "count", "max", "min", "any", "all", "tally", "list", "firs
 DIRECTIONS = tuple(dict.fromkeys(GRID_DIRECTIONS + HEX_DIRECTIONS))
 # generator sources of a few cells: a function looping over them only is not kept
 LOCAL_SOURCES = frozenset(("adjacent", "around", "top", "bottom", "under", "directions",
-                           "orthogonal", "diagonal"))
+                           "orthogonal", "diagonal", "ray"))
 
 
 
@@ -125,10 +125,9 @@ class Builtins:
                               "n = {}", "n"), T.map_of(etyp, T.INT, counts=True)
         if name == "list":
             return values, T.list_of(etyp)
-        if dflt is None or isinstance(node.default, ast.Const):
-            return self._loop(gen, scope, node.pos, [(0, f"return {elt}", None)], "",
-                              dflt or "None"), etyp
-        return f"B_first_or(({elt} {clauses}), lambda: {dflt})", etyp
+        # the default is computed only when nothing comes: after the loop
+        return self._loop(gen, scope, node.pos, [(0, f"return {elt}", None)], "",
+                          dflt or "None"), etyp
 
     def _loop(self, gen, scope: Scope, pos, on_item: list, start: str, result: str) -> str:
         """An aggregate as a function of its own with a plain loop (no generator to
@@ -510,15 +509,16 @@ class Builtins:
         """The cell next to c in a direction, or none off the board."""
         check_arity(node, len(args), 2)
         c, d = self._cell_arg(node, args), self._direction_arg(node, args)
-        return (f"B_step({self.table('board')}, {c}, {d}, {self.mod.const(node.pos)})",
-                T.slot(self.c.any_zone))
+        return (f"B_step({self.table('steps')}, {self.table('board')}, {c}, {d}, "
+                f"{self.mod.const(node.pos)})", T.slot(self.c.any_zone))
 
     def f_ray(self, node, args):
         """The cells from c (not included) to the board's edge in a direction."""
         check_arity(node, len(args), 2)
         c, d = self._cell_arg(node, args), self._direction_arg(node, args)
-        return (f"B_ray({self.table('board')}, {c}, {d}, {self.mod.const(node.pos)})",
-                T.list_of(T.slot(self.c.any_zone)))
+        line = (f"B_ray({self.table('rays')}, {self.table('board')}, {c}, {d}, "
+                f"{self.mod.const(node.pos)})")
+        return fresh_list(f"list({line})", line, True), T.list_of(T.slot(self.c.any_zone))
 
     def f_at(self, node, args):
         """The cell of a board at column x, row y, or none off the board."""

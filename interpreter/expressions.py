@@ -9,12 +9,22 @@ it; no text of the spec reaches the source (see codegen.py).
 
 from __future__ import annotations
 
+import re
+
 from . import ast
 from . import types as T
 from .codegen import MISSING, paren
 from .errors import SpecError, did_you_mean
 
 _COMPARE = ("==", "!=", "<", "<=", ">", ">=")
+
+
+def _plain_arithmetic(src: str) -> bool:
+    """Is the source short arithmetic over names and numbers (no call, no subscript
+    but a local's)?"""
+    return len(src) < 40 and re.fullmatch(r"[\w\s+\-*%/()\[\]]*", src) is not None \
+        and re.search(r"[A-Za-z_]\w*\s*\(", src) is None \
+        and all(m in ("L",) for m in re.findall(r"([A-Za-z_]\w*)\[", src))
 
 
 class Var:
@@ -209,8 +219,13 @@ class ExprCompiler:
         y = self.expect(node.y, scope, T.INT, "a row")
         z = otyp[1]
         mod = self.c.mod
-        return (f"B_grid_cell({obj}, {x}, {y}, {z.width}, {z.height}, {mod.const(z.name)}, "
-                f"{mod.const(node.pos)})"), T.slot(z)
+        call = (f"B_grid_cell({obj}, {x}, {y}, {z.width}, {z.height}, {mod.const(z.name)}, "
+                f"{mod.const(node.pos)})")
+        if all(_plain_arithmetic(v) for v in (obj, x, y)):
+            # no call in x and y: computing them twice costs less than a call
+            return (f"({paren(obj)} + {paren(y)} * {z.width} + {paren(x)} if 0 <= {x} < "
+                    f"{z.width} and 0 <= {y} < {z.height} else {call})"), T.slot(z)
+        return call, T.slot(z)
 
     def x_Region(self, node, scope):
         return self.c.builtins.region(node, scope)

@@ -38,6 +38,7 @@ from functools import lru_cache
 from types import MappingProxyType
 
 KINDS = ("grid", "hex")
+NO_LINE = "no such direction here"   # in tables of lines over many zones: not a board's
 MAX_CELLS = 100_000
 # shapes kept built at once; a spec has a handful, so more only holds memory
 CACHE_SIZE = 64

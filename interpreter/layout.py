@@ -15,7 +15,7 @@ import itertools
 from . import types as T
 from .errors import NOWHERE, SpecError, did_you_mean
 from .expressions import Scope
-from .geometry import geometry
+from .geometry import NO_LINE, geometry
 from .loader import LMap, LStr
 from .model import ZoneInfo
 from .names import type_of_value
@@ -24,6 +24,7 @@ from .parser import parse
 MAX_PIECES = 100_000
 MAX_SLOTS = 100_000
 BOARDS = ("grid", "hex")     # zones of width x height cells
+MAX_RAY_CELLS = 2_000_000    # rays laid out in advance for boards up to this many cells
 VAR_TYPES = {"int": T.INT, "bool": T.BOOL, "text": T.STR, "player": T.PLAYER,
              "piece": T.PIECE}     # and "cell", added by the Compiler (any zone's slot)
 
@@ -144,6 +145,34 @@ class Layout:
         of one row)."""
         return geometry(z.kind if z.kind in BOARDS else "grid", z.width, z.height)
 
+    def lines(self, name: str) -> dict:
+        """Direction -> a table over every slot: its neighbour that way (steps: a slot,
+        or None off the board) or its ray (rays: a tuple of slots), in global slots; NO_LINE
+        where the slot's zone has no such direction (one slot, or a hex board's 'n').
+        Rays are laid out only for boards of moderate size (MAX_RAY_CELLS in all)."""
+        p = self.c.prog
+        zones = [p.zone_list[z] for z in p.slot_zone]
+        boards = {z.name: self.geometry_of(z) for z in p.zone_list if z.nslots > 1}
+        if name == "rays" and sum(g.size * (g.width + g.height) for g in boards.values()) \
+                * 8 > MAX_RAY_CELLS:
+            return {}
+        out = {}
+        for d in dict.fromkeys(x for g in boards.values() for x in g.directions):
+            row = []
+            for s, z, i in zip(range(p.nslots), zones, p.slot_index):
+                g = boards.get(z.name) if z.nslots > 1 else None
+                if g is None or d not in g.step:
+                    row.append(NO_LINE)
+                    continue
+                base = s - i
+                if name == "steps":
+                    n = g.step[d][i]
+                    row.append(None if n < 0 else base + n)
+                else:
+                    row.append(tuple(base + n for n in g.ray[d][i]))
+            out[d] = tuple(row)
+        return out
+
     def table(self, name: str) -> tuple:
         """A per-slot table the builtins read: capacity (unbounded as MAX_PIECES),
         index, width, x, y, xy, adj4, adj8, on_edge, corner."""
@@ -167,6 +196,8 @@ class Layout:
         elif name in ("on_edge", "corner"):
             found = tuple(zone[s].kind in BOARDS and getattr(
                 self.geometry_of(zone[s]), name)[p.slot_index[s]] for s in range(p.nslots))
+        elif name in ("steps", "rays"):
+            found = self.lines(name)
         elif name == "board":
             # per slot: (its board's geometry, the slot of the board's cell 0), or None
             found = tuple((self.geometry_of(z), s - i) if z.nslots > 1 else None

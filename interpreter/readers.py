@@ -12,6 +12,7 @@ from itertools import compress
 from operator import ge, lt
 
 from .errors import RuleError
+from .geometry import NO_LINE
 
 MAX_RANGE = 100_000
 
@@ -102,12 +103,6 @@ def B_best(f, values, name: str, pos, hint: str):
     return f(values)
 
 
-def B_first_or(values, default):
-    for v in values:
-        return v
-    return default()
-
-
 def B_top(s: list):
     return s[-1] if s else None
 
@@ -187,21 +182,27 @@ def _board_line(board: tuple, c, d, pos):
     return g
 
 
-def B_step(board: tuple, c, d, pos):
+def B_step(steps: dict, board: tuple, c, d, pos):
     """The cell next to c in direction d, or None off the board."""
     if c is None:
         return None
-    g, base = _board_line(board, c, d, pos)
-    n = g.step[d][c - base]
-    return None if n < 0 else base + n
+    row = steps.get(d)
+    n = NO_LINE if row is None else row[c]
+    if n is NO_LINE:
+        _board_line(board, c, d, pos)          # says what is wrong
+    return n
 
 
-def B_ray(board: tuple, c, d, pos) -> list:
-    """The cells from c (not included) to the board's edge in direction d."""
+def B_ray(rays: dict, board: tuple, c, d, pos):
+    """The cells from c (not included) to the board's edge in direction d (a tuple)."""
     if c is None:
-        return []
-    g, base = _board_line(board, c, d, pos)
-    return [base + n for n in g.ray[d][c - base]]
+        return ()
+    row = rays.get(d)
+    line = NO_LINE if row is None else row[c]
+    if line is NO_LINE:
+        g, base = _board_line(board, c, d, pos)      # or boards too large to lay out
+        return tuple(base + n for n in g.ray[d][c - base])
+    return line
 
 
 def B_at(base: int, x: int, y: int, w: int, h: int):
