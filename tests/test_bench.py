@@ -4,7 +4,6 @@ shipped one, bad ones refused with a located error, targets marked met or missed
 refused arguments; and tic-tac-toe played move for move against OpenSpiel's."""
 
 import json
-import random
 import shutil
 from pathlib import Path
 
@@ -16,6 +15,7 @@ from interpreter.cli import main
 from interpreter.spec import resolve_spec_path
 
 from conftest import EXAMPLES, ROOT, SPEC_FILES
+from openspiel_util import play_in_lockstep
 
 MEDANG = str(ROOT / "specs" / "medang")
 SHIPPED = benchconfig.load(ROOT / "bench.yaml")
@@ -336,25 +336,6 @@ def test_tic_tac_toe_plays_as_openspiel():
     """200 seeded random games through both: at every step the same player, the same legal
     actions (an action's last value is OpenSpiel's action) with the same strings, and at
     the end the same returns."""
-    game = load_game(ROOT / "examples" / "tic_tac_toe")
-    theirs = pyspiel.load_game("tic_tac_toe")
-    outcomes = set()
-    for seed in range(200):
-        rng = random.Random(seed)
-        st, os_st = game.new_state(seed=seed), theirs.new_initial_state()
-        while not os_st.is_terminal():
-            assert not st.terminal
-            player = os_st.current_player()
-            assert st.current_player() == player
-            legal = os_st.legal_actions()
-            acts = st.legal_actions()
-            assert [a[-1] for a in acts] == legal
-            assert st.legal_action_strings() == [os_st.action_to_string(player, a)
-                                                 for a in legal]
-            k = int(rng.random() * len(acts))
-            st.apply(acts[k])
-            os_st.apply_action(legal[k])
-        assert st.terminal
-        assert st.scores() == [int(x) for x in os_st.returns()]
-        outcomes.add(tuple(st.scores()))
+    outcomes = play_in_lockstep(load_game(ROOT / "examples" / "tic_tac_toe"),
+                                pyspiel.load_game("tic_tac_toe"), range(200))
     assert outcomes == {(1, -1), (-1, 1), (0, 0)}    # wins, losses and draws were compared
