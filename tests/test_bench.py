@@ -241,7 +241,9 @@ def test_shipped_suite_file_names_the_issue_targets():
     assert SHIPPED.parallel == benchconfig.Parallel("medang", 400, 3, 3, 1.7)
     assert SHIPPED.targets == {"medang": {"reference": 1.0, "clone_us": 15},
                                "medina": {"clone_us": 40},
-                               "tic_tac_toe": {"openspiel_python": 2.0}}
+                               "tic_tac_toe": {"openspiel_python": 2.0},
+                               "connect_four": {"openspiel": 0.1},
+                               "othello": {"openspiel": 0.1}}
     assert SHIPPED.references["medang"] == (ROOT / "../shared/bench/medang_ref.py").resolve()
 
 
@@ -262,7 +264,7 @@ def test_shipped_suite_file_names_the_issue_targets():
     ("targets: {tiny: {clone: 3}}\n", "targets.tiny.clone: unknown key 'clone'"),
     ("targets: {tiny: {clone_us: -1}}\n", "targets.tiny.clone_us: must be a number greater"),
     ("parallel: {spec: tiny, games: 2}\n", "parallel: needs 'players'"),
-    ("targets:\n  othello: {openspiel: 0.1}\n", "targets.othello: no spec 'othello'"),
+    ("targets:\n  go: {openspiel: 0.1}\n", "targets.go: no spec 'go'"),
     ("games: {medang: 2\n", "suite.yaml:2:1: error: not valid YAML"),
 ])
 def test_bad_suite_file(capsys, tmp_path, text, message):
