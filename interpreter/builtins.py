@@ -50,6 +50,7 @@ class Builtins:
         self.compiling: list = []        # spec functions being compiled (no recursion)
         self._asts: dict = {}
         self._compiled: dict = {}        # (name, argument types) -> function name
+        self.kept: list = []             # (key in State.facts, generated function's name)
         self._tables: dict = {}
 
     @property
@@ -140,6 +141,25 @@ class Builtins:
         fn = self.mod.function("A", ", ".join(params), [(i, t, p or pos) for i, t, p in lines],
                                pos, "aggregate")
         return f"{fn.__name__}({', '.join(params)})"
+
+    def facts_of_the_turn(self) -> tuple:
+        """The keys of the kept facts that read whose turn it is (st.current), directly
+        or through the generated functions they call: only these are stale at a new turn."""
+        texts = {}
+        for chunk in self.mod.chunks:
+            name = chunk[4:chunk.index("(")]
+            texts[name] = chunk
+        memo: dict = {}
+
+        def reads(name: str) -> bool:
+            if name not in memo:
+                memo[name] = False          # a cycle adds nothing
+                text = texts.get(name, "")
+                memo[name] = "st.current" in text or any(
+                    reads(callee) for callee in re.findall(r"\b([FAG][0-9]+)\(", text)
+                    if callee != name)
+            return memo[name]
+        return tuple(key for key, name in self.kept if reads(name))
 
     @staticmethod
     def _params(scope: Scope, text: str) -> list:
@@ -266,6 +286,7 @@ class Builtins:
         if cached:
             # the function's own table of results in the facts, keyed by its arguments
             fid = self.mod.const(fname)
+            self.kept.append((fname, fname))
             key = srcs[0] if len(srcs) == 1 else "(" + "".join(f"{v}, " for v in srcs) + ")"
             lines = [(0, "if st is None:", None), (1, f"return {src}", None),
                      (0, f"known = st.facts.get({fid})", None),
@@ -557,7 +578,8 @@ class Builtins:
         frees = [scope.names[n].src for n in sorted(name_uses(node.cond))
                  if n != node.var and n in scope.names]
         params = self._params(scope, cond + " ".join(frees))
-        gid = self.mod.const(self.mod.fresh("G"))
+        key_name = self.mod.fresh("G")
+        gid = self.mod.const(key_name)
         # the group's own table of results in the facts, keyed by the cell (and by the
         # other locals its condition reads)
         def key(cell: str) -> str:
@@ -587,6 +609,8 @@ class Builtins:
         lines.append((0, "return found", None))
         fn = self.mod.function("G", ", ".join(params[:1] + ["first"] + params[1:]),
                                [(i, t, node.pos) for i, t, _ in lines], node.pos, node.name)
+        if cached:
+            self.kept.append((key_name, fn.__name__))
         return (f"{fn.__name__}({', '.join(params[:1] + [start] + params[1:])})",
                 T.list_of(T.slot(self.c.any_zone)))
 

@@ -108,6 +108,7 @@ class Compiler:
         if unreached:
             raise SpecError(f"rule '{unreached[0]}' is never called", p.procs[unreached[0]].pos,
                             "call it from setup, play or another rule, or remove it")
+        p.turn_facts = self.builtins.facts_of_the_turn()
         p.graph = g.graph
         p.compiler = self          # for expressions compiled later (scenarios, tools)
         p.module = self.mod

@@ -135,6 +135,7 @@ class Program:
     returns: str = "scores"   # game.returns: what State.returns() gives (scores, win_loss)
     traced: bool = False      # compiled with trace: states count the ids they reach
     cache: bool = True        # spec functions' results kept in State.facts (see builtins.py)
+    turn_facts: tuple = ()    # the keys of State.facts that read whose turn it is
     max_depth: int = 200
     graph: object = None
     compiler: object = None

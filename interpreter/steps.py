@@ -79,6 +79,14 @@ def _count_down(st, fr) -> bool:
     return False
 
 
+def _new_turn(st) -> None:
+    """Whose turn it is has changed: the facts that read it are stale, the others not."""
+    facts = st.facts
+    if facts:
+        for key in st.prog.turn_facts:
+            facts.pop(key, None)
+
+
 def B_too_long(limit: int, pos):
     raise RuleError(f"the game ran more than {limit} steps without ending", pos,
                     "a loop never ends, or raise game.max_steps")
@@ -389,7 +397,7 @@ class Steps:
                 return False
             st.current = (st.current + 1) % n
             st.turn += 1
-            st.facts.clear()
+            _new_turn(st)
             fr[1] = 0
             return True
         loop.again = again
@@ -402,7 +410,7 @@ class Steps:
             else:                       # a position given with its player to act
                 st.current, st.to_act = st.to_act, None
             st.turn += 1
-            st.facts.clear()
+            _new_turn(st)
             st.stack.append([ins, 0, fr[2], loop, None, None, blk])
         return Part(items=[(turns, pos)], native=False)
 

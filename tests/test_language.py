@@ -870,3 +870,30 @@ def test_a_function_may_name_its_values(tmp_path):
     st = game.new_state(seed=2)
     ns = [int(n[-1]) for n in names(st, "hand", 0)]
     assert st.gv[0] == max(ns) - min(ns)
+
+
+def test_a_new_turn_keeps_the_facts_that_do_not_read_whose_turn_it_is(tmp_path):
+    game = make(tmp_path, """
+        functions:
+          reds:
+            value: "[c for c in deck where c.colour == red]"
+          mine:
+            value: "[c for c in current.hand]"
+        setup:
+          - for: p in players
+            do:
+              - move top(deck) to p.hand
+        play:
+          - turns: {first: "0", until: "size(reds()) == 0 or size(mine()) > 5"}
+            do:
+              - choose: c in deck where c in reds()
+                do:
+                  - move c to out
+    """)
+    st = game.new_state(seed=1)
+    st.apply(st.legal_actions()[0])          # a move, then a new turn, then the choice
+    tables = {key for key, table in st.facts.items() if table}
+    reds_key, mine_key = sorted(k for k, _ in game.prog.compiler.builtins.kept)
+    assert game.prog.turn_facts == (mine_key,)
+    assert reds_key in tables                # computed by `until`, kept by the new turn
+    assert mine_key not in tables            # read the old turn's player: dropped
