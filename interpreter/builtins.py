@@ -228,7 +228,11 @@ class Builtins:
             return True
         if isinstance(node, ast.Generator):
             src = node.source
-            if not (isinstance(src, ast.Func) and src.name in LOCAL_SOURCES):
+            local = (isinstance(src, ast.Func) and src.name in LOCAL_SOURCES
+                     # a parameter or a let: a list already made (its making is counted
+                     # where it is made); a zone, a table or data is walked whole
+                     or isinstance(src, ast.Name) and not self._global_name(src.id))
+            if not local:
                 return True
         if isinstance(node, ast.Func) and node.name in self.c.functions \
                 and node.name not in seen and node.name not in self.compiling:
@@ -239,6 +243,11 @@ class Builtins:
         if isinstance(node, tuple):
             return any(self._heavy(v, seen) for v in node)
         return False
+
+    def _global_name(self, name: str) -> bool:
+        c = self.c
+        return (name in c.prog.zones or name in c.data or name in c.enums
+                or name in c.prog.gvar_names or name in c.tables or name == "players")
 
     def _spec_function(self, node, args, scope):
         """A spec function: inlined at the call (its parameters replaced by the argument
