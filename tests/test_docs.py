@@ -31,6 +31,6 @@ def test_compiler_doc_names_the_modules_there_are():
     for module in named:
         assert (ROOT / "interpreter" / module).is_file(), module
     stages = {"compiler.py", "names.py", "layout.py", "geometry.py", "expressions.py",
-              "builtins.py", "readers.py", "steps.py", "decisions.py", "flowgraph.py",
+              "builtins.py", "boards.py", "readers.py", "steps.py", "decisions.py", "flowgraph.py",
               "codegen.py", "runtime.py", "engine.py", "model.py"}
     assert stages <= named, stages - named
