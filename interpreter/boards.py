@@ -36,8 +36,6 @@ class BoardBuiltins:
                             "a cell is grid[x, y], an item of cells(grid), or cell(piece)")
         return src
 
-    @staticmethod
-
     # grids (and any zone of several slots, read as one row): cells and their geometry
     def f_cells(self, node, args):
         check_arity(node, len(args), 1)

@@ -323,6 +323,7 @@ class Builtins(BoardBuiltins):
                             node.args[i].pos)
         return src
 
+    @staticmethod
     def _width(typ) -> int:
         return typ[1].nslots if typ[0] == "zone" else 1
 
