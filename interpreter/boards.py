@@ -12,7 +12,7 @@ from . import types as T
 from .ast import name_uses
 from .codegen import fresh_list, paren
 from .errors import SpecError, did_you_mean
-from .geometry import DIAGONAL, GRID_DIRECTIONS, HEX_DIRECTIONS, ORTHOGONAL
+from .geometry import DIAGONAL, GRID_DIRECTIONS, HEX_DIRECTIONS, OPPOSITE, ORTHOGONAL
 
 DIRECTIONS = tuple(dict.fromkeys(GRID_DIRECTIONS + HEX_DIRECTIONS))
 
@@ -120,6 +120,13 @@ class BoardBuiltins:
 
     def f_diagonal(self, node, args):
         return self._directions(node, args, "diagonal")
+
+    def f_opposite(self, node, args):
+        """The direction back: opposite('ne') is 'sw' (on a grid and a hex board)."""
+        check_arity(node, len(args), 1)
+        d = self._direction_arg(node, args, 0)
+        return (f"B_opposite({self.mod.const(dict(OPPOSITE))}, {d}, "
+                f"{self.mod.const(node.pos)})"), T.STR
 
     def f_neighbour(self, node, args):
         """The cell next to c in a direction, or none off the board."""

@@ -205,6 +205,13 @@ def B_ray(rays: dict, board: tuple, c, d, pos):
     return line
 
 
+def B_opposite(opposite: dict, d, pos):
+    back = opposite.get(d)
+    if back is None:
+        raise RuleError(f"{d!r} is not a direction", pos)
+    return back
+
+
 def B_at(base: int, x: int, y: int, w: int, h: int):
     """The cell at (x, y) of a w x h board, or None off it."""
     return base + y * w + x if 0 <= x < w and 0 <= y < h else None

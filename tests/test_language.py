@@ -897,3 +897,15 @@ def test_a_new_turn_keeps_the_facts_that_do_not_read_whose_turn_it_is(tmp_path):
     assert game.prog.turn_facts == (mine_key,)
     assert reds_key in tables                # computed by `until`, kept by the new turn
     assert mine_key not in tables            # read the old turn's player: dropped
+
+
+def test_the_opposite_direction(tmp_path):
+    assert geometry_value(tmp_path, "[opposite(d) for d in directions(board)]") == \
+        ["s", "sw", "w", "nw", "n", "ne", "e", "se"]
+    assert geometry_value(tmp_path, "[opposite(d) for d in directions(hexes)]") == \
+        ["w", "sw", "se", "e", "ne", "nw"]
+    # a line through a cell: the ray one way and the ray the other way
+    assert geometry_value(tmp_path, "size(ray(board[1, 1], 'e')) + size(ray(board[1, 1], "
+                                    "opposite('e')))") == 3
+    with pytest.raises(SpecError, match="'up' is not a direction"):
+        geometry_value(tmp_path, "opposite('up')")
