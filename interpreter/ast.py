@@ -73,12 +73,13 @@ class Func(Node):
 
 @dataclass(frozen=True)
 class Generator(Node):
-    """elt for var in source where cond let name = value, ..."""
+    """elt for var in source while take where cond let name = value, ..."""
     elt: Node
     var: str
     source: Node
     cond: Node | None
     lets: tuple  # ((name, value), ...)
+    take: Node | None = None    # the items are taken while it holds
 
 
 @dataclass(frozen=True)
@@ -235,7 +236,7 @@ def name_uses(node, out=None, weight: int = 1) -> dict:
         out[node.id] = out.get(node.id, 0) + weight
     elif isinstance(node, Generator):
         name_uses(node.source, out, weight)
-        for part in (node.elt, node.cond, node.lets):
+        for part in (node.elt, node.cond, node.lets, node.take):
             name_uses(part, out, 2)
     elif isinstance(node, Region):
         name_uses(node.start, out, weight)

@@ -116,10 +116,16 @@ class Builtins(BoardBuiltins):
                                                      (0, "n[x] = n.get(x, 0) + 1", None)],
                               "n = {}", "n"), T.map_of(etyp, T.INT, counts=True)
         if name == "list":
+            if gen.take is not None:
+                return self.list_loop(gen, scope, node.pos), T.list_of(etyp)
             return values, T.list_of(etyp)
         # the default is computed only when nothing comes: after the loop
         return self._loop(gen, scope, node.pos, [(0, f"return {elt}", None)], "",
                           dflt or "None"), etyp
+
+    def list_loop(self, gen, scope: Scope, pos) -> str:
+        """A list built by a loop (a generator with `while` cannot be a comprehension)."""
+        return self._loop(gen, scope, pos, [(0, f"n.append({gen.elt})", None)], "n = []", "n")
 
     def _loop(self, gen, scope: Scope, pos, on_item: list, start: str, result: str) -> str:
         """An aggregate as a function of its own with a plain loop (no generator to

@@ -78,6 +78,7 @@ class Gen:
     def __init__(self, var: str, items: str):
         self.var, self.items = var, items
         self.cond: str | None = None
+        self.take: str | None = None  # items are taken while it holds (then the loop ends)
         self.lets: list = []          # (local, source)
         self.elt, self.etyp = "", T.ANY
 
@@ -92,13 +93,16 @@ class Gen:
     def loop(self, on_item: list) -> list:
         """As a loop (lines at indent 0): on_item runs for every item that passes."""
         lines = [(0, f"for {self.var} in {self.items}:", None)]
+        if self.take is not None:
+            lines += [(1, f"if not {paren(self.take)}:", None), (2, "break", None)]
         if self.cond is not None:
             lines += [(1, f"if not {paren(self.cond)}:", None), (2, "continue", None)]
         lines += [(1, f"{v} = {src}", None) for v, src in self.lets]
         return lines + [(i + 1, text, p) for i, text, p in on_item]
 
     def sources(self) -> str:
-        return " ".join([self.items, self.cond or "", self.elt] + [s for _, s in self.lets])
+        return " ".join([self.items, self.cond or "", self.take or "", self.elt]
+                        + [s for _, s in self.lets])
 
 
 class ExprCompiler:
@@ -333,6 +337,8 @@ class ExprCompiler:
         inner = scope.child()
         var = inner.local(gen.var, T.elem(styp))
         out = Gen(var, self.c.builtins.items(styp, src))
+        if gen.take is not None:
+            out.take = self.expect(gen.take, inner, T.BOOL, "a while condition")
         if gen.cond is not None:
             out.cond = self.expect(gen.cond, inner, T.BOOL, "a where condition")
         for name, value in gen.lets:
@@ -343,6 +349,8 @@ class ExprCompiler:
 
     def x_ListComp(self, node, scope):
         gen = self.generator(node.gen, scope)
+        if gen.take is not None:          # a comprehension cannot stop: a loop can
+            return self.c.builtins.list_loop(gen, scope, node.pos), T.list_of(gen.etyp)
         # as long as its source at most: every source (a zone, a range, a table, a list
         # built so) is bounded, so a list needs no check of its own
         return f"[{gen.elt} {gen.clauses}]", T.list_of(gen.etyp)

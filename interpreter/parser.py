@@ -22,7 +22,7 @@ from .loader import LStr
 
 # words of the language: never names, even where the lexer would let them be one
 KEYWORDS = frozenset("""move to bottom of shuffled swap with shuffle refill from end game call let
-    in where for if then else and or not none true false""".split())
+    in where while for if then else and or not none true false""".split())
 
 START = {"statement": "start_statement", "expression": "start_expression",
          "bindings": "start_bindings"}
@@ -202,8 +202,8 @@ class _ToAst(Transformer):
 
     @v_args(meta=True)
     def generator(self, meta, c):
-        elt, var, source, cond, lets = c
-        return ast.Generator(elt, self._local(var), source, cond, tuple(lets or ()),
+        elt, var, source, take, cond, lets = c
+        return ast.Generator(elt, self._local(var), source, cond, tuple(lets or ()), take,
                              pos=self._pos(meta))
 
     def lets(self, c):

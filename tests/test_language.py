@@ -909,3 +909,21 @@ def test_the_opposite_direction(tmp_path):
                                     "opposite('e')))") == 3
     with pytest.raises(SpecError, match="'up' is not a direction"):
         geometry_value(tmp_path, "opposite('up')")
+
+
+def test_a_generator_takes_items_while_a_condition_holds(tmp_path):
+    """`while` stops at the first item for which it fails (`where` only skips)."""
+    assert geometry_value(tmp_path, "[k for k in [1, 2, 5, 1, 2] while k < 3]") == [1, 2]
+    assert geometry_value(tmp_path, "[k for k in [1, 2, 5, 1, 2] where k < 3]") == [1, 2, 1, 2]
+    assert geometry_value(tmp_path, "count(k for k in [1, 2, 5, 1] while k < 3)") == 2
+    assert geometry_value(tmp_path, "sum(k for k in [4, 1, 2, 5, 1] while k != 5 where k < 3)") \
+        == 3
+    assert geometry_value(tmp_path, "list(k * 10 for k in [1, 2, 5] while k < 5)") == [10, 20]
+    # a run of empty cells along a ray
+    assert geometry_value(tmp_path, "count(c for c in ray(board[0, 0], 'e') while size(c) == 0)") \
+        == 3
+
+
+def test_while_is_a_word_of_the_language(tmp_path):
+    with pytest.raises(SpecError, match="'while' is a word of the language"):
+        geometry_value(tmp_path, "let while = 2 in while")
