@@ -223,9 +223,10 @@ class Binding(Node):
 
 @dataclass(frozen=True)
 class Bindings(Node):
-    """var in source, var2 in source2 where cond"""
+    """var in source, var2 in source2 while take where cond"""
     items: tuple
     cond: Node | None
+    take: Node | None = None    # a `for` goes on while it holds
 
 
 def name_uses(node, out=None, weight: int = 1) -> dict:

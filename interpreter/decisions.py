@@ -147,6 +147,9 @@ class Decisions:
         go to (the option's body reads them as locals)."""
         c = self.c
         node = parse(opt["choose"], "bindings")
+        if node.take is not None:
+            raise SpecError("a choice's bindings take no `while` (it is for a `for` step and "
+                            "for generators)", node.take.pos, "write the condition with where")
         listing = scope.child()          # the bindings as Python locals of the listing
         srcs, names, pieces, slots = [], [], [], []
         for b in node.items:

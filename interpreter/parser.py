@@ -132,8 +132,8 @@ class _ToAst(Transformer):
     # -- bindings
     @v_args(meta=True)
     def bindings(self, meta, c):
-        *items, cond = c
-        return ast.Bindings(tuple(items), cond, pos=self._pos(meta))
+        *items, take, cond = c
+        return ast.Bindings(tuple(items), cond, take, pos=self._pos(meta))
 
     @v_args(meta=True)
     def binding(self, meta, c):

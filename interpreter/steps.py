@@ -290,10 +290,15 @@ class Steps:
         var = inner.add(b.var, T.elem(styp))
         cond = self.c.x.expect(node.cond, inner, T.BOOL, "a where condition") \
             if node.cond else None
+        take = self.c.x.expect(node.take, inner, T.BOOL, "a while condition") \
+            if node.take else None
         body = self.body(step["do"], inner, "for")
         self.g.loop(body.flow)
         if body.native:
             lines = [(0, f"for L[{var}] in {items}:", pos)]
+            if take is not None:            # the walk ends at the first item that fails
+                lines.append((1, f"if not {paren(take)}:", pos))
+                lines.append((2, "break", None))
             if cond is not None:
                 lines.append((1, f"if not {paren(cond)}:", pos))
                 lines.append((2, "continue", None))
@@ -301,6 +306,7 @@ class Steps:
         loop = self._new_loop("for", pos)
         items_fn = self.mod.expression(items, pos)
         cond_fn = self.mod.expression(cond, pos) if cond is not None else None
+        take_fn = self.mod.expression(take, pos) if take is not None else None
 
         def again(st, fr):
             todo, i = fr[4], fr[5]
@@ -308,6 +314,8 @@ class Steps:
             while i < len(todo):
                 L[var] = todo[i]
                 i += 1
+                if take_fn is not None and not take_fn(st, L):
+                    return False
                 if cond_fn is None or cond_fn(st, L):
                     fr[5] = i
                     fr[1] = 0

@@ -927,3 +927,40 @@ def test_a_generator_takes_items_while_a_condition_holds(tmp_path):
 def test_while_is_a_word_of_the_language(tmp_path):
     with pytest.raises(SpecError, match="'while' is a word of the language"):
         geometry_value(tmp_path, "let while = 2 in while")
+
+
+def test_a_for_step_goes_on_while_a_condition_holds(tmp_path):
+    game = make(tmp_path, """
+        setup:
+          - for: k in [1, 2, 5, 1, 2] while k < 3 where k > 1
+            do:
+              - total += k
+        play: []
+    """)
+    assert game.new_state(seed=0).gv[0] == 2       # 1 and 2 taken, 2 kept; 5 stops it
+
+
+def test_a_choice_takes_no_while(tmp_path):
+    with pytest.raises(SpecError, match="take no `while`"):
+        make(tmp_path, """
+            play:
+              - choose: c in deck while c.n < 3
+                do: []
+        """)
+
+
+def test_a_for_step_with_a_decision_goes_on_while_a_condition_holds(tmp_path):
+    game = make(tmp_path, """
+        play:
+          - for: k in [1, 2, 5, 1] while k < 3
+            do:
+              - choose: x in [k]
+                do:
+                  - total += x
+    """)
+    st = game.new_state(seed=0)
+    seen = 0
+    while not st.terminal:
+        st.apply(st.legal_actions()[0])
+        seen += 1
+    assert (seen, st.gv[0]) == (2, 3)
