@@ -416,6 +416,9 @@ def check_expectations(st: State, expect: LMap) -> None:
     if "scores" in expect and st.scores() != [int(x) for x in expect["scores"]]:
         raise ScenarioFailure(f"scores: expected {list(expect['scores'])}, found {st.scores()}",
                               expect.where("scores"))
+    if "returns" in expect and st.returns() != [int(x) for x in expect["returns"]]:
+        raise ScenarioFailure(f"returns: expected {list(expect['returns'])}, "
+                              f"found {st.returns()}", expect.where("returns"))
     if "winners" in expect and st.winners() != sorted(int(x) for x in expect["winners"]):
         raise ScenarioFailure(f"winners: expected {list(expect['winners'])}, "
                               f"found {st.winners()}", expect.where("winners"))

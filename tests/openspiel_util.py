@@ -17,17 +17,18 @@ def check_step(st, os_st, where="") -> None:
 
 
 def check_end(st, os_st, where="") -> tuple:
-    """Both terminal, Tabula's scores equal to OpenSpiel's returns; the scores."""
+    """Both terminal, Tabula's returns (game.returns: scores, or win_loss) equal to
+    OpenSpiel's; the returns."""
     assert st.terminal, (where, str(os_st))
-    assert st.scores() == [int(x) for x in os_st.returns()], (where, str(os_st))
-    return tuple(st.scores())
+    assert st.returns() == [int(x) for x in os_st.returns()], (where, str(os_st))
+    return tuple(st.returns())
 
 
 def play_in_lockstep(game, theirs, seeds, check=None) -> set:
     """One seeded random game per seed through both `game` (a Tabula game) and `theirs` (a
     pyspiel game), the same choice index each step, checked at every step (check_step,
     and `check(st, os_st)` if given) and at the end (check_end). Returns the set of final
-    scores seen (as tuples), to check that wins, losses and draws were all compared."""
+    returns seen (as tuples), to check that wins, losses and draws were all compared."""
     outcomes = set()
     for seed in seeds:
         rng = random.Random(seed)
