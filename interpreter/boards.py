@@ -12,17 +12,10 @@ from . import types as T
 from .ast import name_uses
 from .codegen import fresh_list, paren
 from .errors import SpecError, did_you_mean
+from .expressions import check_arity
 from .geometry import DIAGONAL, GRID_DIRECTIONS, HEX_DIRECTIONS, OPPOSITE, ORTHOGONAL
 
 DIRECTIONS = tuple(dict.fromkeys(GRID_DIRECTIONS + HEX_DIRECTIONS))
-
-
-def check_arity(node, n: int, lo: int, hi: int | None = None):
-    hi = lo if hi is None else hi
-    if not lo <= n <= hi:
-        want = f"{lo}" if lo == hi else f"{lo} to {hi}"
-        raise SpecError(f"{node.name}() takes {want} argument{'s' if hi != 1 else ''}, "
-                        f"not {n}", node.pos)
 
 
 class BoardBuiltins:

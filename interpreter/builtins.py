@@ -19,9 +19,9 @@ from .ast import name_uses
 from . import types as T
 from .codegen import Src, fresh_list, is_unique, iterable, paren
 from .errors import SpecError, did_you_mean
-from .expressions import Scope
+from .expressions import Scope, check_arity
 from .parser import parse
-from .boards import BoardBuiltins, check_arity
+from .boards import BoardBuiltins
 from .readers import MAX_RANGE
 
 MAX_PIECES = 100_000

@@ -27,6 +27,14 @@ def _plain_arithmetic(src: str) -> bool:
         and all(m in ("L",) for m in re.findall(r"([A-Za-z_]\w*)\[", src))
 
 
+def check_arity(node, n: int, lo: int, hi: int | None = None):
+    hi = lo if hi is None else hi
+    if not lo <= n <= hi:
+        want = f"{lo}" if lo == hi else f"{lo} to {hi}"
+        raise SpecError(f"{node.name}() takes {want} argument{'s' if hi != 1 else ''}, "
+                        f"not {n}", node.pos)
+
+
 class Var:
     """A name of the rule text: the Python source that reads it, its type, and its slot
     in the frame's locals (None for a Python local or an inlined argument)."""
