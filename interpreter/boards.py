@@ -36,13 +36,16 @@ class BoardBuiltins:
         span = f"range({src}, {paren(src)} + {self._width(typ)})"
         return fresh_list(f"list({span})", span, True), T.list_of(T.slot(typ[1]))
 
-    def f_x(self, node, args):
+    def _of_cell(self, node, args, table: str, typ):
+        """A fact of a cell read from one of the layout's per-slot tables."""
         check_arity(node, len(args), 1)
-        return f"{self.table('x')}[{self._cell_arg(node, args)}]", T.INT
+        return f"{self.table(table)}[{self._cell_arg(node, args)}]", typ
+
+    def f_x(self, node, args):
+        return self._of_cell(node, args, "x", T.INT)
 
     def f_y(self, node, args):
-        check_arity(node, len(args), 1)
-        return f"{self.table('y')}[{self._cell_arg(node, args)}]", T.INT
+        return self._of_cell(node, args, "y", T.INT)
 
     def f_cell(self, node, args):
         """The slot (cell) a piece is in."""
@@ -148,12 +151,10 @@ class BoardBuiltins:
             T.slot(z)
 
     def f_on_edge(self, node, args):
-        check_arity(node, len(args), 1)
-        return f"{self.table('on_edge')}[{self._cell_arg(node, args)}]", T.BOOL
+        return self._of_cell(node, args, "on_edge", T.BOOL)
 
     def f_corner(self, node, args):
-        check_arity(node, len(args), 1)
-        return f"{self.table('corner')}[{self._cell_arg(node, args)}]", T.BOOL
+        return self._of_cell(node, args, "corner", T.BOOL)
 
     def region(self, node, scope):
         """group(c from start where cond): flood fill through cells satisfying cond."""

@@ -78,14 +78,13 @@ class Builtins(BoardBuiltins):
             raise SpecError(f"'{name}' does not take a generator", node.pos,
                             did_you_mean(name, AGGREGATES) or f"one of {', '.join(AGGREGATES)}")
         gen = self.c.x.generator(node.gen, scope)
-        clauses, elt, etyp = gen.clauses, gen.elt, gen.etyp
+        elt, etyp = gen.elt, gen.etyp
         dflt = None
         if node.default is not None:
             dflt, _ = self.c.x.compile(node.default, scope)
         if dflt is not None and name not in ("max", "min", "first"):
             raise SpecError(f"{name}() takes no default", node.default.pos,
                             "only max, min and first have a default (for nothing to choose from)")
-        values = f"[{elt} {clauses}]"
         if name == "sum":
             if etyp not in (T.INT, T.BOOL, T.ANY):
                 raise SpecError(f"sum() adds numbers, not {T.describe(etyp)}", node.gen.elt.pos)
@@ -118,7 +117,7 @@ class Builtins(BoardBuiltins):
         if name == "list":
             if gen.take is not None:
                 return self.list_loop(gen, scope, node.pos), T.list_of(etyp)
-            return values, T.list_of(etyp)
+            return f"[{elt} {gen.clauses}]", T.list_of(etyp)
         # the default is computed only when nothing comes: after the loop
         return self._loop(gen, scope, node.pos, [(0, f"return {elt}", None)], "",
                           dflt or "None"), etyp

@@ -77,7 +77,7 @@ class Names:
         if name in c.tables and not c.tables[name][0]:
             _, base, keys = c.tables[name]
             pairs = mod.const(tuple((k, base + i) for i, k in enumerate(keys)))
-            return (f"{{k: st.gv[i] for k, i in {pairs}}}",
+            return (f"B_table(st.gv, {pairs})",
                     T.map_of(type_of_value(keys[0]), c.gvar_types[base]))
         if name in p.gvar_names:
             i = p.gvar_names.index(name)
@@ -135,7 +135,7 @@ class Names:
             if name in c.tables and c.tables[name][0]:
                 _, base, keys = c.tables[name]
                 pairs = c.mod.const(tuple((k, base + i) for i, k in enumerate(keys)))
-                return (f"B_player_table(st.pv[{obj}], {pairs})",
+                return (f"B_table(st.pv[{obj}], {pairs})",
                         T.map_of(type_of_value(keys[0]), c.pvar_types[base]))
             if name in p.pvar_names:
                 i = p.pvar_names.index(name)

@@ -39,8 +39,6 @@ def B_table(box: list, pairs: tuple) -> dict:
     return {k: box[i] for k, i in pairs}
 
 
-B_player_table = B_table
-
 
 def B_table_index(where: dict, k, keys: str, pos) -> int:
     i = where.get(k)
