@@ -136,9 +136,9 @@ class Module:
         self.chunks.append(text)
         return self.ns[name]
 
-    def expression(self, src: str, pos: Pos = NOWHERE, note: str = "", params: str = "st, L"):
+    def expression(self, src: str, pos: Pos = NOWHERE, note: str = ""):
         """fn(st, L) -> the value of the expression source `src`."""
-        return self.function("E", params, [(0, f"return {src}", pos)], pos, note)
+        return self.function("E", "st, L", [(0, f"return {src}", pos)], pos, note)
 
     def source(self, title: str = "") -> str:
         """The whole generated program, as `tabula compile` prints it: the constants

@@ -20,7 +20,7 @@ from .expressions import ExprCompiler, Scope
 from .flowgraph import FlowGraph
 from .layout import VAR_TYPES, Layout, plain
 from .loader import LList, LMap
-from .model import Program, ZoneInfo
+from .model import Block, Proc, Program, ZoneInfo
 from .names import SPECIAL_NAMES, Names, type_of_value
 from .parser import KEYWORDS, parse
 from .steps import Steps
@@ -172,7 +172,6 @@ class Compiler:
 
     # ---- rules ---------------------------------------------------------------------------
     def _procs(self):
-        from .model import Proc
         for name, r in self.rules.items():
             params = tuple(str(x) for x in r.get("params", ()))
             self.prog.procs[str(name)] = Proc(str(name), params, pos=self.rules.where_key(name),
@@ -183,7 +182,6 @@ class Compiler:
 
     def compile_proc(self, name, proc, types=None):
         """Compile a rule's body; its parameters take the types of its first call."""
-        from .model import Block
         scope = Scope()
         for i, param in enumerate(proc.params):
             scope.add(param, types[i] if types else T.ANY)
