@@ -1,7 +1,17 @@
 """Play a Tabula game and OpenSpiel's version of it in lockstep: the classic examples
 (tic-tac-toe, Connect Four, ...) are checked move for move against OpenSpiel's games."""
 
+import os
 import random
+import textwrap
+
+import pytest
+
+from interpreter import load_game
+
+# random trajectories per lockstep test: 200 in the default suite; the documented longer
+# run is `TABULA_LOCKSTEP_GAMES=1000 pytest tests -k openspiel` (docs/openspiel.md)
+GAMES = int(os.environ.get("TABULA_LOCKSTEP_GAMES", "200"))
 
 
 def check_step(st, os_st, where="") -> None:
@@ -61,3 +71,19 @@ def play_moves_in_lockstep(game, theirs, moves, check=None) -> tuple:
     if check:
         check(st, os_st)
     return check_end(st, os_st, "the last move")
+
+
+def mutant(tmp_path, spec_path, change: str, players: int | None = None):
+    """The game of a variant of `spec_path` made by `change` (the variant's YAML below
+    `extends:`, e.g. an `override:` of one function): the mutation check loads a spec
+    with one rule broken, to show that the lockstep test notices."""
+    variant = tmp_path / "mutant.yaml"
+    variant.write_text(f"extends: {spec_path}\ngame: {{id: mutant, name: Mutant}}\n"
+                       + textwrap.dedent(change))
+    return load_game(variant, players=players)
+
+
+def assert_mutation_caught(game, theirs, seeds, check=None) -> None:
+    """A game with a broken rule (see mutant) must fail the lockstep comparison."""
+    with pytest.raises(AssertionError):
+        play_in_lockstep(game, theirs, seeds, check=check)

@@ -331,13 +331,3 @@ def test_suite_without_a_suite_file(capsys, tmp_path, monkeypatch):
     assert code == 0 and "(no suite file)" in out.splitlines()[0]
     assert "summary" not in out and "targets" not in out
 
-
-# ---- tic-tac-toe against OpenSpiel ---------------------------------------------------------
-
-def test_tic_tac_toe_plays_as_openspiel():
-    """200 seeded random games through both: at every step the same player, the same legal
-    actions (an action's last value is OpenSpiel's action) with the same strings, and at
-    the end the same returns."""
-    outcomes = play_in_lockstep(load_game(ROOT / "examples" / "tic_tac_toe"),
-                                pyspiel.load_game("tic_tac_toe"), range(200))
-    assert outcomes == {(1, -1), (-1, 1), (0, 0)}    # wins, losses and draws were compared

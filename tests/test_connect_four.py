@@ -9,7 +9,10 @@ import pytest
 from interpreter import load_game
 
 from conftest import ROOT
-from openspiel_util import play_in_lockstep, play_moves_in_lockstep
+from openspiel_util import (GAMES, assert_mutation_caught, mutant, play_in_lockstep,
+                            play_moves_in_lockstep)
+
+SPEC = ROOT / "examples" / "connect_four" / "connect_four.yaml"
 
 # a game that fills the board without four in a row (OpenSpiel's actions: columns)
 DRAW = [3, 6, 1, 3, 1, 3, 6, 4, 5, 5, 3, 4, 3, 1, 1, 0, 4, 3, 0, 4, 6, 6, 2, 6, 1, 0, 5,
@@ -29,7 +32,7 @@ def same_board(st, os_st) -> None:
 
 
 def test_random_games_play_as_openspiel(games):
-    outcomes = play_in_lockstep(*games, range(200), check=same_board)
+    outcomes = play_in_lockstep(*games, range(GAMES), check=same_board)
     assert outcomes == {(1, -1), (-1, 1)}    # wins of both players were compared
 
 
@@ -43,3 +46,15 @@ def test_a_full_column_is_not_offered(games):
     for label in ["x3", "o3"] * 3:
         st.apply_string(label)
     assert st.legal_action_strings() == ["x0", "x1", "x2", "x4", "x5", "x6"]
+
+
+def test_a_broken_rule_is_caught(games, tmp_path):
+    """Three in a row wins instead of four: the lockstep comparison must fail."""
+    broken = mutant(tmp_path, SPEC, """
+        override:
+          functions:
+            four_through:
+              params: [c, p]
+              value: any(run(c, d, p) + run(c, opposite(d), p) >= 2 for d in directions(board))
+        """)
+    assert_mutation_caught(broken, games[1], range(GAMES))

@@ -9,12 +9,13 @@ import pytest
 from interpreter import load_game
 
 from conftest import ROOT
-from openspiel_util import play_in_lockstep
+from openspiel_util import assert_mutation_caught, mutant, play_in_lockstep
 
 # Seeded random games compared with OpenSpiel, board checked at every step: about 5.5 ms
 # a game on the development machine (Tabula's part is most of it), so about 11 s in all;
 # they pass about 900 times.
 GAMES = 2000
+SPEC = ROOT / "examples" / "othello" / "othello.yaml"
 SIGN = {"black": "x", "white": "o"}
 
 
@@ -52,3 +53,17 @@ def test_the_opening_is_openspiels(games):
     assert st.current_player() == os_st.current_player() == 0
     assert [a[-1] for a in st.legal_actions()] == os_st.legal_actions() == [19, 26, 37, 44]
     assert st.legal_action_strings() == ["d3", "c4", "f5", "e6"]
+
+
+def test_a_broken_rule_is_caught(games, tmp_path):
+    """Outflanking along the diagonals forgotten: the lockstep comparison must fail."""
+    broken = mutant(tmp_path, SPEC, """
+        override:
+          functions:
+            outflanks:
+              params: [c, d, p]
+              value: >-
+                d in orthogonal(board) and holds(neighbour(c, d), next_player(p))
+                and holds(line_end(c, d, p), p)
+        """)
+    assert_mutation_caught(broken, games[1], range(50))
