@@ -112,7 +112,20 @@ def determinize(state: State, player: int, rng: random.Random) -> State:
     new.rng = random.Random(rng.getrandbits(64))
     new.history = []
     new._scores = None
+    if new.seen is not None:          # what others chose out of sight stays unknown
+        new.seen = [e if e[3] is None or player in e[3] else (e[0], e[1], "", e[3])
+                    for e in new.seen]
+    pend = new.pending
+    others = ([who for who, _ in pend.joint[:len(pend.chosen)]]
+              if pend is not None and pend.joint is not None else [])
     relist(new)
+    # at a simultaneous decision, the choices already made by others are secret: each is
+    # drawn at random among that player's legal actions
+    for who in others:
+        pend = new.pending
+        if pend is None or pend.joint is None or pend.player != who or who == player:
+            break
+        new._apply(pend, pend.actions[int(rng.random() * len(pend.actions))])
     return new
 
 
@@ -319,8 +332,7 @@ class MCTSAgent(Agent):
             while not st.terminal:
                 p = st.pending
                 if p.player == CHANCE:
-                    a = p.actions[int(rnd() * len(p.actions))]
-                    st._apply(p, a)
+                    st._apply(p, st.sample_chance(rng))
                     continue
                 who = p.player
                 children = node.children
@@ -450,8 +462,7 @@ def next_action(st: State, agents: list, rngs: list, crng: random.Random) -> tup
     pend = st.pending
     who = pend.player
     if who == CHANCE:
-        acts = pend.actions
-        return acts[int(crng.random() * len(acts))]
+        return st.sample_chance(crng)
     agent = agents[who]
     a = agent.act(View(st, who, rngs[who]))
     try:

@@ -56,13 +56,17 @@ class Decisions:
         outer = g.current
         g.current = dnode
         alts, listing, flows, option_nodes = [], [], [], []
+        outer_scope = scope
+        chooser_slot = choosers = None
+        if "simultaneous" in step:
+            scope, chooser_slot, choosers = self._simultaneous(step, scope)
         try:
             for i, opt in enumerate(options):
                 oid = node = None
                 if opt is not step and isinstance(opt, dict) and "id" in opt:
                     node = g.register_id(opt, dnode)
                     oid = str(opt["id"])
-                alt, lines, flow = self._alternative(did, i, opt, scope, pos, oid)
+                alt, lines, flow = self._alternative(did, i, opt, scope, pos, oid, step)
                 alts.append(alt)
                 listing += lines
                 flows.append(flow)
@@ -86,15 +90,22 @@ class Decisions:
         if chance and any(isinstance(o, dict) and o.get("distinct") for o in options):
             raise SpecError("a chance decision cannot be distinct: merging outcomes would "
                             "change their odds", step.pos, "remove distinct:")
+        self._check_weights(step, options, chance)
         dec = Decision(did, g.current, alts, player,
                        optional=str(step.get("optional", "")),
-                       done=str(step.get("done", "done")) if upto else "", upto=upto, pos=pos)
+                       done=str(step.get("done", "done")) if upto else "", upto=upto, pos=pos,
+                       weighted=any(a.weight is not None for a in alts),
+                       chooser_slot=chooser_slot)
         p.decisions[did] = dec
         actions = self.mod.function("D", "st, L", [(0, "out = []", None)] + listing
                                     + [(0, "return out", None)], pos, f"decision {did}")
-        else_body = c.steps.body(step.get("else", LList()), scope.child(), "else")
+        else_body = c.steps.body(step.get("else", LList()), outer_scope.child(), "else")
         g.then(else_body.flow.maybe())
         orelse = c.steps.block(else_body)
+        if choosers is not None:
+            dec.reveal = self._reveal(dec, pos)
+            return Part(items=[(self._ask_joint(dec, actions, choosers, orelse), pos)],
+                        native=False)
         ask = self._ask(dec, actions, orelse, "else" in step)
         if not upto:
             return Part(items=[(ask, pos)], native=False)
@@ -120,8 +131,132 @@ class Decisions:
                 "options": described, "optional": text(step.get("optional", "")),
                 "up_to": text(step.get("up_to", ""))}
 
+    # -- simultaneous decisions, weights, visibility -------------------------------------------
+    def _simultaneous(self, step, scope: Scope):
+        """`simultaneous: p in PLAYERS`: the scope of the options with p bound (a frame
+        slot, set to each chooser in turn), the slot, and the function listing the
+        players who choose."""
+        for key in ("player", "up_to"):
+            if key in step:
+                raise SpecError(f"a simultaneous decision cannot take {key}: (its players "
+                                "are the ones named by simultaneous:)", step.where_key(key),
+                                "remove " + key + ":")
+        where = step.where("simultaneous")
+        node = parse(step["simultaneous"], "bindings")
+        if len(node.items) != 1 or node.cond is not None or node.take is not None:
+            raise SpecError("simultaneous: takes one binding, e.g. `p in players`", node.pos)
+        b = node.items[0]
+        src, typ = self.c.x.compile(b.source, scope)
+        if not T.is_list(typ) or T.elem(typ) not in (T.PLAYER, T.INT, T.ANY):
+            raise SpecError(f"simultaneous: needs a list of players, not {T.describe(typ)}",
+                            b.source.pos, "e.g. simultaneous: p in players")
+        inner = scope.child()
+        slot = inner.add(b.var, T.PLAYER)
+        return inner, slot, self.mod.expression(f"list({src})", where, "simultaneous")
+
+    def _check_weights(self, step, options, chance: bool) -> None:
+        """weight: belongs to chance decisions, and on every option if on one."""
+        weighted = [o for o in options if isinstance(o, dict) and "weight" in o]
+        if not weighted:
+            return
+        if not chance:
+            raise SpecError("only a chance decision has weights: a player picks freely",
+                            weighted[0].where_key("weight"), "remove weight:, or make the "
+                            "decision player: chance")
+        for key in ("optional", "up_to"):
+            if key in step:
+                raise SpecError(f"a weighted chance decision cannot take {key}:",
+                                step.where_key(key), "remove " + key + ":")
+        missing = [o for o in options if isinstance(o, dict) and "weight" not in o]
+        if missing:
+            raise SpecError("every option of a weighted chance decision needs a weight",
+                            getattr(missing[0], "pos", step.pos), "add weight: to it")
+
+    def _weight(self, opt, inner: Scope):
+        if "weight" not in opt:
+            return None
+        src = self.c.x.expect(parse(opt["weight"], "expression"), inner, T.INT,
+                              "a chance outcome's weight")
+        return self.mod.expression(src, opt.where("weight"), "weight")
+
+    def _visible(self, step, inner: Scope):
+        """visible_to: who sees the chosen action in their information state (a player
+        or a list of players, evaluated with the bindings bound); None: everyone."""
+        if "visible_to" not in step:
+            return None
+        src, typ = self.c.x.compile(parse(step["visible_to"], "expression"), inner)
+        if typ not in (T.PLAYER, T.INT, T.ANY) and not (
+                T.is_list(typ) and T.elem(typ) in (T.PLAYER, T.INT, T.ANY)):
+            raise SpecError(f"visible_to: names a player or a list of players, not "
+                            f"{T.describe(typ)}", step.where("visible_to"),
+                            "e.g. visible_to: p, or visible_to: [p, current]")
+        return self.mod.expression(src, step.where("visible_to"), "visible_to")
+
+    def _reveal(self, dec: Decision, pos):
+        """The function that runs a simultaneous decision's choices, once every player
+        has chosen: a loop over [(player, action), ...] in the players' order, which binds
+        the player and the action's values and runs the chosen option's block."""
+        c = self.c
+        slot = dec.chooser_slot
+        alts = dec.alts
+
+        def again(st, fr):
+            i = fr[5]
+            if i < len(fr[4]):
+                fr[5] = i + 1
+                fr[1] = 0
+                return True
+            return False
+
+        def bind(st, fr):
+            who, action = fr[4][fr[5] - 1]
+            L = fr[2]
+            L[slot] = who
+            if action[1] >= 0:
+                a = alts[action[1]]
+                for s, v in zip(a.slots, action[2:]):
+                    L[s] = v
+                if a.body.ins:
+                    st.stack.append([a.body.ins, 0, L, None, None, None, a.body])
+        loop = c.steps._new_loop("simultaneous", pos, again)
+        blk = c.steps.block(_Single(bind, pos))
+        ins = blk.ins
+
+        def reveal(st, fr, chosen):
+            frame = [ins, 0, fr[2], loop, [[who, list(a)] for who, a in chosen], 0, blk]
+            if again(st, frame):
+                st.stack.append(frame)
+        return reveal
+
+    def _ask_joint(self, dec: Decision, actions, choosers, orelse):
+        """The instruction of a simultaneous decision: every chooser's actions listed
+        (a chooser with none takes no part), then the state waits for all of them."""
+        slot = dec.chooser_slot
+        skip = (dec.id, SKIP)
+        optional = bool(dec.optional)
+        else_ins = orelse.ins
+
+        def ask(st, fr):
+            L = fr[2]
+            joint = []
+            for who in choosers(st, L):
+                L[slot] = who
+                found = actions(st, L)
+                if found:
+                    if optional:
+                        found.insert(0, skip)
+                    joint.append((who, found))
+            if not joint:
+                if else_ins:
+                    st.stack.append([else_ins, 0, L, None, None, None, orelse])
+                return None
+            fr[1] -= 1
+            st.pause(dec, joint[0][0], joint[0][1], fr, joint)
+            return True
+        return ask
+
     # -- one alternative ----------------------------------------------------------------------
-    def _alternative(self, did, i, opt, scope: Scope, pos, oid=None):
+    def _alternative(self, did, i, opt, scope: Scope, pos, oid=None, step=None):
         """-> (Alt, its lines of the listing function, the Flow of its body)."""
         if not isinstance(opt, dict):
             raise SpecError("an option is a mapping with a label and what it does", pos)
@@ -140,7 +275,8 @@ class Decisions:
         body, flow = c.steps.compile_block(opt.get("do", LList()), inner, "option",
                                            trace_id=oid or "", trace_pos=opt.pos)
         label = self._label(opt.get("label"), inner, slots, opt, i)
-        return Alt(i, label, slots, body, str(opt.get("source", ""))), lines, flow
+        return Alt(i, label, slots, body, str(opt.get("source", "")), self._weight(opt, inner),
+                   self._visible(step if step is not None else opt, inner)), lines, flow
 
     def _enumerator(self, did, alt, opt, scope: Scope, inner: Scope):
         """The listing lines of an option with bindings, and the frame slots its values
@@ -261,9 +397,14 @@ class Decisions:
         empty_key = ("empty:" + dec.rule.removeprefix("step:")
                      if self.c.trace and not has_else and not upto and not optional else None)
 
+        weighted = dec.weighted
+
         def ask(st, fr):
             L = fr[2]
             found = actions(st, L)
+            weights = None
+            if weighted and found:
+                found, weights = st.weigh(dec, L, found)
             if not found:
                 if empty_key is not None:
                     st.fired[empty_key] = st.fired.get(empty_key, 0) + 1
@@ -278,7 +419,7 @@ class Decisions:
                 found.append(done)
             who = st.current if player is None else player(st, L)
             fr[1] -= 1
-            st.pause(dec, who, found, fr)
+            st.pause(dec, who, found, fr, None, weights)
             return True
         return ask
 

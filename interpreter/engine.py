@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import random
+from fractions import Fraction
 
 from .errors import IllegalAction, RuleError, TabulaError
 from .model import CHANCE, DONE, SKIP, TERMINAL, Program
@@ -35,25 +36,44 @@ def _explain(exc: Exception) -> str:
 
 
 class Pending:
-    """The decision a state waits on."""
+    """The decision a state waits on. For a simultaneous decision, `joint` lists every
+    chooser with their actions ([(player, actions), ...]) and `chosen` the actions chosen
+    so far, in that order: `player` and `actions` are the next chooser's (a sequential
+    view of the joint move, for drivers that ask one player at a time). `weights` are a
+    weighted chance decision's, one per action. `seen` holds the chosen actions' entries
+    of the information state until the joint move is revealed (games with recall)."""
 
-    __slots__ = ("decision", "player", "actions", "frame")
+    __slots__ = ("decision", "player", "actions", "frame", "joint", "chosen", "weights",
+                 "seen")
 
-    def __init__(self, decision, player, actions, frame):
+    def __init__(self, decision, player, actions, frame, joint=None, weights=None):
         self.decision = decision
         self.player = player
         self.actions = actions
         self.frame = frame
+        self.joint = joint
+        self.chosen = [] if joint is not None else None
+        self.weights = weights
+        self.seen = []
+
+    def copy(self, frame) -> "Pending":
+        new = Pending(self.decision, self.player, self.actions, frame, self.joint, self.weights)
+        if self.joint is not None:
+            new.chosen = self.chosen[:]
+            new.seen = self.seen[:]
+        return new
 
 
 class Game:
     """A spec compiled for a number of players and a set of options."""
 
-    def __init__(self, prog: Program, spec=None):
+    def __init__(self, prog: Program, spec=None, recall: bool = False):
         self.prog = prog
         self.spec = spec
         self.players = prog.players
         self.options = dict(prog.options)
+        # states keep each player's information state (State.information_state)
+        self.recall = recall
 
     @property
     def id(self) -> str:
@@ -88,7 +108,7 @@ class State:
 
     __slots__ = ("game", "prog", "slots", "where", "gv", "pv", "current", "turn", "stack",
                  "pending", "_rng", "_rng_shared", "terminal", "steps", "history", "_scores",
-                 "facts", "fired", "to_act")
+                 "facts", "fired", "to_act", "seen")
 
     def __init__(self, game: Game, seed: int = 0):
         prog = game.prog
@@ -118,6 +138,9 @@ class State:
         self.to_act: int | None = None
         # id -> times reached, in a game compiled with trace=True (see Spec.game)
         self.fired = {} if prog.traced else None
+        # the decisions made so far as the players saw them, in a game with recall:
+        # [(player, rule, action string, players who saw it or None for all)]
+        self.seen = [] if game.recall else None
 
     # ---- the state's random generator, copied on write -----------------------------------
     @property
@@ -136,8 +159,25 @@ class State:
         self._rng, self._rng_shared = value, False
 
     # ---- the run loop ---------------------------------------------------------------------
-    def pause(self, decision, player, actions, frame) -> None:
-        self.pending = Pending(decision, player, actions, frame)
+    def pause(self, decision, player, actions, frame, joint=None, weights=None) -> None:
+        self.pending = Pending(decision, player, actions, frame, joint, weights)
+
+    def weigh(self, dec, L, actions) -> tuple:
+        """A weighted chance decision's outcomes with a weight above 0, and their weights."""
+        kept, weights = [], []
+        for a in actions:
+            alt = dec.alts[a[1]]
+            bound = list(L)
+            for slot, v in zip(alt.slots, a[2:]):
+                bound[slot] = v
+            w = alt.weight(self, bound)
+            if w < 0:
+                raise RuleError(f"the chance outcome '{alt.label(self, bound)}' has a negative "
+                                f"weight ({w})", dec.pos)
+            if w:
+                kept.append(a)
+                weights.append(w)
+        return kept, weights
 
     def finish(self) -> None:
         self.terminal = True
@@ -181,7 +221,8 @@ class State:
 
     # ---- the OpenSpiel-like API ------------------------------------------------------------
     def current_player(self) -> int:
-        """A player index, CHANCE (-1) or TERMINAL (-2)."""
+        """A player index, CHANCE (-1) or TERMINAL (-2). At a simultaneous decision: the
+        next player to choose (see is_simultaneous_node)."""
         if self.terminal:
             return TERMINAL
         return self.pending.player if self.pending is not None else TERMINAL
@@ -192,13 +233,62 @@ class State:
     def is_chance_node(self) -> bool:
         return self.pending is not None and self.pending.player == CHANCE
 
-    def legal_actions(self) -> tuple:
-        """The actions of the pending decision (tuples of small ints); () when over."""
-        return self.pending.actions if self.pending is not None else ()
+    def is_simultaneous_node(self) -> bool:
+        """Several players choose at once: each chooses without seeing the others' choices,
+        and the joint move applies when the last has chosen (apply_actions, or apply
+        once per chooser in the order of choosers())."""
+        return self.pending is not None and self.pending.joint is not None
 
-    def chance_outcomes(self) -> list:
-        acts = self.legal_actions() if self.is_chance_node() else ()
-        return [(a, 1.0 / len(acts)) for a in acts]
+    def choosers(self) -> list:
+        """The players still to choose at the pending decision (one, unless simultaneous;
+        [] for chance and at the end)."""
+        p = self.pending
+        if p is None or p.player == CHANCE:
+            return []
+        if p.joint is None:
+            return [p.player]
+        return [who for who, _ in p.joint[len(p.chosen):]]
+
+    def legal_actions(self, player: int | None = None) -> tuple:
+        """The actions of the pending decision (tuples of small ints); () when over. With
+        a player: that player's actions, () if they are not to choose."""
+        p = self.pending
+        if p is None:
+            return ()
+        if player is None or player == p.player:
+            return p.actions
+        if p.joint is not None:
+            for who, acts in p.joint[len(p.chosen):]:
+                if who == player:
+                    return acts
+        return ()
+
+    def chance_outcomes(self, exact: bool = False) -> list:
+        """[(action, probability)] of a pending chance decision: equal, or as the
+        outcomes' weights say; exact gives fractions instead of floats."""
+        if not self.is_chance_node():
+            return []
+        acts, weights = self.pending.actions, self.pending.weights
+        if weights is None:
+            return [(a, Fraction(1, len(acts)) if exact else 1.0 / len(acts)) for a in acts]
+        total = sum(weights)
+        return [(a, Fraction(w) / total if exact else float(Fraction(w) / total))
+                for a, w in zip(acts, weights)]
+
+    def sample_chance(self, rng: random.Random) -> tuple:
+        """A chance outcome drawn with its probability, with one draw of `rng` (equal
+        outcomes: the one at int(draw * n), as drivers always drew them)."""
+        p = self.pending
+        acts, weights = p.actions, p.weights
+        x = rng.random()
+        if weights is None:
+            return acts[int(x * len(acts))]
+        x *= sum(weights)
+        for a, w in zip(acts, weights):
+            if x < w:
+                return a
+            x -= w
+        return acts[-1]
 
     def apply(self, action) -> None:
         p = self.pending
@@ -210,7 +300,55 @@ class State:
             raise IllegalAction(f"{action!r} is not a legal action here")
         self._apply(p, action)
 
+    def apply_actions(self, actions) -> None:
+        """A simultaneous decision's joint move: one action per player (a list indexed by
+        player, None for a player who is not choosing, or a dict player -> action)."""
+        p = self.pending
+        if p is None or p.joint is None:
+            raise IllegalAction("no simultaneous decision is pending")
+        if not isinstance(actions, dict):
+            actions = dict(enumerate(actions))
+        for who, acts in p.joint[len(p.chosen):]:
+            a = actions.get(who)
+            a = tuple(a) if a is not None else None
+            if a not in acts:
+                raise IllegalAction(f"{a!r} is not a legal action of player {who} here")
+        for who, _ in p.joint[len(p.chosen):]:
+            self._apply(self.pending, tuple(actions[who]))
+
+    def _record(self, p: Pending, action: tuple) -> tuple:
+        """The entry of the information states for an action about to be applied."""
+        dec = p.decision
+        visible = None
+        if action[1] >= 0:
+            alt = dec.alts[action[1]]
+            if alt.visible is not None:
+                who = alt.visible(self, self._bound(p, action, p.player))
+                visible = frozenset(who if isinstance(who, list) else [who]) | {p.player}
+        return (p.player, dec.rule, self.action_to_string(action, p.player), visible)
+
     def _apply(self, p: Pending, action: tuple) -> None:
+        if self.seen is not None:
+            entry = self._record(p, action)
+            if p.joint is None:
+                self.seen.append(entry)
+            else:
+                p.seen.append(entry)
+        if p.joint is not None:
+            p.chosen.append(action)
+            self.history.append(action)
+            self._scores = None
+            if len(p.chosen) < len(p.joint):
+                p.player, p.actions = p.joint[len(p.chosen)]
+                return
+            fr = p.frame
+            fr[1] += 1
+            self.pending = None
+            if self.seen is not None:
+                self.seen += p.seen
+            p.decision.reveal(self, fr, [(who, a) for (who, _), a in zip(p.joint, p.chosen)])
+            self.run()
+            return
         fr = p.frame
         fr[1] += 1
         self.pending = None
@@ -252,7 +390,20 @@ class State:
                                 "decision's label must tell them apart")
         self._apply(self.pending, found[0])
 
-    def action_to_string(self, action) -> str:
+    def _bound(self, p: Pending, action: tuple, player) -> list:
+        """The pending decision's locals with an action's values bound (and the chooser,
+        for a simultaneous decision)."""
+        dec = p.decision
+        L = list(p.frame[2])
+        if dec.chooser_slot is not None:
+            L[dec.chooser_slot] = player
+        for slot, v in zip(dec.alts[action[1]].slots, action[2:]):
+            L[slot] = v
+        return L
+
+    def action_to_string(self, action, player: int | None = None) -> str:
+        """An action's text; `player` names the chooser at a simultaneous decision
+        (default: the next to choose)."""
         p = self.pending
         if p is None or action[0] != p.decision.id:
             return f"decision {action[0]} option {action[1]} {list(action[2:])}"
@@ -262,14 +413,11 @@ class State:
             return dec.optional
         if alt == DONE:
             return dec.done
-        a = dec.alts[alt]
-        L = list(p.frame[2])
-        for slot, v in zip(a.slots, action[2:]):
-            L[slot] = v
-        return a.label(self, L)
+        return dec.alts[alt].label(self, self._bound(p, action,
+                                                     p.player if player is None else player))
 
-    def legal_action_strings(self) -> list:
-        return [self.action_to_string(a) for a in self.legal_actions()]
+    def legal_action_strings(self, player: int | None = None) -> list:
+        return [self.action_to_string(a, player) for a in self.legal_actions(player)]
 
     # ---- scores -----------------------------------------------------------------------------
     def points(self) -> dict:
@@ -365,8 +513,8 @@ class State:
             stack.append(nf)
         new.stack = stack
         p = self.pending
-        new.pending = None if p is None else Pending(p.decision, p.player, p.actions,
-                                                     frames_map[id(p.frame)])
+        new.pending = None if p is None else p.copy(frames_map[id(p.frame)])
+        new.seen = None if self.seen is None else self.seen[:]
         return new
 
     # ---- JSON -------------------------------------------------------------------------------
@@ -394,7 +542,19 @@ class State:
                                   if self.pending is not None else None),
                 "rng": [rng[0], list(rng[1]), rng[2]],
                 **({} if self.to_act is None else {"to_act": self.to_act}),
-                **({} if self.fired is None else {"fired": self.fired})}
+                **({} if self.fired is None else {"fired": self.fired}),
+                **({} if self.seen is None else {"seen": [_entry_json(e) for e in self.seen]}),
+                **self._joint_json()}
+
+    def _joint_json(self) -> dict:
+        """The choices made so far at a pending simultaneous decision."""
+        p = self.pending
+        if p is None or p.joint is None or not p.chosen:
+            return {}
+        out = {"chosen": [list(a) for a in p.chosen]}
+        if self.seen is not None:
+            out["chosen_seen"] = [_entry_json(e) for e in p.seen]
+        return out
 
     def to_json_text(self) -> str:
         return json.dumps(self.to_json(), sort_keys=True, separators=(",", ":"))
@@ -431,6 +591,10 @@ class State:
                                  f["a"], f["b"], block])
             r = d["rng"]
             st.rng.setstate((r[0], tuple(r[1]), r[2]))
+            if st.seen is not None:
+                st.seen = [_entry_from_json(e) for e in d.get("seen", [])]
+            chosen = [tuple(a) for a in d.get("chosen", [])]
+            chosen_seen = [_entry_from_json(e) for e in d.get("chosen_seen", [])]
         except (KeyError, IndexError, TypeError, ValueError) as exc:
             raise TabulaError(f"not a saved state of this game ({type(exc).__name__}: {exc})") \
                 from None
@@ -438,6 +602,18 @@ class State:
             steps = st.steps
             st.run()       # re-lists the pending decision; listing has no side effects
             st.steps = steps
+            p = st.pending
+            if chosen:
+                if p is None or p.joint is None or len(chosen) >= len(p.joint):
+                    raise TabulaError("not a saved state of this game (choices saved for a "
+                                      "simultaneous decision that is not pending)")
+                for a in chosen:
+                    if a not in p.actions:
+                        raise TabulaError(f"not a saved state of this game ({list(a)} is not "
+                                          "a legal choice)")
+                    p.chosen.append(a)
+                    p.player, p.actions = p.joint[len(p.chosen)]
+                p.seen = chosen_seen
         return st
 
     # ---- what a player may see ------------------------------------------------------------
@@ -483,8 +659,55 @@ class State:
         obs = {"player": player, "current_player": self.current_player(),
                "turn": self.turn, "terminal": self.terminal, "zones": zones,
                "variables": gvars, "player_variables": pvars}
-        if self.pending is not None and self.pending.player == player:
-            obs["legal_actions"] = self.legal_action_strings()
+        if player in self.choosers():
+            obs["legal_actions"] = self.legal_action_strings(player)
         if self.terminal:
             obs["scores"] = self.scores()
         return obs
+
+    # ---- information states (perfect recall) -----------------------------------------------
+    def information_state(self, player: int) -> dict:
+        """What `player` knows, with perfect recall: their observation of the table now,
+        and every decision made so far as they saw it, in order ({"player", "rule",
+        "action"}; without "action" where the decision's visible_to hid it from them).
+        Their own choice at a simultaneous decision not yet revealed ends the history,
+        marked "pending"; no other player's appears before the reveal. Needs a game with
+        recall (load_game(..., recall=True))."""
+        if self.seen is None:
+            raise TabulaError("this game keeps no information states: load it with "
+                              "recall=True")
+        if not 0 <= player < self.prog.players:
+            raise TabulaError(f"there is no player {player} in this game")
+        history = [_entry_for(e, player) for e in self.seen]
+        p = self.pending
+        if p is not None and p.joint is not None:
+            history += [dict(_entry_for(e, player), pending=True) for e in p.seen
+                        if e[0] == player]
+        obs = self.observation(player)
+        obs.pop("legal_actions", None)
+        return {"player": player, "observation": obs, "history": history}
+
+    def information_state_string(self, player: int) -> str:
+        """information_state(player) as canonical JSON text: equal for two states exactly
+        when the player cannot tell them apart."""
+        return json.dumps(self.information_state(player), sort_keys=True,
+                          separators=(",", ":"))
+
+
+def _entry_for(entry: tuple, player: int) -> dict:
+    """An entry of the decisions seen, as `player` saw it."""
+    who, rule, text, visible = entry
+    out = {"player": "chance" if who == CHANCE else who, "rule": rule}
+    if visible is None or player in visible:
+        out["action"] = text
+    return out
+
+
+def _entry_json(entry: tuple) -> list:
+    who, rule, text, visible = entry
+    return [who, rule, text, None if visible is None else sorted(visible)]
+
+
+def _entry_from_json(data) -> tuple:
+    who, rule, text, visible = data
+    return (int(who), str(rule), str(text), None if visible is None else frozenset(visible))

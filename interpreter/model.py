@@ -63,6 +63,8 @@ class Alt:
     slots: tuple = ()        # local slots the bound values go to
     body: Block | None = None
     source: str = ""
+    weight: object = None    # callable(state, locals) -> a chance outcome's weight
+    visible: object = None   # callable(state, locals) -> who sees the action (visible_to)
 
 
 @dataclass
@@ -76,6 +78,11 @@ class Decision:
     done: str = ""           # label of the done action of an up_to decision
     upto: bool = False
     pos: Pos = NOWHERE
+    weighted: bool = False   # a chance decision whose outcomes have weights
+    # a simultaneous decision: the frame slot of its player variable, and the callable
+    # (state, frame, [(player, action), ...]) that runs every player's choice at once
+    chooser_slot: int | None = None
+    reveal: object = None
 
 
 @dataclass

@@ -108,12 +108,15 @@ class Spec:
         return out
 
     def game(self, players: int | None = None, options: dict | None = None,
-             trace: bool = False, cache: bool = True) -> Game:
+             trace: bool = False, cache: bool = True, recall: bool = False) -> Game:
         """The game compiled for a player count and options (cached). With trace, its
         states count in `state.fired` how often each id'd step, option and rule was
         reached (an `if` step: when its condition held); untraced games pay nothing.
         cache=False compiles it without the facts cache (spec functions and groups
-        computed at every use): the same games, slower; for checking the cache."""
+        computed at every use): the same games, slower; for checking the cache. With
+        recall, its states keep every player's information state (the decisions made as
+        each saw them: State.information_state), at the cost of an action string per
+        decision."""
         lo, hi = self.player_range
         players = lo if players is None else int(players)
         if not lo <= players <= hi:
@@ -126,7 +129,7 @@ class Spec:
             prog = Compiler(self.doc, players, opts, str(self.path), trace=trace,
                             cache=cache).compile()
             game = self._games[key] = Game(prog, self)
-        return game
+        return Game(game.prog, self, recall=True) if recall else game
 
     def validate(self) -> None:
         """Compile for every player count and every option choice: every rule is checked."""
@@ -182,6 +185,8 @@ def load_spec(path: str | Path) -> Spec:
     return spec
 
 
-def load_game(path: str | Path, players: int | None = None, options: dict | None = None) -> Game:
-    """The usual entry point: load_game('specs/GAME', players=3).new_state(seed=1)."""
-    return load_spec(path).game(players, options)
+def load_game(path: str | Path, players: int | None = None, options: dict | None = None,
+              recall: bool = False) -> Game:
+    """The usual entry point: load_game('specs/GAME', players=3).new_state(seed=1).
+    recall=True keeps information states (State.information_state)."""
+    return load_spec(path).game(players, options, recall=recall)
