@@ -16,8 +16,24 @@ GAMES = int(os.environ.get("TABULA_LOCKSTEP_GAMES", "200"))
 
 def check_step(st, os_st, where="") -> None:
     """The same player to move, the same legal actions (an action's last value is
-    OpenSpiel's action) with the same strings."""
+    OpenSpiel's action) with the same strings; at a chance node the same outcomes with the
+    same probabilities; at a simultaneous node the same for every player."""
     assert not st.terminal, (where, str(os_st))
+    if os_st.is_chance_node():
+        assert st.is_chance_node(), (where, str(os_st))
+        ours = [(a[-1], p) for a, p in st.chance_outcomes()]
+        theirs = os_st.chance_outcomes()
+        assert [a for a, _ in ours] == [a for a, _ in theirs], (where, str(os_st))
+        assert all(abs(p - q) < 1e-9 for (_, p), (_, q) in zip(ours, theirs)), where
+        return
+    if os_st.is_simultaneous_node():
+        assert st.is_simultaneous_node(), (where, str(os_st))
+        for player in range(os_st.num_players()):
+            legal = os_st.legal_actions(player)
+            assert [a[-1] for a in st.legal_actions(player)] == legal, (where, player)
+            assert st.legal_action_strings(player) == [
+                os_st.action_to_string(player, a) for a in legal], (where, player)
+        return
     player = os_st.current_player()
     assert st.current_player() == player, where
     legal = os_st.legal_actions()
@@ -30,15 +46,45 @@ def check_end(st, os_st, where="") -> tuple:
     """Both terminal, Tabula's returns (game.returns: scores, or win_loss) equal to
     OpenSpiel's; the returns."""
     assert st.terminal, (where, str(os_st))
-    assert st.returns() == [int(x) for x in os_st.returns()], (where, str(os_st))
+    assert st.returns() == [int(x) if float(x).is_integer() else x for x in os_st.returns()], \
+        (where, str(os_st))
     return tuple(st.returns())
 
 
-def play_in_lockstep(game, theirs, seeds, check=None) -> set:
+class Partitions:
+    """Checks that Tabula's information states partition states as OpenSpiel's
+    information_state_string does: two states that one engine's player cannot tell apart,
+    the other's cannot either. `see(st, os_st)` records both engines' strings of every
+    player and fails at the first pair that maps to two different strings."""
+
+    def __init__(self, players: int):
+        self.ours = [{} for _ in range(players)]      # our string -> their string
+        self.theirs = [{} for _ in range(players)]    # their string -> our string
+        self.seen = 0
+
+    def see(self, st, os_st) -> None:
+        for p in range(os_st.num_players()):
+            ours, theirs = st.information_state_string(p), os_st.information_state_string(p)
+            assert self.ours[p].setdefault(ours, theirs) == theirs, (
+                f"player {p} tells apart in OpenSpiel what it cannot in Tabula", theirs,
+                self.ours[p][ours], ours)
+            assert self.theirs[p].setdefault(theirs, ours) == ours, (
+                f"player {p} tells apart in Tabula what it cannot in OpenSpiel", theirs,
+                ours, self.theirs[p][theirs])
+            self.seen += 1
+
+    def classes(self) -> int:
+        """How many information states were met (all players)."""
+        return sum(len(m) for m in self.ours)
+
+
+def play_in_lockstep(game, theirs, seeds, check=None, partitions=None) -> set:
     """One seeded random game per seed through both `game` (a Tabula game) and `theirs` (a
-    pyspiel game), the same choice index each step, checked at every step (check_step,
-    and `check(st, os_st)` if given) and at the end (check_end). Returns the set of final
-    returns seen (as tuples), to check that wins, losses and draws were all compared."""
+    pyspiel game), the same choice index each step (a random outcome at chance nodes, a
+    random action of each player at simultaneous nodes), checked at every step
+    (check_step, `check(st, os_st)` if given, and `partitions.see` at every decision of a
+    player if given) and at the end (check_end). Returns the set of final returns seen
+    (as tuples), to check that wins, losses and draws were all compared."""
     outcomes = set()
     for seed in seeds:
         rng = random.Random(seed)
@@ -47,6 +93,16 @@ def play_in_lockstep(game, theirs, seeds, check=None) -> set:
             check_step(st, os_st, f"seed {seed}")
             if check:
                 check(st, os_st)
+            if partitions is not None and not os_st.is_chance_node():
+                partitions.see(st, os_st)
+            if os_st.is_simultaneous_node():
+                joint = []
+                for p in range(os_st.num_players()):
+                    k = int(rng.random() * len(os_st.legal_actions(p)))
+                    joint.append((st.legal_actions(p)[k], os_st.legal_actions(p)[k]))
+                st.apply_actions([a for a, _ in joint])
+                os_st.apply_actions([b for _, b in joint])
+                continue
             acts, legal = st.legal_actions(), os_st.legal_actions()
             k = int(rng.random() * len(acts))
             st.apply(acts[k])
