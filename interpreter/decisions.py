@@ -126,7 +126,9 @@ class Decisions:
                 continue
             keys = ("label", "choose") if opt is step else ("id", "label", "choose", "source")
             described.append({k: text(opt[k]) for k in keys if k in opt})
-        return {"player": text(step.get("player", "current")),
+        player = (f"simultaneous: {text(step['simultaneous'])}" if "simultaneous" in step
+                  else text(step.get("player", "current")))
+        return {"player": player,
                 "shape": "choose" if "choose" in step else "choose_one",
                 "options": described, "optional": text(step.get("optional", "")),
                 "up_to": text(step.get("up_to", ""))}

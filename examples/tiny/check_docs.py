@@ -37,7 +37,7 @@ TINY = ROOT / "examples" / "tiny" / "tiny.yaml"
 SECTIONS = {"game", "options", "enums", "data", "components", "zones", "variables",
             "functions", "setup", "play", "rules", "scoring", "invariants"}
 SHAPES = {"do", "if", "for", "repeat", "while", "turns", "match", "choose", "choose_one"}
-EXPR_KEYS = ("if", "while", "match", "repeat", "up_to", "player")
+EXPR_KEYS = ("if", "while", "match", "repeat", "up_to", "player", "weight", "visible_to")
 FIELD = re.compile(r"\{([^{}]*)\}")
 
 
@@ -74,7 +74,7 @@ def check_step(step, found):
     for k in EXPR_KEYS:
         if k in step and not isinstance(step.get(k), list):
             _p(step[k], "expression", found)
-    for k in ("for", "choose"):
+    for k in ("for", "choose", "simultaneous"):
         if isinstance(step.get(k), str):
             _p(step[k], "bindings", found)
     if isinstance(step.get("turns"), dict):
