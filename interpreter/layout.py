@@ -217,13 +217,24 @@ class Layout:
             if isinstance(init, dict):
                 self.table_variable(str(name), v, init)
                 continue
-            typ = VAR_TYPES.get(str(v.get("type", "")), None) or type_of_value(init)
-            if "type" in v and str(v["type"]) in c.enums:
-                typ = T.enum(str(v["type"]))
-            elif "type" in v and str(v["type"]) not in VAR_TYPES:
+            tname = " ".join(str(v.get("type", "")).split())
+            listed = tname.startswith("list of ")
+            if listed:          # a list of values: replaced whole by assignment
+                tname = tname[len("list of "):]
+                init = plain(v["value"]) if "value" in v else []
+                if not isinstance(init, list):
+                    raise SpecError("a list variable starts as a list ([] or [1, 2])",
+                                    v.where("value") if "value" in v else v.pos)
+            typ = VAR_TYPES.get(tname, None) or type_of_value(init)
+            if tname in c.enums:
+                typ = T.enum(tname)
+            elif "type" in v and tname not in VAR_TYPES:
                 raise SpecError(f"unknown variable type '{v['type']}'", v.where("type"),
-                                did_you_mean(str(v["type"]), list(VAR_TYPES) + list(c.enums))
-                                or f"one of: {', '.join(VAR_TYPES)}, or an enum")
+                                did_you_mean(tname, list(VAR_TYPES) + list(c.enums))
+                                or f"one of: {', '.join(VAR_TYPES)}, or an enum, or "
+                                   "'list of' one of them")
+            if listed:
+                typ = T.list_of(typ)
             if str(v.get("visibility", "public")) == "owner" and not v.get("per_player"):
                 raise SpecError("only a per-player variable can be seen by its owner alone",
                                 v.where("visibility"), "use per_player: true, or hidden")

@@ -63,6 +63,11 @@ def _indent(lines, by: int = 1) -> list:
     return [(i + by, text, pos) for i, text, pos in lines]
 
 
+def _copied(value: str, typ) -> str:
+    """A list variable gets a list of its own (states share lists, never change them)."""
+    return f"list({value})" if T.is_list(typ) else value
+
+
 def _mark(rid: str):
     """A traced game's instruction: count that the game reached `rid`."""
     def mark(st, fr):
@@ -563,7 +568,8 @@ class Steps:
             if t.id in p.gvar_names:
                 i = p.gvar_names.index(t.id)
                 self._check_assign(node, c.gvar_types[i], vtyp)
-                return self._assign(f"st.gv[{i}]", node, value, state=True)
+                return self._assign(f"st.gv[{i}]", node, _copied(value, c.gvar_types[i]),
+                                    state=True)
             raise SpecError(f"'{t.id}' is not a variable", t.pos,
                             did_you_mean(t.id, p.gvar_names + list(scope.names)) or
                             "declare it under variables:")
@@ -574,7 +580,8 @@ class Steps:
                             "assign to a player's variable: p.NAME")
         i = p.pvar_names.index(t.name)
         self._check_assign(node, c.pvar_types[i], vtyp)
-        return self._assign(f"st.pv[{obj}][{i}]", node, value, state=True)
+        return self._assign(f"st.pv[{obj}][{i}]", node, _copied(value, c.pvar_types[i]),
+                            state=True)
 
     @staticmethod
     def _assign(target: str, node, value: str, state: bool) -> Part:

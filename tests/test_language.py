@@ -964,3 +964,53 @@ def test_a_for_step_with_a_decision_goes_on_while_a_condition_holds(tmp_path):
         st.apply(st.legal_actions()[0])
         seen += 1
     assert (seen, st.gv[0]) == (2, 3)
+
+
+def _with_variables(tmp_path, variables: str, body: str):
+    """A game of BASE with more variables (YAML lines under variables:) and `body`."""
+    path = tmp_path / "v.yaml"
+    lines = "".join(f"  {line}\n" for line in textwrap.dedent(variables).strip().splitlines())
+    path.write_text(BASE.replace("variables:\n", "variables:\n" + lines, 1)
+                    + textwrap.dedent(body))
+    return Spec(path).game(2)
+
+
+def test_list_variables_hold_a_list_computed_once(tmp_path):
+    """A list variable (type: list of piece) keeps a computed list; reading it does not
+    compute it again; assigning replaces it whole, and states never share a change."""
+    g = _with_variables(tmp_path, """
+          reds: {value: [], type: list of piece}
+          seen: {value: [], type: list of int, per_player: true}
+        """, """
+        play:
+          - reds = [c for c in deck where c.colour == red]
+          - current.seen = [c.n for c in reds]
+          - choose: c in reds
+            label: "take {c}"
+            do:
+              - move c to out
+              - reds = [r for r in reds where r != c]
+    """)
+    st = g.new_state()
+    assert st.legal_action_strings() == ["take red1", "take red2", "take red3"]
+    copy = st.clone()
+    st.apply(st.legal_actions()[1])
+    reds = st.prog.gvar_names.index("reds")
+    assert [st.prog.piece_names[p] for p in st.gv[reds]] == ["red1", "red3"]
+    assert len(copy.gv[reds]) == 3
+    assert copy.pv[0][st.prog.pvar_names.index("seen")] == [1, 2, 3]
+    from interpreter.engine import State
+    again = State.from_json(g, st.to_json())
+    assert again.to_json_text() == st.to_json_text()
+
+
+@pytest.mark.parametrize("decl, body, message", [
+    ("{value: [], type: list of piece}", "- reds = 3", "holds a list of a piece"),
+    ("{value: 3, type: list of piece}", "- reds = []", "starts as a list"),
+    ("{value: [], type: list of pieces}", "- reds = []", "unknown variable type"),
+    ("{value: [], type: list of piece}", "- reds += 1", "number"),
+])
+def test_list_variable_mistakes_are_located(tmp_path, decl, body, message):
+    with pytest.raises(SpecError, match=message) as err:
+        _with_variables(tmp_path, f"  reds: {decl}\n", f"play:\n  {body}\n")
+    assert err.value.pos.line > 0
