@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from . import readers, runtime, steps
 from . import types as T
-from .builtins import Builtins
+from .builtins import AGGREGATES, Builtins
 from .codegen import Module
 from .decisions import Decisions
 from .errors import SpecError
@@ -130,10 +130,15 @@ class Compiler:
         seen: dict = {}
         sections = [("zone", "zones"), ("variable", "variables"), ("data table", "data"),
                     ("enum", "enums"), ("function", "functions")]
+        builtin = {n[2:] for n in dir(self.builtins) if n.startswith("f_")} | set(AGGREGATES)
         for what, section in sections:
             block = self.doc.get(section, LMap())
             for name in block:
                 self._claim(seen, str(name), what, block.where_key(name))
+                if section == "functions" and str(name) in builtin:
+                    raise SpecError(f"'{name}' is a builtin function: a function of the spec "
+                                    "of that name could never be called",
+                                    block.where_key(name), "choose another name")
         for e, members in self.doc.get("enums", LMap()).items():
             for i, m in enumerate(members):
                 if str(m) in seen and seen[str(m)][0] != "enum value":

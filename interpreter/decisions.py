@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import re
 
+from . import ast
 from . import types as T
 from .ast import name_uses
 from .codegen import is_unique, paren
@@ -326,6 +327,9 @@ class Decisions:
         lines = []
         if distinct:
             lines.append((0, "seen = set()", None))
+        # each part of `where A and B and ...` is tested as soon as the bindings it reads
+        # are bound (in their order: an earlier part may guard a later one)
+        tests = self._early_tests(node, listing)
         bound: list = []
         depth = 0
         for (src, b), var in zip(srcs, names):
@@ -339,13 +343,14 @@ class Decisions:
             lines.append((depth + 2, "continue", None))
             bound.append(b.var)
             depth += 1
+            while tests and (depth == len(names) or not tests[0][2] - set(bound)):
+                test, pos, _ = tests.pop(0)
+                lines.append((depth, f"if not {paren(test)}:", pos))
+                lines.append((depth + 1, "continue", None))
         if distinct:
             key = ", ".join(f"{kind}[{v}]" if pc else v for v, pc in zip(names, pieces))
             lines.append((depth, f"key = ({key},)", None))
             lines.append((depth, "if key in seen:", None))
-            lines.append((depth + 1, "continue", None))
-        if cond is not None:
-            lines.append((depth, f"if not {paren(cond)}:", node.cond.pos))
             lines.append((depth + 1, "continue", None))
         if distinct:
             lines.append((depth, "seen.add(key)", None))
@@ -355,6 +360,22 @@ class Decisions:
             lines.append((depth + 1, f"B_too_many_actions({MAX_ACTIONS}, "
                                      f"{self.mod.const(node.pos)})", None))
         return lines, tuple(slots)
+
+    def _early_tests(self, node, listing: Scope) -> list:
+        """The parts of a `where` joined by `and`, each compiled: [(source, position,
+        the names of bindings it reads)], in order."""
+        if node.cond is None:
+            return []
+        parts, todo = [], [node.cond]
+        while todo:
+            part = todo.pop(0)
+            if isinstance(part, ast.BoolOp) and part.op == "and":
+                todo[:0] = [part.left, part.right]
+            else:
+                parts.append(part)
+        binding_names = {b.var for b in node.items}
+        return [(self.c.x.expect(part, listing, T.BOOL, "a where condition"), part.pos,
+                 set(name_uses(part)) & binding_names) for part in parts]
 
     def _label(self, template, scope: Scope, slots, opt, opt_index=0):
         """'play {t} on column {c + 1}' -> fn(st, L) -> str; pieces print as their names."""

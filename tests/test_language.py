@@ -1014,3 +1014,16 @@ def test_list_variable_mistakes_are_located(tmp_path, decl, body, message):
     with pytest.raises(SpecError, match=message) as err:
         _with_variables(tmp_path, f"  reds: {decl}\n", f"play:\n  {body}\n")
     assert err.value.pos.line > 0
+
+
+def test_a_function_cannot_take_a_builtins_name(tmp_path):
+    """The builtin would win at every call: the definition is refused where it is."""
+    with pytest.raises(SpecError, match="'rank' is a builtin function") as err:
+        make(tmp_path, """
+            functions:
+              rank:
+                params: [c]
+                value: c.n
+            play: []
+        """)
+    assert err.value.pos.line > 0
