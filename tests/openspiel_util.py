@@ -129,17 +129,43 @@ def play_moves_in_lockstep(game, theirs, moves, check=None) -> tuple:
     return check_end(st, os_st, "the last move")
 
 
-def mutant(tmp_path, spec_path, change: str, players: int | None = None):
+def mutant(tmp_path, spec_path, change: str, players: int | None = None,
+           recall: bool = False):
     """The game of a variant of `spec_path` made by `change` (the variant's YAML below
     `extends:`, e.g. an `override:` of one function): the mutation check loads a spec
-    with one rule broken, to show that the lockstep test notices."""
+    with one rule broken, to show that the lockstep test notices. recall=True for the
+    information states (Partitions)."""
     variant = tmp_path / "mutant.yaml"
     variant.write_text(f"extends: {spec_path}\ngame: {{id: mutant, name: Mutant}}\n"
                        + textwrap.dedent(change))
-    return load_game(variant, players=players)
+    return load_game(variant, players=players, recall=recall)
 
 
 def assert_mutation_caught(game, theirs, seeds, check=None) -> None:
     """A game with a broken rule (see mutant) must fail the lockstep comparison."""
     with pytest.raises(AssertionError):
         play_in_lockstep(game, theirs, seeds, check=check)
+
+
+def walk_in_lockstep(game, theirs) -> tuple:
+    """Every history of the game through both engines at once (depth first, a clone per
+    action), each node checked as play_in_lockstep checks a step and its information
+    states seen by a Partitions; the Partitions, the acting player's information states
+    (OpenSpiel's strings) and the number of terminal histories per returns."""
+    partitions, acting, ends = Partitions(theirs.num_players()), set(), {}
+    stack = [(game.new_state(seed=0), theirs.new_initial_state())]
+    while stack:
+        st, os_st = stack.pop()
+        if os_st.is_terminal():
+            returns = check_end(st, os_st)
+            ends[returns] = ends.get(returns, 0) + 1
+            continue
+        check_step(st, os_st)
+        if not os_st.is_chance_node():
+            partitions.see(st, os_st)
+            acting.add(os_st.information_state_string())
+        for ours, their in zip(st.legal_actions(), os_st.legal_actions()):
+            child = st.clone()
+            child.apply(ours)
+            stack.append((child, os_st.child(their)))
+    return partitions, acting, ends

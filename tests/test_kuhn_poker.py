@@ -8,7 +8,6 @@ the play, two (a private card shown to both players) by the information states a
 
 import json
 import random
-import textwrap
 
 import pyspiel
 import pytest
@@ -16,8 +15,8 @@ import pytest
 from interpreter import load_game
 
 from conftest import ROOT
-from openspiel_util import (GAMES, Partitions, assert_mutation_caught, check_end, check_step,
-                            mutant, play_in_lockstep, play_moves_in_lockstep)
+from openspiel_util import (GAMES, Partitions, assert_mutation_caught, mutant,
+                            play_in_lockstep, play_moves_in_lockstep, walk_in_lockstep)
 
 SPEC = ROOT / "examples" / "kuhn_poker" / "kuhn_poker.yaml"
 
@@ -35,39 +34,6 @@ def theirs():
 @pytest.fixture(scope="module")
 def game():
     return load_game(SPEC, recall=True)
-
-
-def recall_mutant(tmp_path, change: str):
-    """openspiel_util.mutant's variant, loaded with recall=True (mutant loads without it,
-    and the information states need it)."""
-    variant = tmp_path / "mutant.yaml"
-    variant.write_text(f"extends: {SPEC}\ngame: {{id: mutant, name: Mutant}}\n"
-                       + textwrap.dedent(change))
-    return load_game(variant, recall=True)
-
-
-def walk_in_lockstep(game, theirs) -> tuple:
-    """Every history of the game through both engines at once (depth first, a clone per
-    action), each node checked as play_in_lockstep checks a step and its information
-    states seen by a Partitions; the Partitions, the acting player's information states
-    (OpenSpiel's strings) and the number of terminal histories per returns."""
-    partitions, acting, ends = Partitions(2), set(), {}
-    stack = [(game.new_state(seed=0), theirs.new_initial_state())]
-    while stack:
-        st, os_st = stack.pop()
-        if os_st.is_terminal():
-            returns = check_end(st, os_st)
-            ends[returns] = ends.get(returns, 0) + 1
-            continue
-        check_step(st, os_st)
-        if not os_st.is_chance_node():
-            partitions.see(st, os_st)
-            acting.add(os_st.information_state_string())
-        for ours, their in zip(st.legal_actions(), os_st.legal_actions()):
-            child = st.clone()
-            child.apply(ours)
-            stack.append((child, os_st.child(their)))
-    return partitions, acting, ends
 
 
 def test_the_whole_game_tree_is_openspiels(game, theirs):
@@ -145,7 +111,7 @@ def test_a_broken_rule_is_caught(theirs, tmp_path):
             wins:
               params: [p]
               value: card_of(p) == max(card_of(q) for q in players)
-        """)
+        """, recall=True)
     assert_mutation_caught(broken, theirs, range(GAMES))
 
 
@@ -153,7 +119,7 @@ def test_a_card_shown_to_both_is_caught(theirs, tmp_path):
     """The private deal made visible to both players (visible_to: removed): the play is
     unchanged, so the lockstep comparison of moves passes, but player 1 now tells apart
     states that OpenSpiel's player 1 cannot, and the partition check fails."""
-    broken = recall_mutant(tmp_path, """
+    broken = mutant(tmp_path, SPEC, """
         override:
           steps:
             deal:
@@ -162,7 +128,7 @@ def test_a_card_shown_to_both_is_caught(theirs, tmp_path):
               label: "Deal:{c.number}"
               do:
                 - move c to p.hand
-        """)
+        """, recall=True)
     play_in_lockstep(broken, theirs, range(GAMES))
     with pytest.raises(AssertionError, match="tells apart in Tabula"):
         play_in_lockstep(broken, theirs, range(GAMES), partitions=Partitions(2))
@@ -171,11 +137,11 @@ def test_a_card_shown_to_both_is_caught(theirs, tmp_path):
 def test_a_hand_shown_to_both_is_caught(theirs, tmp_path):
     """The hands made public (the deal itself still hidden): caught by the partition
     check alone too."""
-    broken = recall_mutant(tmp_path, """
+    broken = mutant(tmp_path, SPEC, """
         override:
           zones:
             hand: {kind: set, per_player: true, visibility: public}
-        """)
+        """, recall=True)
     play_in_lockstep(broken, theirs, range(GAMES))
     with pytest.raises(AssertionError, match="tells apart in Tabula"):
         play_in_lockstep(broken, theirs, range(GAMES), partitions=Partitions(2))
