@@ -1,21 +1,19 @@
 """`tabula bench`: one spec (its JSON keys, the reference's interface), the suite (every
 shipped spec found, rows, references, OpenSpiel, summary), its suite file bench.yaml (the
 shipped one, bad ones refused with a located error, targets marked met or missed),
-refused arguments; and tic-tac-toe played move for move against OpenSpiel's."""
+refused arguments."""
 
 import json
 import shutil
 from pathlib import Path
 
-import pyspiel
 import pytest
 
-from interpreter import bench, benchconfig, load_game
+from interpreter import bench, benchconfig
 from interpreter.cli import main
 from interpreter.spec import resolve_spec_path
 
 from conftest import EXAMPLES, ROOT, SPEC_FILES
-from openspiel_util import play_in_lockstep
 
 MEDANG = str(ROOT / "specs" / "medang")
 SHIPPED = benchconfig.load(ROOT / "bench.yaml")

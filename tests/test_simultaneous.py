@@ -11,7 +11,7 @@ from fractions import Fraction
 
 import pytest
 
-from interpreter import CHANCE, SpecError
+from interpreter import SpecError
 from interpreter.agents import RandomAgent, determinize, play_game
 from interpreter.engine import State
 from interpreter.errors import IllegalAction, RuleError, TabulaError
