@@ -283,11 +283,27 @@ def _yaml_error(exc, name: str, lines: list) -> SpecError:
 _QUOTE_START = re.compile(r"""(?:^|[:,\[{-])\s*(["'])""")
 
 
+_BLOCK_SCALAR = re.compile(r"""(?:^|[:-])\s*[|>][-+0-9]*\s*(?:#.*)?$""")
+
+
+def _indent(text: str) -> int:
+    return len(text) - len(text.lstrip(" "))
+
+
 def _unclosed_quote(lines: list, upto: int):
     """(line, col) of a quoted value that opens and is not closed on its own line, before
-    line `upto`: YAML then reads on to the next quote and fails somewhere below."""
+    line `upto`: YAML then reads on to the next quote and fails somewhere below. The text
+    of block scalars (| and >) is not looked at: a quote there is a character."""
+    block = None                 # the indentation of the key whose block scalar we are in
     for ln in range(min(upto, len(lines))):
         text = lines[ln]
+        if block is not None:
+            if not text.strip() or _indent(text) > block:
+                continue
+            block = None
+        if _BLOCK_SCALAR.search(text) and not text.lstrip().startswith("#"):
+            block = _indent(text)
+            continue
         if text.lstrip().startswith("#"):
             continue
         for m in _QUOTE_START.finditer(text):

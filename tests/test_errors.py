@@ -253,6 +253,16 @@ def test_yaml_unclosed_quote(tmp_path, quote):
     check(err, path, text, at(text, f"name: {quote}Mini", quote), "YAML", "quot")
 
 
+def test_a_quote_inside_a_block_scalar_is_text(tmp_path):
+    """A " in the text of a > block is a character: an error further down is reported
+    where it is, not at that quote."""
+    text = edit(BASE, ("  name: Mini\n", '  name: Mini\n  description: >-\n    "the Mini game,\n    as they say\n'),
+                ("players: {min: 2, max: 3}", "players: {min: 2, max: 3}\n  source: a: b"))
+    path, err = validate_error(tmp_path, text)
+    assert err.pos.line == at(text, "source: a: b")[0], str(err)
+    assert "quot" not in err.message
+
+
 def test_yaml_unclosed_flow_mapping(tmp_path):
     text = edit(BASE, ("players: {min: 2, max: 3}", "players: {min: 2, max: 3"))
     path, err = validate_error(tmp_path, text)
