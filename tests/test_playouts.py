@@ -50,8 +50,10 @@ def check_observation(st: State, player: int) -> None:
                 assert value is None, (name, owner, value)
             else:
                 assert isinstance(value, dict) and set(value) == {"count"}, (name, owner, value)
-    if "legal_actions" in obs:
-        assert st.current_player() == player
+    if "legal_actions" in obs:      # the player is to choose (one of several, at once)
+        assert player in st.choosers()
+    else:
+        assert player not in st.choosers()
 
 
 def conserved(st: State) -> None:
