@@ -114,23 +114,30 @@ def play_in_lockstep(game, theirs, seeds, check=None, partitions=None) -> set:
 
 
 def play_moves_in_lockstep(game, theirs, moves, check=None) -> tuple:
-    """One game through both, OpenSpiel's actions `moves` in turn (Tabula plays the action
-    whose last value is the move), checked as play_in_lockstep checks; the final scores."""
+    """One game through both from OpenSpiel's actions `moves`: a number is the move of
+    the player to move (or a chance outcome), a tuple a joint move at a simultaneous node
+    (one action per player); Tabula plays the actions whose last value is the move. Checked
+    as play_in_lockstep checks; the final returns."""
     st, os_st = game.new_state(seed=0), theirs.new_initial_state()
     for i, move in enumerate(moves):
         check_step(st, os_st, f"move {i}")
         if check:
             check(st, os_st)
-        [act] = [a for a in st.legal_actions() if a[-1] == move]
-        st.apply(act)
-        os_st.apply_action(move)
+        if isinstance(move, tuple):
+            st.apply_actions([next(a for a in st.legal_actions(p) if a[-1] == m)
+                              for p, m in enumerate(move)])
+            os_st.apply_actions(list(move))
+        else:
+            [act] = [a for a in st.legal_actions() if a[-1] == move]
+            st.apply(act)
+            os_st.apply_action(move)
     if check:
         check(st, os_st)
     return check_end(st, os_st, "the last move")
 
 
 def mutant(tmp_path, spec_path, change: str, players: int | None = None,
-           recall: bool = False):
+           recall: bool = False, options: dict | None = None):
     """The game of a variant of `spec_path` made by `change` (the variant's YAML below
     `extends:`, e.g. an `override:` of one function): the mutation check loads a spec
     with one rule broken, to show that the lockstep test notices. recall=True for the
@@ -138,7 +145,7 @@ def mutant(tmp_path, spec_path, change: str, players: int | None = None,
     variant = tmp_path / "mutant.yaml"
     variant.write_text(f"extends: {spec_path}\ngame: {{id: mutant, name: Mutant}}\n"
                        + textwrap.dedent(change))
-    return load_game(variant, players=players, recall=recall)
+    return load_game(variant, players=players, options=options, recall=recall)
 
 
 def assert_mutation_caught(game, theirs, seeds, check=None) -> None:

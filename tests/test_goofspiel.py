@@ -16,7 +16,6 @@ two games that differ only in that order do not meet; test_openspiel_forgets_the
 shows such a pair."""
 
 import json
-import textwrap
 
 import pyspiel
 import pytest
@@ -24,8 +23,8 @@ import pytest
 from interpreter import load_game
 
 from conftest import ROOT
-from openspiel_util import (GAMES, Partitions, assert_mutation_caught, check_end,
-                            check_step, mutant, play_in_lockstep)
+from openspiel_util import (GAMES, Partitions, assert_mutation_caught, mutant,
+                            play_in_lockstep, play_moves_in_lockstep)
 
 SPEC = ROOT / "examples" / "goofspiel" / "goofspiel.yaml"
 ALL = {(1, -1), (-1, 1), (0, 0)}
@@ -37,15 +36,6 @@ def load(options=None, recall=True):
 
 def theirs(options=None):
     return pyspiel.load_game("goofspiel", options or {})
-
-
-def variant(tmp_path, change: str, options=None):
-    """A variant of the spec made by `change` (YAML below `extends:`), with information
-    states (openspiel_util.mutant loads its games without them, with default options)."""
-    path = tmp_path / "variant.yaml"
-    path.write_text(f"extends: {SPEC}\ngame: {{id: variant, name: Variant}}\n"
-                    + textwrap.dedent(change))
-    return load_game(path, options=options, recall=True)
 
 
 class _OrderForgotten:
@@ -78,28 +68,6 @@ class OrderForgotten(Partitions):
 
     def see(self, st, os_st) -> None:
         super().see(_OrderForgotten(st), os_st)
-
-
-def play_joint_moves_in_lockstep(game, os_game, moves, check=None) -> tuple:
-    """One game through both from OpenSpiel's actions: a number is a chance outcome, a
-    pair (a0, a1) a joint bid (Tabula plays each player's action whose last value is
-    theirs); checked as play_in_lockstep checks. (openspiel_util.play_moves_in_lockstep
-    plays sequential games only.) The final returns."""
-    st, os_st = game.new_state(seed=0), os_game.new_initial_state()
-    for i, move in enumerate(moves):
-        check_step(st, os_st, f"move {i}")
-        if check:
-            check(st, os_st)
-        if isinstance(move, tuple):
-            st.apply_actions([next(a for a in st.legal_actions(p) if a[-1] == m)
-                              for p, m in enumerate(move)])
-            os_st.apply_actions(list(move))
-        else:
-            st.apply(next(a for a in st.legal_actions() if a[-1] == move))
-            os_st.apply_action(move)
-    if check:
-        check(st, os_st)
-    return check_end(st, os_st, "the last move")
 
 
 # ---- lockstep -------------------------------------------------------------------------------
@@ -197,7 +165,7 @@ def test_a_game_from_openspiels_actions():
             assert st.scores() == [39, 40] and "Points: 39 40" in str(os_st)
             assert st.observation(0)["zones"]["discarded"] == ["point-1", "point-11"]
 
-    assert play_joint_moves_in_lockstep(load(), theirs(), moves, check=check) == (-1, 1)
+    assert play_moves_in_lockstep(load(), theirs(), moves, check=check) == (-1, 1)
     assert dealt[-1] == 12                   # the 13th point card was no chance decision
 
 
@@ -237,7 +205,7 @@ def test_a_visibility_mistake_is_caught(tmp_path, change):
     """With imp_info, bids seen by both players: the games still play as OpenSpiel's,
     but the information states tell apart what OpenSpiel's do not."""
     imp = {"imp_info": True}
-    leaky = variant(tmp_path, change, imp)
+    leaky = mutant(tmp_path, SPEC, change, options=imp, recall=True)
     play_in_lockstep(leaky, theirs(imp), range(20))
     with pytest.raises(AssertionError, match="tells apart in Tabula"):
         play_in_lockstep(leaky, theirs(imp), range(GAMES), partitions=Partitions(2))

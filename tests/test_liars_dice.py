@@ -8,7 +8,6 @@ OpenSpiel's actions, a broken rule and a visibility mistake that the comparison 
 and a die that its owner's opponent never sees."""
 
 import json
-import textwrap
 
 import pyspiel
 import pytest
@@ -30,15 +29,6 @@ def theirs():
 @pytest.fixture(scope="module")
 def game():
     return load_game(SPEC, recall=True)
-
-
-def variant(tmp_path, change: str):
-    """A variant of the spec made by `change` (YAML below `extends:`), with information
-    states (openspiel_util.mutant loads its games without them)."""
-    path = tmp_path / "variant.yaml"
-    path.write_text(f"extends: {SPEC}\ngame: {{id: variant, name: Variant}}\n"
-                    + textwrap.dedent(change))
-    return load_game(path, recall=True)
 
 
 def test_random_games_play_as_openspiel(game, theirs):
@@ -112,7 +102,7 @@ def test_a_broken_rule_is_caught(theirs, tmp_path):
 def test_a_visibility_mistake_is_caught(theirs, tmp_path, change):
     """A die seen by both players: the games still play as OpenSpiel's, but the
     information states tell apart what OpenSpiel's do not."""
-    leaky = variant(tmp_path, change)
+    leaky = mutant(tmp_path, SPEC, change, recall=True)
     play_in_lockstep(leaky, theirs, range(20))
     with pytest.raises(AssertionError, match="tells apart in Tabula"):
         play_in_lockstep(leaky, theirs, range(GAMES), partitions=Partitions(2))
