@@ -116,8 +116,11 @@ def _play(spec, sc: LMap, error_expected: bool) -> State:
     st = build_position(game, sc["given"], seed) if "given" in sc else game.new_state(seed=seed)
     steps = sc.get("do", [])
     for i, step in enumerate(steps):
-        text = str(step["action"] if isinstance(step, dict) else step)
         where = steps.where(i)
+        if isinstance(step, dict) and "joint" in step:
+            _joint(st, step["joint"], where, error_expected)
+            continue
+        text = str(step["action"] if isinstance(step, dict) else step)
         if isinstance(step, dict) and "player" in step:
             want = str(step["player"])
             want_i = CHANCE if want == "chance" else int(want)
@@ -132,6 +135,28 @@ def _play(spec, sc: LMap, error_expected: bool) -> State:
                 f"'{text}' is not legal here; legal: " + "; ".join(legal[:40]), where)
         st.apply_string(text)
     return st
+
+
+def _joint(st: State, joint, where: Pos, error_expected: bool) -> None:
+    """A joint move at a simultaneous decision: {player: action string, ...}."""
+    if not st.is_simultaneous_node():
+        raise ScenarioFailure(f"a joint move, but it is {_who(st.current_player())}'s "
+                              "decision, not a simultaneous one", where)
+    chosen = {}
+    for k, text in joint.items():
+        who, text = int(k), str(text)
+        found = [a for a in st.legal_actions(who) if st.action_to_string(a, who) == text]
+        if not found:
+            legal = st.legal_action_strings(who)
+            if error_expected:
+                raise TabulaError(f"'{text}' is not a legal action of player {who} here")
+            raise ScenarioFailure(f"'{text}' is not legal for player {who} here; legal: "
+                                  + "; ".join(legal[:40]), joint.where(k))
+        chosen[who] = found[0]
+    missing = [p for p in st.choosers() if p not in chosen]
+    if missing:
+        raise ScenarioFailure(f"players {missing} choose at this decision too", where)
+    st.apply_actions(chosen)
 
 
 def _who(p: int) -> str:
@@ -337,23 +362,41 @@ def check_expectations(st: State, expect: LMap) -> None:
     for key in ("legal", "legal_includes", "legal_excludes"):
         if key not in expect:
             continue
-        legal = st.legal_action_strings()
-        want = [str(x) for x in expect[key]]
-        where = expect.where(key)
-        if key == "legal" and sorted(legal) != sorted(want):
-            missing = [w for w in want if w not in legal]
-            extra = [x for x in legal if x not in want]
-            raise ScenarioFailure(f"legal actions differ; missing: {missing}; unexpected: {extra}",
-                                  where)
-        if key == "legal_includes":
-            missing = [w for w in want if w not in legal]
-            if missing:
-                raise ScenarioFailure(f"not legal, but expected to be: {missing}; legal: {legal}",
-                                      where)
-        if key == "legal_excludes":
-            extra = [w for w in want if w in legal]
-            if extra:
-                raise ScenarioFailure(f"legal, but expected not to be: {extra}", where)
+        if isinstance(expect[key], dict):       # per player: {0: [...], 1: [...]}
+            for k, want in expect[key].items():
+                _check_legal(key, st.legal_action_strings(int(k)), [str(x) for x in want],
+                             expect[key].where(k), f" of player {k}")
+        else:
+            _check_legal(key, st.legal_action_strings(), [str(x) for x in expect[key]],
+                         expect.where(key))
+    if "choosers" in expect:
+        want = [int(x) for x in expect["choosers"]]
+        if st.choosers() != want:
+            raise ScenarioFailure(f"expected players {want} to choose, but it is "
+                                  f"{st.choosers()}", expect.where("choosers"))
+    _check_table(st, expect)
+
+
+def _check_legal(key: str, legal: list, want: list, where: Pos, whose: str = "") -> None:
+    """expect: legal (exactly these), legal_includes or legal_excludes."""
+    if key == "legal" and sorted(legal) != sorted(want):
+        missing = [w for w in want if w not in legal]
+        extra = [x for x in legal if x not in want]
+        raise ScenarioFailure(f"legal actions{whose} differ; missing: {missing}; "
+                              f"unexpected: {extra}", where)
+    if key == "legal_includes":
+        missing = [w for w in want if w not in legal]
+        if missing:
+            raise ScenarioFailure(f"not legal{whose}, but expected to be: {missing}; "
+                                  f"legal: {legal}", where)
+    if key == "legal_excludes":
+        extra = [w for w in want if w in legal]
+        if extra:
+            raise ScenarioFailure(f"legal{whose}, but expected not to be: {extra}", where)
+
+
+def _check_table(st: State, expect: LMap) -> None:
+    prog = st.prog
     for zname, content in expect.get("zones", LMap()).items():
         z = prog.zones.get(str(zname))
         for slot, names, where in _slots_of(prog, str(zname), content, expect["zones"].where(zname)):

@@ -320,3 +320,39 @@ def test_validate_accepts_the_new_keys(tmp_path):
                          capture_output=True, text=True)
     assert out.returncode == 1 and "visible_to" in out.stdout + out.stderr
     assert "Traceback" not in out.stderr
+
+
+# ---- scenarios ---------------------------------------------------------------------------
+
+def test_a_scenario_gives_a_joint_move_and_checks_each_chooser(tmp_path):
+    (tmp_path / "g.yaml").write_text(BID)
+    (tmp_path / "s.yaml").write_text(textwrap.dedent("""\
+        spec: g.yaml
+        scenarios:
+          - id: both-bid
+            do: [prize 2]
+            expect:
+              choosers: [0, 1]
+              legal: {0: [bid c1, bid c2, bid c3], 1: [bid c1, bid c2, bid c3]}
+          - id: joint
+            do: [prize 2, {joint: {0: bid c3, 1: bid c1}}]
+            expect:
+              variables: {points: {0: 2, 1: 0}}
+              choosers: []
+          - id: a-joint-move-needs-every-chooser
+            do: [prize 2, {joint: {0: bid c3}}]
+            expect:
+              current: 0
+          - id: not-legal-for-player-1
+            do: [prize 2, {joint: {0: bid c3, 1: bid c9}}]
+            expect:
+              current: 0
+        """))
+    out = subprocess.run([sys.executable, "-m", "interpreter", "test", str(tmp_path / "s.yaml")],
+                         capture_output=True, text=True)
+    lines = out.stdout + out.stderr
+    assert out.returncode == 1, lines
+    assert "2 passed, 2 failed" in lines
+    assert "players [1] choose at this decision too" in lines
+    assert "'bid c9' is not legal for player 1" in lines
+    assert "Traceback" not in lines
