@@ -313,7 +313,7 @@ class Decisions:
             lines, loops, lists = [], [], []
             for depth, ((src, b), var, piece) in enumerate(zip(srcs, names, pieces)):
                 hoisted = self.mod.fresh("s")
-                thin = (f"B_distinct_kinds({src}, {kind})" if piece else
+                thin = (self._distinct_kinds(src, kind) if piece else
                         src if is_unique(src) else f"B_distinct({src})")
                 lines.append((0, f"{hoisted} = {thin}", b.source.pos))
                 loops.append((depth, f"for {var} in {hoisted}:", None))
@@ -348,7 +348,7 @@ class Decisions:
                 lines.append((depth, f"if not {paren(test)}:", pos))
                 lines.append((depth + 1, "continue", None))
         if distinct:
-            key = ", ".join(f"{kind}[{v}]" if pc else v for v, pc in zip(names, pieces))
+            key = ", ".join(self._kind(kind, v) if pc else v for v, pc in zip(names, pieces))
             lines.append((depth, f"key = ({key},)", None))
             lines.append((depth, "if key in seen:", None))
             lines.append((depth + 1, "continue", None))
@@ -377,6 +377,15 @@ class Decisions:
         return [(self.c.x.expect(part, listing, T.BOOL, "a where condition"), part.pos,
                  set(name_uses(part)) & binding_names) for part in parts]
 
+    def _kind(self, kind: str, v: str) -> str:
+        """The source of piece v's kind (changeable attributes: as they are now)."""
+        return f"B_kind_now(st.pa, {kind}, {v})" if self.c.prog.changeable else f"{kind}[{v}]"
+
+    def _distinct_kinds(self, src: str, kind: str) -> str:
+        if self.c.prog.changeable:
+            return f"B_distinct_kinds_now({src}, {kind}, st.pa)"
+        return f"B_distinct_kinds({src}, {kind})"
+
     def _label(self, template, scope: Scope, slots, opt, opt_index=0):
         """'play {t} on column {c + 1}' -> fn(st, L) -> str; pieces print as their names."""
         if template is None:
@@ -394,7 +403,9 @@ class Decisions:
             base = template.pos_at(m.start(1)) if isinstance(template, LStr) else NOWHERE
             sub = LStr.at(m.group(1), base)
             src, typ = self.c.x.compile(parse(sub, "expression"), scope)
-            if typ == T.PIECE:
+            if typ == T.PIECE and self.c.prog.piece_namer:    # names that change
+                parts.append(f"B_piece_name_now(st, {src})")
+            elif typ == T.PIECE:
                 parts.append(f"B_piece_name({names}, {src})")
             else:
                 parts.append(f"str({src})")

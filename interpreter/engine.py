@@ -15,6 +15,7 @@ from fractions import Fraction
 
 from .errors import IllegalAction, RuleError, TabulaError
 from .model import CHANCE, DONE, SKIP, TERMINAL, Program
+from .readers import piece_names_now
 
 STATE_FORMAT = 1
 
@@ -108,7 +109,7 @@ class State:
 
     __slots__ = ("game", "prog", "slots", "where", "gv", "pv", "current", "turn", "stack",
                  "pending", "_rng", "_rng_shared", "terminal", "steps", "history", "_scores",
-                 "facts", "fired", "to_act", "seen")
+                 "facts", "fired", "to_act", "seen", "pa")
 
     def __init__(self, game: Game, seed: int = 0):
         prog = game.prog
@@ -120,6 +121,8 @@ class State:
             self.slots[s].append(pid)
         self.gv = list(prog.gvar_init)
         self.pv = [list(prog.pvar_init) for _ in range(prog.players)]
+        # the pieces' changeable attributes: one row per attribute (Program.changeable)
+        self.pa = [list(prog.piece_attrs[a]) for a in prog.changeable]
         self.current = 0
         self.turn = 0
         self.stack: list = []
@@ -488,6 +491,7 @@ class State:
         new.where = self.where[:]
         new.gv = self.gv[:]
         new.pv = [v[:] for v in self.pv]
+        new.pa = [a[:] for a in self.pa] if self.pa else self.pa   # [] is never changed
         new.current, new.turn, new.terminal, new.steps = (self.current, self.turn,
                                                           self.terminal, self.steps)
         new.history = self.history[:]
@@ -542,6 +546,8 @@ class State:
                                   if self.pending is not None else None),
                 "rng": [rng[0], list(rng[1]), rng[2]],
                 **({} if self.to_act is None else {"to_act": self.to_act}),
+                **({} if not self.pa else
+                   {"attributes": dict(zip(self.prog.changeable, self.pa))}),
                 **({} if self.fired is None else {"fired": self.fired}),
                 **({} if self.seen is None else {"seen": [_entry_json(e) for e in self.seen]}),
                 **self._joint_json()}
@@ -576,6 +582,11 @@ class State:
                     st.where[piece] = s
             st.gv = list(d["globals"])
             st.pv = [list(v) for v in d["player_vars"]]
+            if prog.changeable:
+                saved = d["attributes"]
+                st.pa = [list(saved[a]) for a in prog.changeable]
+                if any(len(row) != len(prog.piece_names) for row in st.pa):
+                    raise TabulaError("the saved pieces' attributes do not match the spec")
             st.current, st.turn = int(d["current"]), int(d["turn"])
             st.to_act = None if d.get("to_act") is None else int(d["to_act"])
             st.terminal, st.steps = bool(d["terminal"]), int(d["steps"])
@@ -622,7 +633,7 @@ class State:
         count where it sees only how many, None where it sees nothing; player None sees
         every piece (a referee's view, for tools)."""
         prog = self.prog
-        names = prog.piece_names
+        names = piece_names_now(self)
         zones = {}
         for zname, z in prog.zones.items():
             owners = range(prog.players) if z.per_player else [-1]

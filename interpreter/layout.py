@@ -11,13 +11,15 @@ text (capacities, counts, attributes) are computed from data, enums and options 
 from __future__ import annotations
 
 import itertools
+import re
+import string
 
 from . import types as T
 from .errors import NOWHERE, SpecError, did_you_mean
 from .expressions import Scope
 from .geometry import NO_LINE, geometry
-from .loader import LMap, LStr
-from .model import ZoneInfo
+from .loader import LList, LMap, LStr
+from .model import Namer, ZoneInfo
 from .names import type_of_value
 from .parser import parse
 
@@ -275,7 +277,7 @@ class Layout:
         p = c.prog
         c.attr_types = {}
         comps = c.doc.get("components", LMap())
-        rows = []      # (component, attrs dict, label)
+        rows = []      # (component, attrs dict, label, its changeable attributes)
         for cname, comp in comps.items():
             for_each = comp.get("for_each", LMap())
             scope = Scope()
@@ -298,6 +300,7 @@ class Layout:
             names = [a for a, _ in axes]
             # attribute and count expressions: compiled once, evaluated per combination
             extra = comp.get("attributes", LMap())
+            changing = self.changeable_of(comp, names + [str(a) for a in extra])
             ascope = scope.child()
             computed = [(str(an), self.const_fn(extra[an], ascope)) for an in extra]
             count_fn = self.const_fn(comp.get("count", 1), ascope)
@@ -311,6 +314,11 @@ class Layout:
                     val = fn(L)
                     attrs[an] = val
                     c.attr_types.setdefault(an, self.value_type(val))
+                for an in changing:
+                    if isinstance(attrs[an], (list, dict)):
+                        raise SpecError(f"'{an}' holds a list or a table here: a changeable "
+                                        "attribute holds a number, a text, a condition or "
+                                        "none", comp.where("changeable"))
                 count = count_fn(L)
                 if not isinstance(count, int) or count < 0:
                     raise SpecError("count must be a number of pieces", comp.where("count"))
@@ -318,17 +326,53 @@ class Layout:
                     raise SpecError(f"more than {MAX_PIECES} pieces", comp.pos)
                 label = self.name_of(comp, attrs, cname)
                 for _ in range(count):
-                    rows.append((str(cname), attrs, label))
+                    rows.append((str(cname), attrs, label, changing))
             c.graph.add_node(f"component:{cname}", kind="component")
-        all_attrs = sorted({a for _, attrs, _ in rows for a in attrs})
-        p.piece_attrs = {a: tuple(attrs.get(a) for _, attrs, _ in rows) for a in all_attrs}
+        all_attrs = sorted({a for _, attrs, _, _ in rows for a in attrs})
+        p.piece_attrs = {a: tuple(attrs.get(a) for _, attrs, _, _ in rows) for a in all_attrs}
+        p.changeable = list(dict.fromkeys(str(a) for comp in comps.values()
+                                          for a in comp.get("changeable", ())))
+        p.changeable_by = {a: tuple(a in changing for _, _, _, changing in rows)
+                           for a in p.changeable}
         kinds: dict = {}
-        for cname, attrs, label in rows:
-            key = (cname, tuple(sorted(attrs.items())))
+        namers: dict = {}
+        named = []
+        for cname, attrs, label, changing in rows:
+            # a kind: the component and the attributes that stay; what may change is
+            # compared in the running state (decisions.py)
+            key = (cname, tuple(sorted((a, v) for a, v in attrs.items() if a not in changing)))
             p.piece_kind.append(kinds.setdefault(key, len(kinds)))
             p.piece_names.append(label)
             p.piece_component.append(cname)
             p.piece_home.append(p.zones[str(comps[cname]["zone"])].base)
+            shown = [a for a in self.template_fields(comps[cname], cname) if a in changing]
+            named.append(namers.setdefault(key, Namer(
+                str(comps[cname].get("name", cname)),
+                {a: v for a, v in attrs.items() if a not in changing},
+                tuple((a, p.changeable.index(a)) for a in shown))) if shown else None)
+        p.piece_namer = tuple(named) if any(named) else ()
+
+    def changeable_of(self, comp, attrs: list) -> frozenset:
+        """The attributes a component declares changeable: each one of its own."""
+        declared = comp.get("changeable", LList())
+        for i, a in enumerate(declared):
+            if str(a) not in attrs:
+                raise SpecError(f"'{a}' is not an attribute of this component, so it cannot "
+                                "be changeable", declared.where(i),
+                                did_you_mean(str(a), attrs) or
+                                f"give it an initial value first: attributes: {{{a}: ...}}")
+            if list(map(str, declared)).count(str(a)) > 1:
+                raise SpecError(f"'{a}' is listed twice", declared.where(i))
+        return frozenset(str(a) for a in declared)
+
+    @staticmethod
+    def template_fields(comp, cname) -> list:
+        """The attributes a component's name template shows."""
+        try:
+            return [re.split(r"[.\[]", f)[0] for _, f, _, _ in
+                    string.Formatter().parse(str(comp.get("name", cname))) if f]
+        except ValueError:
+            return []
 
     def value_type(self, v):
         if isinstance(v, str) and v in self.c.member_of:

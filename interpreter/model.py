@@ -8,6 +8,7 @@ running state can be written to JSON and read back.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 
 from .errors import NOWHERE, Pos
@@ -34,6 +35,33 @@ class ZoneInfo:
 
     def slot(self, owner: int = 0, i: int = 0) -> int:
         return self.base + owner * self.nslots + i
+
+
+@dataclass(eq=False)
+class Namer:
+    """The name of pieces whose name template shows a changeable attribute: the
+    template, the attributes that stay fixed, and the rows of State.pa it reads. Names
+    already made are kept (a bounded table), so a name is formatted once per look."""
+    template: str
+    fixed: dict
+    rows: tuple                     # ((attribute, row of State.pa), ...)
+    made: dict = field(default_factory=dict)
+
+    def name(self, pa: list, piece: int) -> str:
+        values = tuple([pa[r][piece] for _, r in self.rows])
+        found = self.made.get(values)
+        if found is None:
+            attrs = dict(self.fixed)
+            attrs.update(zip([a for a, _ in self.rows], values))
+            try:
+                found = self.template.format(**attrs)
+            except (TypeError, ValueError):     # a format none does not take: plain text
+                found = re.sub(r"\{(\w+)[^{}]*\}", lambda m: str(attrs.get(m.group(1))),
+                               self.template)
+            if len(self.made) >= 4096:
+                self.made.clear()
+            self.made[values] = found
+        return found
 
 
 @dataclass
@@ -109,6 +137,13 @@ class Program:
     piece_component: list = field(default_factory=list)
     piece_attrs: dict = field(default_factory=dict)     # attribute -> tuple over pieces
     piece_home: list = field(default_factory=list)      # initial slot of each piece
+    # attributes some component declares changeable: row i of State.pa holds the current
+    # value of changeable[i] for every piece (a piece whose component does not declare it
+    # keeps its value there, and changeable_by says it may not change it)
+    changeable: list = field(default_factory=list)
+    changeable_by: dict = field(default_factory=dict)  # attribute -> tuple of bools over pieces
+    piece_namer: tuple = ()      # per piece: None or the Namer of a name that shows a change
+                                 # (empty when no name does)
     # zones
     zones: dict = field(default_factory=dict)
     zone_list: list = field(default_factory=list)      # zones by index (slot_zone)

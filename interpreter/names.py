@@ -124,6 +124,8 @@ class Names:
                                 did_you_mean(name, p.piece_attrs) or
                                 f"attributes: {', '.join(sorted(p.piece_attrs))}")
             # none (no piece) fails as a TypeError, reported by the engine at this step
+            if name in p.changeable:        # read in the state: it may have changed
+                return f"st.pa[{p.changeable.index(name)}][{obj}]", c.attr_types[name]
             return f"{c.mod.const(p.piece_attrs[name])}[{obj}]", c.attr_types[name]
         if typ == T.PLAYER:
             if name in p.zones and p.zones[name].per_player:

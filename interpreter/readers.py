@@ -80,6 +80,25 @@ def B_distinct_kinds(pieces, kind: tuple) -> list:
     return [v for v in pieces if v is not None and not (kind[v] in seen or seen.add(kind[v]))]
 
 
+def B_kind_now(pa: list, kind: tuple, v) -> tuple:
+    """A piece's kind in a game whose pieces change: its fixed kind and its changeable
+    attributes' current values (State.pa)."""
+    return (kind[v], *[row[v] for row in pa])
+
+
+def B_distinct_kinds_now(pieces, kind: tuple, pa: list) -> list:
+    """B_distinct_kinds, kinds including what has changed."""
+    seen = set()
+    out = []
+    for v in pieces:
+        if v is not None:
+            k = (kind[v], *[row[v] for row in pa])
+            if k not in seen:
+                seen.add(k)
+                out.append(v)
+    return out
+
+
 def B_distinct(values) -> list:
     """The values, none left out, each once (the first)."""
     seen = set()
@@ -231,6 +250,25 @@ def B_range(lo: int, hi: int, pos) -> list:
 
 def B_piece_name(names: tuple, piece) -> str:
     return names[piece] if piece is not None else "none"
+
+
+def B_piece_name_now(st, piece) -> str:
+    """A piece's name as it is now: its template may show a changeable attribute."""
+    if piece is None:
+        return "none"
+    namer = st.prog.piece_namer[piece]
+    return st.prog.piece_names[piece] if namer is None else namer.name(st.pa, piece)
+
+
+def piece_names_now(st):
+    """Every piece's name as it is now (by piece index): the compiled names when no
+    name shows a changeable attribute."""
+    prog = st.prog
+    if not prog.piece_namer:
+        return prog.piece_names
+    pa = st.pa
+    return [n if namer is None else namer.name(pa, i)
+            for i, (n, namer) in enumerate(zip(prog.piece_names, prog.piece_namer))]
 
 
 def B_too_many_actions(limit: int, pos):

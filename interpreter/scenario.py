@@ -9,15 +9,18 @@ bottom to top), variables, then runs the spec's `play` from there.
 from __future__ import annotations
 
 import re
+import string
 
 from dataclasses import dataclass
 from pathlib import Path
 
-from .compiler import plain
+from . import types as T
+from .compiler import plain, type_of_value
 from .engine import Game, State
 from .errors import NOWHERE, Pos, SpecError, TabulaError, fail
 from .loader import LMap, check_schema, load_yaml
 from .model import CHANCE, TERMINAL
+from .readers import piece_names_now
 from .runtime import slot_name
 from .spec import load_spec
 
@@ -179,13 +182,7 @@ def build_position(game: Game, given: LMap, seed: int) -> State:
             listed_slots.add(slot)
             pieces = []
             for j, n in enumerate(names):
-                n = str(n)
-                if not free.get(n):
-                    if n not in free:
-                        raise ScenarioFailure(f"no piece is named '{n}'", _pos(names, j, where))
-                    raise ScenarioFailure(f"no piece named '{n}' is left to place",
-                                          _pos(names, j, where))
-                pieces.append(free[n].pop(0))
+                pieces.append(_take(st, free, n, _pos(names, j, where)))
             placed.append((slot, pieces, where))
     st.slots = [[] for _ in range(prog.nslots)]
     st.where = [-1] * len(prog.piece_names)
@@ -222,6 +219,149 @@ def build_position(game: Game, given: LMap, seed: int) -> State:
     else:
         game.start_play(st)
     return st
+
+
+def _take(st: State, free: dict, item, pos: Pos) -> int:
+    """A free piece for a name of `given` (or {piece: NAME, attributes: {...}}): one
+    named so; else one whose name shows a changeable attribute and can read so, that
+    attribute set to what the name says. The attributes given are set too."""
+    prog = st.prog
+    attrs = {}
+    if isinstance(item, dict):
+        if "piece" not in item:
+            raise ScenarioFailure("a piece given as a mapping needs piece: (its name)", pos)
+        attrs = item.get("attributes", {}) or {}
+        n = str(item["piece"])
+    else:
+        n = str(item)
+    if free.get(n):
+        pid = free[n].pop(0)
+    else:
+        found = _shown_as(prog, free, n)
+        if found is None:
+            if n not in free:
+                raise ScenarioFailure(f"no piece is named '{n}'", pos)
+            raise ScenarioFailure(f"no piece named '{n}' is left to place", pos)
+        pid, shown = found
+        free[prog.piece_names[pid]].remove(pid)
+        for a, v in shown.items():
+            st.pa[prog.changeable.index(a)][pid] = v
+    for a, v in attrs.items():
+        a = str(a)
+        if a not in prog.changeable or not prog.changeable_by[a][pid]:
+            raise ScenarioFailure(f"'{n}' cannot be given its {a}: its component does not "
+                                  "declare it changeable", attrs.where_key(a)
+                                  if hasattr(attrs, "where_key") else pos)
+        value = _value(st, v, prog.compiler.attr_types[a])
+        if not _fits(prog, a, value):
+            raise ScenarioFailure(f"'{v}' is not a value of {a} (as its component gives it: "
+                                  f"{prog.piece_attrs[a][pid]!r})", attrs.where(a)
+                                  if hasattr(attrs, "where") else pos)
+        st.pa[prog.changeable.index(a)][pid] = value
+    shown_now = piece_names_now(st)[pid]
+    if attrs and shown_now != n:
+        raise ScenarioFailure(f"with these attributes, the piece is named '{shown_now}', "
+                              f"not '{n}'", pos)
+    return pid
+
+
+def _wanted(item):
+    """A piece as an expectation names it: its name, or (name, attributes)."""
+    if isinstance(item, dict):
+        return (str(item.get("piece")),
+                {str(a): plain(v) for a, v in (item.get("attributes") or {}).items()})
+    return str(item)
+
+
+def _seen(st: State, names, pid: int, like):
+    """Piece pid as it is now (names: piece_names_now), in the shape of the expectation
+    `like`."""
+    name = names[pid]
+    if isinstance(like, str):
+        return name
+    prog = st.prog
+    values = {}
+    for a in like[1]:
+        if a in prog.changeable:
+            values[a] = st.pa[prog.changeable.index(a)][pid]
+        else:
+            values[a] = prog.piece_attrs.get(a, (None,) * (pid + 1))[pid]
+    return name, values
+
+
+def _fits(prog, attr: str, value) -> bool:
+    """Can a changeable attribute hold this value (its type: its initial value's)?"""
+    typ = prog.compiler.attr_types[attr]
+    if value is None or typ == T.ANY:
+        return True
+    if typ[0] == "enum":
+        return value in prog.compiler.enums[typ[1]]
+    return T.compatible(typ, type_of_value(value))
+
+
+def _shown_as(prog, free: dict, name: str):
+    """The free piece (the first) whose name template, with its changeable attributes
+    set, reads `name`: (piece, {attribute: value}), or None."""
+    tried = set()
+    for namer in prog.piece_namer:
+        if namer is None or id(namer) in tried:
+            continue
+        tried.add(id(namer))
+        values = _read_name(prog, namer, name)
+        if values is None:
+            continue
+        pid = min((q for pids in free.values() for q in pids if prog.piece_namer[q] is namer),
+                  default=None)
+        if pid is not None:
+            return pid, values
+    return None
+
+
+def _read_name(prog, namer, name: str):
+    """The changeable attributes' values that make `namer` give `name`, or None."""
+    pattern, fields = "", []
+    shown = dict(namer.rows)
+    try:
+        for literal, field, spec, conv in string.Formatter().parse(namer.template):
+            pattern += re.escape(literal)
+            if field is None:
+                continue
+            if field in shown:
+                if field in fields:             # shown twice: the same text twice
+                    pattern += f"(?P=f{fields.index(field)})"
+                else:
+                    pattern += f"(?P<f{len(fields)}>.+?)"
+                    fields.append(field)
+            else:
+                pattern += re.escape(("{" + field + (f"!{conv}" if conv else "")
+                                      + (f":{spec}" if spec else "") + "}").format(**namer.fixed))
+        m = re.fullmatch(pattern, name)
+    except (KeyError, IndexError, ValueError, AttributeError):  # a field it cannot read
+        return None
+    if m is None:
+        return None
+    values = {}
+    for i, field in enumerate(fields):
+        text = m.group(f"f{i}")
+        typ = prog.compiler.attr_types[field]
+        if typ == T.INT:
+            if not re.fullmatch(r"-?[0-9]+", text):
+                return None
+            value = int(text)
+        elif typ == T.BOOL:
+            if text not in ("True", "False"):
+                return None
+            value = text == "True"
+        else:
+            value = text
+        if not _fits(prog, field, value):
+            return None
+        values[field] = value
+    trial = {**namer.fixed, **values}       # the values give back the name (formats)
+    try:
+        return values if namer.template.format(**trial) == name else None
+    except (KeyError, IndexError, ValueError, TypeError):
+        return None
 
 
 def _pos(container, i, default):
@@ -314,7 +454,7 @@ def _map_slots(z, value, pos: Pos):
                                       _text_pos(text, at, pos))
             if names is None or names == "":
                 names = []
-            elif isinstance(names, str):
+            elif isinstance(names, (str, dict)):
                 names = [names]
             elif not isinstance(names, list):
                 raise ScenarioFailure(f"the legend gives '{token}' as a piece name or a "
@@ -397,12 +537,19 @@ def _check_legal(key: str, legal: list, want: list, where: Pos, whose: str = "")
 
 def _check_table(st: State, expect: LMap) -> None:
     prog = st.prog
+    now = piece_names_now(st)
     for zname, content in expect.get("zones", LMap()).items():
         z = prog.zones.get(str(zname))
         for slot, names, where in _slots_of(prog, str(zname), content, expect["zones"].where(zname)):
-            actual = [prog.piece_names[p] for p in st.slots[slot]]
-            want = [str(n) for n in names]
-            same = sorted(actual) == sorted(want) if z.kind == "set" else actual == want
+            want = [_wanted(n) for n in names]
+            shown = st.slots[slot]
+            if len(shown) == len(want) and z.kind != "set":     # shown as each is wanted
+                actual = [_seen(st, now, p, w) for p, w in zip(shown, want)]
+            else:
+                like = next((w for w in want if not isinstance(w, str)), "")
+                actual = [_seen(st, now, p, like) for p in shown]
+            same = sorted(actual, key=repr) == sorted(want, key=repr) if z.kind == "set" \
+                else actual == want
             if not same:
                 raise ScenarioFailure(f"{zname}: expected {want}, found {actual}", where)
     for zname, size in expect.get("sizes", LMap()).items():

@@ -11,6 +11,7 @@ decisions, rule calls, turns and the loops and branches around them are frames.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 
 from . import ast
@@ -22,6 +23,7 @@ from .flowgraph import Flow
 from .loader import LList, LMap
 from .model import Block, Loop
 from .parser import parse
+from .readers import B_piece_name_now
 
 STEP_SHAPES = ("choose_one", "choose", "turns", "match", "repeat", "while", "for", "if", "do")
 MAX_WHILE = 10_000
@@ -102,7 +104,16 @@ def B_too_many(limit: int, pos):
                     "raise its max: or check its condition")
 
 
-HELPERS = {"B_too_long": B_too_long, "B_too_many": B_too_many}
+def B_unchangeable(st, attr: str, piece, pos):
+    comp = st.prog.piece_component[piece]
+    raise RuleError(f"'{B_piece_name_now(st, piece)}' cannot change its {attr}: component "
+                    f"'{comp}' does not declare it changeable", pos,
+                    f"declare it under component '{comp}': changeable: [{attr}] (with its "
+                    "initial value under attributes:), or change only pieces that can")
+
+
+HELPERS = {"B_too_long": B_too_long, "B_too_many": B_too_many,
+           "B_unchangeable": B_unchangeable}
 
 
 class Steps:
@@ -574,6 +585,8 @@ class Steps:
                             did_you_mean(t.id, p.gvar_names + list(scope.names)) or
                             "declare it under variables:")
         obj, otyp = c.x.compile(t.obj, scope)
+        if otyp == T.PIECE:
+            return self._assign_attribute(node, obj, value, vtyp)
         if otyp != T.PLAYER or t.name not in p.pvar_names:
             raise SpecError(f"cannot assign to '{t.name}' here", t.pos,
                             did_you_mean(t.name, p.pvar_names) or
@@ -583,6 +596,41 @@ class Steps:
         return self._assign(f"st.pv[{obj}][{i}]", node, _copied(value, c.pvar_types[i]),
                             state=True)
 
+    def _assign_attribute(self, node, obj: str, value: str, vtyp) -> Part:
+        """t.NAME = VALUE: a piece's changeable attribute, kept in the state (State.pa)."""
+        c = self.c
+        p = c.prog
+        t = node.target
+        name = t.name
+        if name not in p.piece_attrs:
+            raise SpecError(f"pieces have no attribute '{name}'", t.pos,
+                            did_you_mean(name, p.piece_attrs) or
+                            f"attributes: {', '.join(sorted(p.piece_attrs)) or 'none'}")
+        if name not in p.changeable:
+            having = [str(cn) for cn, comp in c.doc.get("components", LMap()).items()
+                      if name in comp.get("attributes", {}) or name in comp.get("for_each", {})]
+            raise SpecError(f"a piece's {name} cannot change: no component declares it "
+                            "changeable", t.pos,
+                            f"list it under the component whose pieces change it: "
+                            f"changeable: [{name}] (in {', '.join(having)})")
+        want = c.attr_types[name]
+        self._check_assign(node, want, vtyp, f"a piece's {name} holds",
+                           "an attribute keeps the type of its initial value")
+        c.x._check_enum_literal(node.value, vtyp, want)
+        lines = []
+        if not all(p.changeable_by[name]):     # some pieces may not change it: check
+            if not re.fullmatch(r"L\[[0-9]+\]|v[0-9]+", obj):
+                piece = c.scratch()
+                lines.append((0, f"{piece} = {obj}", node.pos))
+                obj = piece
+            lines += [(0, f"if not {self.mod.const(p.changeable_by[name])}[{obj}]:", node.pos),
+                      (1, f"B_unchangeable(st, {self.mod.const(name)}, {obj}, "
+                          f"{self.mod.const(node.pos)})", node.pos)]
+        target = f"st.pa[{p.changeable.index(name)}][{obj}]"
+        part = self._assign(target, node, value, state=True)
+        part.lines[:0] = lines
+        return part
+
     @staticmethod
     def _assign(target: str, node, value: str, state: bool) -> Part:
         lines = [(0, f"{target} {node.op} {value}", node.pos)]
@@ -591,7 +639,8 @@ class Steps:
         return Part(lines=lines)
 
     @staticmethod
-    def _check_assign(node, want, got):
+    def _check_assign(node, want, got, what="this variable holds",
+                      hint="declare its type: (type: player, piece, ...)"):
         if not T.compatible(want, got) and T.NONE not in (want, got):
-            raise SpecError(f"this variable holds {T.describe(want)}, not {T.describe(got)}",
-                            node.value.pos, "declare its type: (type: player, piece, ...)")
+            raise SpecError(f"{what} {T.describe(want)}, not {T.describe(got)}",
+                            node.value.pos, hint)

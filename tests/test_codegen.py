@@ -31,7 +31,7 @@ NAMES = ["exec", "eval", "open", "os", "system", "globals", "getattr", "print", 
 # every name the generated code may use: its own mangled names and helpers, Python's
 # keywords and the builtins it is given, and the state's attributes
 GENERATED = re.compile(r"[KvFEIDGAsmrwt][0-9]+|n|x|first|todo|here|pop|[BR]_[a-z_0-9]+|st|fr|L|key|facts|known|found|out|"
-                       r"seen|MISSING|slots|where|gv|pv|current|fired|finish|get|append|"
+                       r"seen|MISSING|slots|where|gv|pv|pa|current|fired|finish|get|append|"
                        r"clear|add|steps|values|def|return|if|else|elif|for|in|not|and|or|"
                        r"is|None|True|False|pass|continue|while|lambda|default|" +
                        "|".join(SAFE_BUILTINS))
@@ -73,10 +73,15 @@ components:
       yield: "[1, 2]"
     attributes:
       globals: {q("eval[" + lit + "]")}
+    changeable: [yield]
     count: 2
     zone: exec
+  eval:
+    attributes: {{yield: 0}}
+    zone: compile
 zones:
   exec: {{kind: stack, visibility: public}}
+  compile: {{kind: stack, visibility: public}}
   open: {{kind: set, per_player: true, visibility: owner}}
   L: {{kind: grid, width: 3, height: 2, capacity: 1, visibility: public}}
 variables:
@@ -119,6 +124,8 @@ rules:
         choose: "x in pass.open, None in cells(L) where size(None) == 0 and x.class != lambda and size(B_top(None)) == 0"
         do:
           - move x to None
+          - x.yield += 1
+          - top(None).yield -= 1
           - pass.v0 += getattr(pass)
           - K0[lambda] += 1
           - st += 1
