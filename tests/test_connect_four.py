@@ -33,7 +33,7 @@ def same_board(st, os_st) -> None:
 
 def test_random_games_play_as_openspiel(games):
     outcomes = play_in_lockstep(*games, range(GAMES), check=same_board)
-    assert outcomes == {(1, -1), (-1, 1)}    # wins of both players were compared
+    assert {(1, -1), (-1, 1)} <= outcomes    # wins of both players were compared
 
 
 def test_a_full_board_is_a_draw_as_in_openspiel(games):
