@@ -10,7 +10,7 @@ import pytest
 from interpreter import load_game
 
 # random trajectories per lockstep test: 200 in the default suite; the documented longer
-# run is `TABULA_LOCKSTEP_GAMES=1000 pytest tests -k openspiel` (docs/openspiel.md)
+# run sets TABULA_LOCKSTEP_GAMES=1000 (docs/classic-games.md)
 GAMES = int(os.environ.get("TABULA_LOCKSTEP_GAMES", "200"))
 
 
