@@ -148,6 +148,15 @@ def mutant(tmp_path, spec_path, change: str, players: int | None = None,
     return load_game(variant, players=players, options=options, recall=recall)
 
 
+def assert_leak_caught(game, theirs, seeds, play_seeds=None) -> None:
+    """A visibility mistake (a private card, die or bid shown to others): the game still
+    plays move for move as OpenSpiel's (over `play_seeds`, default `seeds`), and only the
+    partition check of information states fails."""
+    play_in_lockstep(game, theirs, seeds if play_seeds is None else play_seeds)
+    with pytest.raises(AssertionError, match="tells apart in Tabula"):
+        play_in_lockstep(game, theirs, seeds, partitions=Partitions(theirs.num_players()))
+
+
 def assert_mutation_caught(game, theirs, seeds, check=None) -> None:
     """A game with a broken rule (see mutant) must fail the lockstep comparison."""
     with pytest.raises(AssertionError):
