@@ -22,7 +22,7 @@ STATE_FORMAT = 1
 def _explain(exc: Exception) -> str:
     """A rule failure in the spec's terms (the Python exception stays chained)."""
     text = str(exc)
-    if "Fraction" in text:
+    if "Fraction" in text and "integer" in text:
         return "a fraction is used where a whole number is needed"
     if "NoneType" in text:
         return "there is no piece (none) where one is needed"

@@ -26,8 +26,8 @@ MAX_PIECES = 100_000
 MAX_SLOTS = 100_000
 BOARDS = ("grid", "hex")     # zones of width x height cells
 MAX_RAY_CELLS = 2_000_000    # rays laid out in advance for boards up to this many cells
-VAR_TYPES = {"int": T.INT, "bool": T.BOOL, "text": T.STR, "player": T.PLAYER,
-             "piece": T.PIECE, "number": T.NUM}     # and "cell", added by the Compiler (any zone's slot)
+VAR_TYPES = {"int": T.INT, "bool": T.BOOL, "text": T.STR, "player": T.PLAYER, "number": T.NUM,
+             "piece": T.PIECE}     # and "cell", added by the Compiler (any zone's slot)
 
 
 def plain(v):

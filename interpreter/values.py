@@ -42,10 +42,6 @@ def B_num(x):
     return x
 
 
-def is_whole(x) -> bool:
-    return type(x) is not Fraction
-
-
 # ---- JSON ------------------------------------------------------------------------------
 
 def encode(v):
@@ -54,7 +50,7 @@ def encode(v):
     if t is int or t is bool or v is None:
         return v
     if t is Fraction:
-        return f"{v.numerator}/{v.denominator}"
+        return f"{v.numerator}/{v.denominator}" if v.denominator != 1 else v.numerator
     if t is str:
         return "\\" + v if _FRACTION.fullmatch(v) else v
     if t is list or t is tuple:
