@@ -109,6 +109,8 @@ def determinize(state: State, player: int, rng: random.Random) -> State:
         for (s, i, _), pid in zip(entries, pieces):
             slots[s][i] = pid
             where[pid] = s
+    for s in state.prog.heaps:       # an unordered zone keeps its pieces in piece order
+        slots[s].sort()
     new.rng = random.Random(rng.getrandbits(64))
     new.history = []
     new._scores = None

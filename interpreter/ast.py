@@ -141,7 +141,7 @@ class Compare(Node):
 
 @dataclass(frozen=True)
 class Arith(Node):
-    """a OP b, OP one of + - * // %"""
+    """a OP b, OP one of + - * / // %"""
     op: str
     left: Node
     right: Node

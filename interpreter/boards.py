@@ -144,6 +144,7 @@ class BoardBuiltins:
         check_arity(node, len(args), 3)
         z = self._board_arg(node, args)
         for i, what in ((1, "a column"), (2, "a row")):
+            self.c.x.whole(args[i][1], node.args[i], what)
             if not self.c.x.fits(args[i][1], T.INT):
                 raise SpecError(f"{what} must be a number, not {T.describe(args[i][1])}",
                                 node.args[i].pos)

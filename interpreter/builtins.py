@@ -23,6 +23,7 @@ from .expressions import Scope, check_arity
 from .parser import parse
 from .boards import BoardBuiltins
 from .readers import MAX_RANGE
+from .runtime import UNORDERED_HINT
 
 MAX_PIECES = 100_000
 AGGREGATES = ("sum", "count", "max", "min", "any", "all", "tally", "list", "first")
@@ -86,8 +87,11 @@ class Builtins(BoardBuiltins):
             raise SpecError(f"{name}() takes no default", node.default.pos,
                             "only max, min and first have a default (for nothing to choose from)")
         if name == "sum":
-            if etyp not in (T.INT, T.BOOL, T.ANY):
+            if etyp not in (T.INT, T.BOOL, T.ANY, T.NUM):
                 raise SpecError(f"sum() adds numbers, not {T.describe(etyp)}", node.gen.elt.pos)
+            if etyp == T.NUM:            # a sum of fractions may be whole
+                return self._loop(gen, scope, node.pos, [(0, f"n += {elt}", None)],
+                                  "n = 0", "B_num(n)"), T.NUM
             return self._loop(gen, scope, node.pos, [(0, f"n += {elt}", None)],
                               "n = 0", "n"), T.INT
         if name == "count":
@@ -173,15 +177,17 @@ class Builtins(BoardBuiltins):
         """sum(list), max(a, b), min(a, b), count(list), any(list), all(list)."""
         name = node.name
         if name in ("max", "min") and len(args) == 2:
-            (a, ta), (b, _) = args
-            return f"{name}({a}, {b})", ta
+            (a, ta), (b, tb) = args
+            return f"{name}({a}, {b})", T.number(ta, tb) if T.is_numeric(tb) else ta
         check_arity(node, len(args), 1)
         (a, ta), = args
         items = self.items(ta, a)
         et = T.elem(ta)
         if name == "sum":
-            if et not in (T.INT, T.BOOL, T.ANY):
+            if et not in (T.INT, T.BOOL, T.ANY, T.NUM):
                 raise SpecError(f"sum() adds numbers, not {T.describe(et)}", node.args[0].pos)
+            if et == T.NUM:
+                return f"B_num(sum({items}))", T.NUM
             return f"sum({items})", T.INT
         if name == "count":
             return f"len({items})", T.INT
@@ -312,6 +318,33 @@ class Builtins(BoardBuiltins):
                           f"function {name}", name=fname)
         return fname, typ, is_unique(src)
 
+    # -- unordered zones: what needs an order is refused on them --------------------------
+    def may_be_unordered(self, typ) -> bool:
+        """Can a container or zone of this type be an unordered zone's?"""
+        z = typ[1]
+        return not z.ordered or (z is self.c.any_zone and bool(self.c.prog.heaps))
+
+    def ordered(self, node, src: str, typ, what: str) -> str:
+        """The source of a container or zone on which `what` needs an order: an unordered
+        zone is refused when compiled, or when it runs if only then is the zone known (a
+        cell of any zone); checked only in a game that has unordered zones."""
+        z = typ[1]
+        if not z.ordered:
+            raise SpecError(f"{what} needs an order, and zone '{z.name}' is unordered",
+                            node.pos, UNORDERED_HINT)
+        if z is self.c.any_zone and self.c.prog.heaps:
+            return (f"B_ordered(st, {src}, {self.mod.const(what)}, "
+                    f"{self.mod.const(node.pos)})")
+        return src
+
+    def _ordered_piece(self, node, src: str) -> str:
+        """A piece whose place in its slot is read (level, under, the piece beside it): in
+        a game with unordered zones, checked when it runs (a piece may be anywhere)."""
+        if self.c.prog.heaps:
+            return (f"B_ordered_piece(st, {src}, {self.mod.const(node.name + '()')}, "
+                    f"{self.mod.const(node.pos)})")
+        return src
+
     # -- builtins: one method each, f_<name>(node, args) -> (source, type) ----------------
     def _slot_arg(self, node, args, i=0, zone_ok=False):
         src, typ = args[i]
@@ -357,16 +390,27 @@ class Builtins(BoardBuiltins):
                             node.pos, "give the zone a capacity or capacities")
         return f"B_full(st.slots, {src}, {n}, {self.table('capacity')})", T.BOOL
 
+    def _whole_arg(self, node, args, i: int, what: str) -> str:
+        """An argument that must be a whole number (a count, a level, a bound)."""
+        self.c.x.whole(args[i][1], node.args[i], f"{what} of {node.name}()")
+        return args[i][0]
+
     def f_top(self, node, args):
         check_arity(node, len(args), 1, 2)
-        src, _ = self._slot_arg(node, args)
+        src, typ = self._slot_arg(node, args)
+        src = self.ordered(node.args[0], src, typ, "top()")
+        if len(args) == 2:
+            self._whole_arg(node, args, 1, "the count")
         if len(args) == 1:
             return self._end_of(src, -1), T.PIECE
         return f"B_top_n(st.slots[{src}], {args[1][0]})", T.list_of(T.PIECE)
 
     def f_bottom(self, node, args):
         check_arity(node, len(args), 1, 2)
-        src, _ = self._slot_arg(node, args)
+        src, typ = self._slot_arg(node, args)
+        src = self.ordered(node.args[0], src, typ, "bottom()")
+        if len(args) == 2:
+            self._whole_arg(node, args, 1, "the count")
         if len(args) == 1:
             return self._end_of(src, 0), T.PIECE
         return f"st.slots[{src}][:max({args[1][0]}, 0)]", T.list_of(T.PIECE)
@@ -375,7 +419,7 @@ class Builtins(BoardBuiltins):
         check_arity(node, len(args), 1)
         src, typ = args[0]
         if typ[0] == "slot":
-            return self._end_of(src, 0), T.PIECE
+            return self._end_of(self.ordered(node.args[0], src, typ, "first()"), 0), T.PIECE
         return self._aggregate_of_list(node, args)
 
     @staticmethod
@@ -402,11 +446,14 @@ class Builtins(BoardBuiltins):
     def f_levels(self, node, args):
         check_arity(node, len(args), 1)
         src, typ = self._slot_arg(node, args, zone_ok=True)
+        src = self.ordered(node.args[0], src, typ, "levels()")
         return f"B_levels(st.slots, {src}, {self._width(typ)})", T.list_of(T.INT)
 
     def f_row(self, node, args):
         check_arity(node, len(args), 2)
         src, typ = self._slot_arg(node, args, zone_ok=True)
+        src = self.ordered(node.args[0], src, typ, "row()")
+        self._whole_arg(node, args, 1, "the level")
         return f"B_row(st.slots, {src}, {self._width(typ)}, {args[1][0]})", T.list_of(T.PIECE)
 
     def f_column(self, node, args):
@@ -415,15 +462,17 @@ class Builtins(BoardBuiltins):
 
     def f_level(self, node, args):
         check_arity(node, len(args), 1)
-        return f"B_level(st, {self._piece_arg(node, args)})", T.INT
+        return f"B_level(st, {self._ordered_piece(node, self._piece_arg(node, args))})", T.INT
 
     def f_under(self, node, args):
         check_arity(node, len(args), 1)
-        return f"B_under(st, {self._piece_arg(node, args)})", T.list_of(T.PIECE)
+        return (f"B_under(st, {self._ordered_piece(node, self._piece_arg(node, args))})",
+                T.list_of(T.PIECE))
 
     def _neighbour(self, node, args, dslot, dlevel):
         check_arity(node, len(args), 1)
-        return (f"B_neighbour(st, {self._piece_arg(node, args)}, {dslot}, {dlevel}, "
+        piece = self._ordered_piece(node, self._piece_arg(node, args))
+        return (f"B_neighbour(st, {piece}, {dslot}, {dlevel}, "
                 f"{self.table('index')}, {self.table('width')})"), T.PIECE
 
     def f_below(self, node, args):
@@ -482,14 +531,17 @@ class Builtins(BoardBuiltins):
 
     def f_next_player(self, node, args):
         check_arity(node, len(args), 1)
+        self._whole_arg(node, args, 0, "the player")
         return f"(({args[0][0]} + 1) % {self.c.prog.players})", T.PLAYER
 
     def f_abs(self, node, args):
         check_arity(node, len(args), 1)
-        return f"abs({args[0][0]})", T.INT
+        return f"abs({args[0][0]})", T.NUM if args[0][1] == T.NUM else T.INT
 
     def f_range(self, node, args):
         check_arity(node, len(args), 2)
+        self._whole_arg(node, args, 0, "the first number")
+        self._whole_arg(node, args, 1, "the last number")
         (a, _), (b, _) = args
         lo, hi = self.c.x.constant(a), self.c.x.constant(b)
         if type(lo) is int and type(hi) is int and hi - lo <= MAX_RANGE:

@@ -21,6 +21,7 @@ from .simulate import BACKENDS
 from .errors import IllegalAction, TabulaError, shown_path
 from .model import CHANCE
 from .spec import load_spec
+from .values import encode
 
 EXIT_OK, EXIT_INPUT, EXIT_USAGE = 0, 1, 2
 
@@ -126,8 +127,8 @@ def cmd_run(args) -> int:
         "options": game.options, "seed": args.seed, "agents": header["agents"],
         "decisions": [{"player": "chance" if p == CHANCE else p, "action": a}
                       for p, a, _ in record],
-        "points": st.points(), "scores": st.scores(), "winners": st.winners(),
-        "returns": st.returns(),
+        "points": encode(st.points()), "scores": encode(st.scores()),
+        "winners": st.winners(), "returns": encode(st.returns()),
     }
     if args.json:
         print(json.dumps(result))
@@ -144,8 +145,8 @@ def cmd_run(args) -> int:
         print(f"  {who}: {a}")
     print("final scores:")
     for rid, row in st.points().items():
-        print(f"  {rid:>12}: " + "  ".join(f"{v:>4}" for v in row))
-    print(f"  {'total':>12}: " + "  ".join(f"{v:>4}" for v in st.scores()))
+        print(f"  {rid:>12}: " + "  ".join(f"{v!s:>4}" for v in row))
+    print(f"  {'total':>12}: " + "  ".join(f"{v!s:>4}" for v in st.scores()))
     print("winner" + ("s" if len(st.winners()) > 1 else "") + ": " +
           ", ".join(f"player {w}" for w in st.winners()))
     return EXIT_OK

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import builtins as _py
 import re
+from fractions import Fraction
 
 from .errors import NOWHERE, Pos, SpecError
 
@@ -148,6 +149,8 @@ class Module:
             value = self.ns[name]
             shown = repr(value) if isinstance(value, (int, str, tuple, list, dict, bool,
                                                       type(None))) else f"<{type(value).__name__}>"
+            if isinstance(value, Fraction):
+                shown = str(value)
             if len(shown) > 100:
                 shown = shown[:97] + "..."
             # repr() escapes every character that could end a line

@@ -29,6 +29,7 @@ from dataclasses import dataclass, field
 from .errors import TabulaError
 from .simulate import Summary, num_text, run_batch
 from .spec import Spec, load_spec
+from .values import as_float
 
 # two-sided 95% quantiles of Student's t for 1..30 degrees of freedom
 _T975 = (12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228, 2.201,
@@ -94,7 +95,7 @@ def _win_shares(rec: dict) -> list:
 def _game_metrics(rec: dict) -> dict:
     """The numbers of one finished game, by metric name (rules fired apart)."""
     players = rec["players"]
-    scores = rec["scores"]
+    scores = [as_float(x) for x in rec["scores"]]
     out: dict = {}
     for s, w in enumerate(_win_shares(rec)):
         out[f"win rate, seat {s}"] = w

@@ -10,12 +10,12 @@ and type is checked on the way; problems are SpecErrors at the spec's line and c
 
 from __future__ import annotations
 
-from . import readers, runtime, steps
+from . import readers, runtime, steps, values
 from . import types as T
 from .builtins import AGGREGATES, Builtins
 from .codegen import Module
 from .decisions import Decisions
-from .errors import SpecError
+from .errors import NOWHERE, SpecError
 from .expressions import ExprCompiler, Scope
 from .flowgraph import FlowGraph
 from .layout import VAR_TYPES, Layout, plain
@@ -30,7 +30,21 @@ VAR_TYPES.setdefault("cell", T.slot(ANY_ZONE))
 __all__ = ["Compiler", "plain", "type_of_value"]
 
 
-HELPERS = {**readers.HELPERS, **steps.HELPERS, **runtime.HELPERS}
+HELPERS = {**readers.HELPERS, **steps.HELPERS, **runtime.HELPERS, **values.HELPERS}
+
+
+def _no_decimals(node, pos) -> None:
+    """A spec's numbers are whole (or exact fractions, computed with '/'): a decimal in its
+    YAML would bring a float, inexact and machine-dependent, into the game's state."""
+    if isinstance(node, float):
+        raise SpecError(f"{node} is a decimal number, and a game's numbers are exact", pos,
+                        "write a whole number, or compute the fraction in rule text: 1/2")
+    if isinstance(node, dict):
+        for k, v in node.items():
+            _no_decimals(v, node.where(k) if isinstance(node, LMap) else pos)
+    elif isinstance(node, list):
+        for i, v in enumerate(node):
+            _no_decimals(v, node.where(i) if isinstance(node, LList) else pos)
 
 
 class Compiler:
@@ -79,6 +93,7 @@ class Compiler:
 
     # ---- entry ------------------------------------------------------------------------
     def compile(self) -> Program:
+        _no_decimals(self.doc, getattr(self.doc, "pos", NOWHERE))
         self._check_namespaces()
         self._check_words()
         self.layout.build()
@@ -216,7 +231,7 @@ class Compiler:
         for rid, rule in scoring.get("points", LMap()).items():
             scope = Scope()
             scope.add("player", T.PLAYER)      # slot 0: the player being scored
-            fn = self.steps.expr_fn(rule["value"], scope, "a score", T.INT, rule.pos)
+            fn = self.steps.expr_fn(rule["value"], scope, "a score", T.NUM, rule.pos)
             p.points.append((str(rid), fn))
             g.node(f"score:{rid}", kind="score", source=str(rule.get("source", "")),
                    ruling=str(rule.get("ruling", "")))
@@ -226,7 +241,7 @@ class Compiler:
         for tb in scoring.get("tiebreak", LList()):
             scope = Scope()
             scope.add("player", T.PLAYER)
-            fn = self.steps.expr_fn(tb["value"], scope, "a tie-breaker", T.INT, tb.pos)
+            fn = self.steps.expr_fn(tb["value"], scope, "a tie-breaker", T.NUM, tb.pos)
             p.tiebreaks.append((str(tb.get("id", f"tiebreak{len(p.tiebreaks) + 1}")), fn))
             node = f"tiebreak:{p.tiebreaks[-1][0]}"
             g.node(node, kind="tiebreak", source=str(tb.get("source", "")),

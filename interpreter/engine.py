@@ -16,6 +16,7 @@ from fractions import Fraction
 from .errors import IllegalAction, RuleError, TabulaError
 from .model import CHANCE, DONE, SKIP, TERMINAL, Program
 from .readers import piece_names_now
+from .values import B_num, decode, encode
 
 STATE_FORMAT = 1
 
@@ -23,6 +24,8 @@ STATE_FORMAT = 1
 def _explain(exc: Exception) -> str:
     """A rule failure in the spec's terms (the Python exception stays chained)."""
     text = str(exc)
+    if "Fraction" in text and "integer" in text:
+        return "a fraction is used where a whole number is needed"
     if "NoneType" in text:
         return "there is no piece (none) where one is needed"
     if isinstance(exc, IndexError):
@@ -445,7 +448,7 @@ class State:
             except (TypeError, IndexError, KeyError, ValueError, AttributeError) as exc:
                 raise RuleError(f"a scoring rule cannot be computed ({exc})") from exc
             n = self.prog.players
-            self._scores = [sum(row[p] for row in pts.values()) for p in range(n)]
+            self._scores = [B_num(sum(row[p] for row in pts.values())) for p in range(n)]
         return list(self._scores)
 
     def tiebreak_keys(self) -> list:
@@ -534,14 +537,14 @@ class State:
                 locals_list.append(L)
             frames.append({"block": fr[6].id, "pc": fr[1], "locals": locals_ids[id(L)],
                            "loop": fr[3].id if fr[3] is not None else None,
-                           "a": fr[4], "b": fr[5]})
+                           "a": encode(fr[4]), "b": encode(fr[5])})
         rng = self._rng.getstate()
         return {"format": STATE_FORMAT, "spec": self.prog.spec_id,
                 "players": self.prog.players, "options": self.game.options,
-                "slots": self.slots, "globals": self.gv, "player_vars": self.pv,
+                "slots": self.slots, "globals": encode(self.gv), "player_vars": encode(self.pv),
                 "current": self.current, "turn": self.turn, "terminal": self.terminal,
-                "steps": self.steps, "history": [list(a) for a in self.history],
-                "locals": locals_list, "frames": frames,
+                "steps": self.steps, "history": encode(self.history),
+                "locals": encode(locals_list), "frames": frames,
                 "pending_frame": (self.stack.index(self.pending.frame)
                                   if self.pending is not None else None),
                 "rng": [rng[0], list(rng[1]), rng[2]],
@@ -578,10 +581,12 @@ class State:
                 raise TabulaError("the saved zones do not match the spec")
             st.where = [-1] * len(prog.piece_names)
             for s, content in enumerate(st.slots):
+                if s in prog.heaps:
+                    content.sort()          # an unordered zone is kept in piece order
                 for piece in content:
                     st.where[piece] = s
-            st.gv = list(d["globals"])
-            st.pv = [list(v) for v in d["player_vars"]]
+            st.gv = list(decode(d["globals"]))
+            st.pv = [list(v) for v in decode(d["player_vars"])]
             if prog.changeable:
                 saved = d["attributes"]
                 st.pa = [list(saved[a]) for a in prog.changeable]
@@ -590,16 +595,16 @@ class State:
             st.current, st.turn = int(d["current"]), int(d["turn"])
             st.to_act = None if d.get("to_act") is None else int(d["to_act"])
             st.terminal, st.steps = bool(d["terminal"]), int(d["steps"])
-            st.history = [tuple(a) for a in d["history"]]
+            st.history = [tuple(a) for a in decode(d["history"])]
             if st.fired is not None:
                 st.fired = {str(k): int(v) for k, v in d.get("fired", {}).items()}
-            locals_list = [list(L) for L in d["locals"]]
+            locals_list = [list(L) for L in decode(d["locals"])]
             st.stack = []
             for f in d["frames"]:
                 block = prog.blocks[f["block"]]
                 loop = prog.loops[f["loop"]] if f["loop"] is not None else None
                 st.stack.append([block.ins, int(f["pc"]), locals_list[f["locals"]], loop,
-                                 f["a"], f["b"], block])
+                                 decode(f["a"]), decode(f["b"]), block])
             r = d["rng"]
             st.rng.setstate((r[0], tuple(r[1]), r[2]))
             if st.seen is not None:
@@ -674,6 +679,9 @@ class State:
             obs["legal_actions"] = self.legal_action_strings(player)
         if self.terminal:
             obs["scores"] = self.scores()
+        for key in ("variables", "player_variables", "scores"):    # fractions as "7/3"
+            if key in obs:
+                obs[key] = encode(obs[key])
         return obs
 
     # ---- information states (perfect recall) -----------------------------------------------

@@ -15,8 +15,10 @@ from . import ast
 from . import types as T
 from .codegen import MISSING, paren
 from .errors import SpecError, did_you_mean
+from .values import B_frac
 
 _COMPARE = ("==", "!=", "<", "<=", ">", ">=")
+WHOLE_HINT = "'/' gives exact fractions; x // 1 is x rounded down (or divide with //)"
 
 
 def _plain_arithmetic(src: str) -> bool:
@@ -127,9 +129,18 @@ class ExprCompiler:
     def expect(self, node, scope, want: tuple, what: str) -> str:
         src, typ = self.compile(node, scope)
         if not self.fits(typ, want):
-            raise SpecError(f"{what} must be {T.describe(want)}, not {T.describe(typ)}",
-                            node.pos)
+            self.whole(typ, node, what)
+            raise SpecError(f"{what} must be "
+                            f"{'a number' if want == T.NUM else T.describe(want)}, "
+                            f"not {T.describe(typ)}", node.pos)
         return src
+
+    @staticmethod
+    def whole(typ, node, what: str) -> None:
+        """Refuse a number that may be a fraction where a whole number is needed."""
+        if typ == T.NUM:
+            raise SpecError(f"{what} must be a whole number, not a number that may be a "
+                            "fraction", node.pos, WHOLE_HINT)
 
     def function(self, node, scope, want: tuple | None = None, what: str = ""):
         """The expression as fn(st, L), and its type."""
@@ -145,6 +156,8 @@ class ExprCompiler:
             return True
         if want in (T.INT, T.PLAYER):
             return typ in (T.INT, T.BOOL, T.PLAYER)
+        if want == T.NUM:
+            return typ in (T.INT, T.BOOL, T.PLAYER, T.NUM)
         if want == T.BOOL:
             return True          # any value has a truth value, as in the rulebooks' prose
         if want[0] == "list":
@@ -196,6 +209,8 @@ class ExprCompiler:
         obj, otyp = self.compile(node.obj, scope)
         key, ktyp = self.compile(node.key, scope)
         mod = self.c.mod
+        if otyp[0] in ("zone", "list"):
+            self.whole(ktyp, node.key, "a slot number" if otyp[0] == "zone" else "an index")
         if otyp[0] == "zone":
             zinfo = otyp[1]
             n = zinfo.nslots
@@ -248,6 +263,8 @@ class ExprCompiler:
         a, ta = self.compile(node.body, scope)
         b, tb = self.compile(node.orelse, scope)
         typ = ta if ta != T.NONE else tb
+        if T.NUM in (ta, tb) and T.is_numeric(ta) and T.is_numeric(tb):
+            typ = T.NUM
         return f"({a} if {test} else {b})", typ
 
     def x_LetIn(self, node, scope):
@@ -315,24 +332,49 @@ class ExprCompiler:
                                 f"one of: {', '.join(members)}")
 
     def x_Arith(self, node, scope):
-        a = self.expect(node.left, scope, T.INT, f"an operand of '{node.op}'")
-        b = self.expect(node.right, scope, T.INT, f"an operand of '{node.op}'")
-        if node.op in ("//", "%"):
+        """Integers stay plain Python arithmetic; '/' is exact (B_frac), and an operation
+        on a number that may be a fraction gives a whole result back as an int (B_num)."""
+        op = node.op
+        a, ta = self.compile(node.left, scope)
+        b, tb = self.compile(node.right, scope)
+        for n, t in ((node.left, ta), (node.right, tb)):
+            if not self.fits(t, T.NUM):
+                raise SpecError(f"an operand of '{op}' must be a number, not {T.describe(t)}",
+                                n.pos)
+        if op == "/":
+            x, y = self.constant(a), self.constant(b)
+            if type(x) is int and type(y) is int and y != 0:     # known when compiled
+                # its type is still a number that may be a fraction: '/' gives one
+                return self.c.mod.literal(B_frac(x, y, None)), T.NUM
+            return f"B_frac({a}, {b}, {self.c.mod.const(node.pos)})", T.NUM
+        exact = T.NUM in (ta, tb)
+        if op in ("//", "%"):
             divisor = self.constant(b)
             if type(divisor) is int and divisor != 0:       # no zero to check for
-                return f"({paren(a)} {node.op} {b})", T.INT
-            helper = "B_div" if node.op == "//" else "B_mod"
-            return f"{helper}({a}, {b}, {self.c.mod.const(node.pos)})", T.INT
-        return f"({paren(a)} {node.op} {paren(b)})", T.INT
+                src = f"({paren(a)} {op} {b})"
+            else:
+                helper = "B_div" if op == "//" else "B_mod"
+                src = f"{helper}({a}, {b}, {self.c.mod.const(node.pos)})"
+            if op == "%" and exact:      # the remainder of a fraction may be one
+                return f"B_num({src})", T.NUM
+            return src, T.INT            # a floor division is whole, of fractions too
+        if exact:
+            return f"B_num({paren(a)} {op} {paren(b)})", T.NUM
+        return f"({paren(a)} {op} {paren(b)})", T.INT
 
     def x_Neg(self, node, scope):
-        a = self.expect(node.operand, scope, T.INT, "the operand of '-'")
-        return f"(-{paren(a)})", T.INT
+        a, typ = self.compile(node.operand, scope)
+        if not self.fits(typ, T.NUM):
+            raise SpecError(f"the operand of '-' must be a number, not {T.describe(typ)}",
+                            node.operand.pos)
+        return f"(-{paren(a)})", T.NUM if typ == T.NUM else T.INT
 
     # -- collections ----------------------------------------------------------------------
     def x_ListExpr(self, node, scope):
         items = [self.compile(i, scope) for i in node.items]
         typ = next((t for _, t in items if t != T.NONE), T.ANY)
+        if typ == T.INT and any(t == T.NUM for _, t in items):
+            typ = T.NUM
         return "[" + ", ".join(s for s, _ in items) + "]", T.list_of(typ)
 
     def generator(self, gen: ast.Generator, scope: Scope) -> "Gen":

@@ -26,6 +26,7 @@ from .engine import Game, State
 from .errors import TabulaError
 from .model import CHANCE, TERMINAL
 from .spec import load_spec
+from .values import decode, encode, is_number
 
 __all__ = ["LOG_FORMAT", "LOG_VERSION", "GameLog", "LogWriter", "PlayerLogWriter", "Stop",
            "add_command", "apply_changes", "changes", "check_full", "check_variant",
@@ -110,11 +111,11 @@ class LogWriter:
     def decision(self, player: int, action: tuple, text: str, turn: int, st: State) -> None:
         self.n += 1
         self._line({"n": self.n, "turn": turn, "player": _who(player), "action": text,
-                    "tuple": list(action)})
+                    "tuple": encode(action)})
 
     def end(self, st: State) -> None:
-        self._line({"end": True, "decisions": self.n, "points": st.points(),
-                    "scores": st.scores(), "winners": st.winners()})
+        self._line({"end": True, "decisions": self.n, "points": encode(st.points()),
+                    "scores": encode(st.scores()), "winners": st.winners()})
 
 
 class PlayerLogWriter(LogWriter):
@@ -149,7 +150,7 @@ class PlayerLogWriter(LogWriter):
         self._line(record)
 
     def end(self, st: State) -> None:
-        self._line({"end": True, "decisions": self.n, "scores": st.scores(),
+        self._line({"end": True, "decisions": self.n, "scores": encode(st.scores()),
                     "winners": st.winners()})
 
 
@@ -233,7 +234,8 @@ def _is_int(x) -> bool:
 
 
 def _is_num(x) -> bool:
-    return isinstance(x, (int, float)) and not isinstance(x, bool)
+    """A number as a log writes it: an integer, or a fraction as the text "7/3"."""
+    return isinstance(x, (int, float)) and not isinstance(x, bool) or is_number(x)
 
 
 _KINDS = {
@@ -498,7 +500,7 @@ def _action(st: State, record: dict, by_string: bool):
         return None, f"not {what} here; {_legal_list(st)}"
     if record["turn"] != st.turn:
         return None, f"the game is at turn {st.turn} here, not turn {record['turn']}"
-    a = tuple(record["tuple"])
+    a = tuple(decode(record["tuple"]))
     legal = a in st.pending.actions
     if legal and st.action_to_string(a) == record["action"]:
         return a, None
@@ -539,8 +541,9 @@ def replay(log: GameLog, game: Game, upto: int | None = None,
 
 
 def _json(x):
-    """`x` as it reads back from JSON (tuples as lists, keys as strings)."""
-    return json.loads(json.dumps(x))
+    """`x` as it reads back from JSON (tuples as lists, keys as strings, fractions as
+    "7/3": values.encode)."""
+    return json.loads(json.dumps(encode(x)))
 
 
 def check_full(log: GameLog, game: Game) -> State:
@@ -636,12 +639,12 @@ def full_view(st: State) -> dict:
     prog = st.prog
     view = {"player": None, "current_player": st.current_player(), "turn": st.turn,
             "terminal": st.terminal, "zones": st.zones_view(None),
-            "variables": dict(zip(prog.gvar_names, st.gv)),
-            "player_variables": {n: {str(p): st.pv[p][i] for p in range(prog.players)}
+            "variables": encode(dict(zip(prog.gvar_names, st.gv))),
+            "player_variables": {n: {str(p): encode(st.pv[p][i]) for p in range(prog.players)}
                                  for i, n in enumerate(prog.pvar_names)}}
     if st.pending is not None:
         view["legal_actions"] = st.legal_action_strings()
-    view["scores"] = st.scores()
+    view["scores"] = encode(st.scores())
     return view
 
 

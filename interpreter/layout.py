@@ -13,6 +13,7 @@ from __future__ import annotations
 import itertools
 import re
 import string
+from fractions import Fraction
 
 from . import types as T
 from .errors import NOWHERE, SpecError, did_you_mean
@@ -27,7 +28,7 @@ MAX_PIECES = 100_000
 MAX_SLOTS = 100_000
 BOARDS = ("grid", "hex")     # zones of width x height cells
 MAX_RAY_CELLS = 2_000_000    # rays laid out in advance for boards up to this many cells
-VAR_TYPES = {"int": T.INT, "bool": T.BOOL, "text": T.STR, "player": T.PLAYER,
+VAR_TYPES = {"int": T.INT, "bool": T.BOOL, "text": T.STR, "player": T.PLAYER, "number": T.NUM,
              "piece": T.PIECE}     # and "cell", added by the Compiler (any zone's slot)
 
 
@@ -88,6 +89,9 @@ class Layout:
             elif kind in BOARDS:
                 w, h = self.const_value(z.get("width", 1)), self.const_value(z.get("height", 1))
                 cap = self.const_value(z["capacity"]) if "capacity" in z else 1
+                if type(cap) is not int:
+                    raise SpecError(f"a zone's capacity must be a whole number, not {cap}",
+                                    z.where("capacity"))
                 if not (isinstance(w, int) and isinstance(h, int) and w >= 1 and h >= 1):
                     raise SpecError("a grid's width and height are numbers of at least 1",
                                     z.pos)
@@ -97,13 +101,18 @@ class Layout:
             else:
                 n = self.const_value(z.get("size", 1))
                 cap = self.const_value(z["capacity"]) if "capacity" in z else None
+                for key, value in (("size", n), ("capacity", cap)):
+                    if value is not None and type(value) is not int:
+                        raise SpecError(f"a zone's {key} must be a whole number, not {value}",
+                                        z.where(key))
                 caps = [cap] * n
             if kind in ("stack", "set", "row") and len(caps) != 1:
                 raise SpecError(f"a {kind} zone has one slot", z.pos)
             per = bool(z.get("per_player", False))
             info = ZoneInfo(str(name), kind, per, len(caps), base,
                             str(z.get("visibility", "public")), caps,
-                            pos=self.c.doc["zones"].where_key(name))
+                            pos=self.c.doc["zones"].where_key(name),
+                            ordered=bool(z.get("ordered", True)))
             if kind in BOARDS:
                 info.width, info.height = w, h
             else:
@@ -122,6 +131,8 @@ class Layout:
             if base > MAX_SLOTS:
                 raise SpecError(f"more than {MAX_SLOTS} zone slots", info.pos)
         p.nslots = base
+        # the slots of unordered zones: their pieces are kept sorted (runtime.py)
+        p.heaps = frozenset(s for s in range(base) if not p.zone_list[p.slot_zone[s]].ordered)
         self.neighbours()
 
     def neighbours(self) -> None:
@@ -265,6 +276,8 @@ class Layout:
         keys = list(init)
         c.tables[name] = (per, len(names), keys)
         vtyp = type_of_value(next(iter(init.values())))
+        if str(v.get("type", "")) == "number":         # entries that may be fractions
+            vtyp = T.NUM
         for k in keys:
             names.append(f"{name}[{k}]")
             inits.append(init[k])
@@ -287,7 +300,8 @@ class Layout:
                 if not isinstance(values, list):
                     raise SpecError(f"for_each.{attr} must give a list", for_each.where(attr))
                 axes.append((str(attr), values))
-                scope.add(str(attr), type_of_value(values[0]) if values else T.ANY)
+                scope.add(str(attr), T.NUM if any(type(v) is Fraction for v in values)
+                          else type_of_value(values[0]) if values else T.ANY)
             zname = str(comp.get("zone", ""))
             if zname not in p.zones:
                 raise SpecError(f"unknown zone '{zname}'",
@@ -334,6 +348,9 @@ class Layout:
                                           for a in comp.get("changeable", ())))
         p.changeable_by = {a: tuple(a in changing for _, _, _, changing in rows)
                            for a in p.changeable}
+        for a, values in p.piece_attrs.items():     # whole on the first piece, not on all
+            if c.attr_types.get(a) == T.INT and any(type(v) is Fraction for v in values):
+                c.attr_types[a] = T.NUM
         kinds: dict = {}
         namers: dict = {}
         named = []

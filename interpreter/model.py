@@ -32,6 +32,7 @@ class ZoneInfo:
     pos: Pos = NOWHERE
     width: int = 1        # slots per row: a grid's width; other zones are one row
     height: int = 1
+    ordered: bool = True  # False: a multiset, kept in piece order (arrival is not kept)
 
     def slot(self, owner: int = 0, i: int = 0) -> int:
         return self.base + owner * self.nslots + i
@@ -152,6 +153,7 @@ class Program:
     slot_owner: list = field(default_factory=list)
     slot_index: list = field(default_factory=list)
     slot_cap: list = field(default_factory=list)
+    heaps: frozenset = frozenset()   # slots of unordered zones (kept in piece order)
     adj4: list = field(default_factory=list)            # orthogonal neighbour slots
     adj8: list = field(default_factory=list)            # neighbours, diagonals included
     # variables

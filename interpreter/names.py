@@ -11,6 +11,7 @@ declared, and nothing outside the spec's own declarations is reachable.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from fractions import Fraction
 
 from . import ast
 from . import types as T
@@ -35,6 +36,8 @@ def type_of_value(v) -> tuple:
         return T.BOOL
     if isinstance(v, int):
         return T.INT
+    if isinstance(v, Fraction):
+        return T.NUM
     if isinstance(v, str):
         return T.STR
     if isinstance(v, list):
@@ -51,6 +54,8 @@ def _common_type(values) -> tuple:
     if not values:
         return T.ANY
     types = {type_of_value(x) for x in values}
+    if types == {T.INT, T.NUM}:          # whole numbers among fractions
+        return T.NUM
     return types.pop() if len(types) == 1 else T.ANY
 
 

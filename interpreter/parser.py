@@ -31,7 +31,7 @@ START = {"statement": "start_statement", "expression": "start_expression",
 _TOKEN_TEXT = {
     "LPAR": "'('", "RPAR": "')'", "LSQB": "'['", "RSQB": "']'", "COMMA": "','",
     "DOT": "'.'", "NAME": "a name", "INT": "a number", "STRING": "a string",
-    "COMP_OP": "a comparison", "ADD_OP": "'+' or '-'", "MUL_OP": "'*', '//' or '%'",
+    "COMP_OP": "a comparison", "ADD_OP": "'+' or '-'", "MUL_OP": "'*', '/', '//' or '%'",
     "ASSIGN_OP": "'=', '+=' or '-='", "EQUAL": "'='", "MINUS": "'-'", "$END": "the end",
 }
 

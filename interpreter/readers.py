@@ -13,6 +13,7 @@ from operator import ge, lt
 
 from .errors import RuleError
 from .geometry import NO_LINE
+from .runtime import unordered
 
 MAX_RANGE = 100_000
 
@@ -246,6 +247,20 @@ def B_range(lo: int, hi: int, pos) -> list:
     if hi - lo > MAX_RANGE:
         raise RuleError(f"range() of more than {MAX_RANGE} numbers", pos)
     return list(range(lo, hi + 1))
+
+
+def B_ordered(st, s: int, what: str, pos) -> int:
+    """Slot s, if its zone keeps an order (a cell of any zone, known only when it runs)."""
+    if s in st.prog.heaps:
+        unordered(st.prog, s, what, pos)
+    return s
+
+
+def B_ordered_piece(st, p, what: str, pos):
+    """Piece p, if it is not in an unordered zone (where it has no level)."""
+    if p is not None and st.where[p] in st.prog.heaps:
+        unordered(st.prog, st.where[p], what, pos)
+    return p
 
 
 def B_piece_name(names: tuple, piece) -> str:

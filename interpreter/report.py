@@ -33,6 +33,7 @@ from collections import Counter
 
 from .errors import TabulaError
 from .simulate import num_text, percentile
+from .values import as_float
 
 PERCENTILES = ("10", "50", "90")       # the keys of Summary.score_percentiles_by_seat
 MAX_INDICES = 20                       # failed games listed by index, per message
@@ -180,7 +181,8 @@ class _Facts:
         # the fair share of a seat: 1/players, averaged over the games it played
         self.seat_fair = [_mean([1.0 / r["players"] for r in self.ok if r["players"] > s])
                           for s in seats]
-        self.scores = [[r["scores"][s] for r in self.ok if r["players"] > s] for s in seats]
+        self.scores = [[as_float(r["scores"][s]) for r in self.ok if r["players"] > s]
+                       for s in seats]
         agent_fair: dict = {}
         for r in self.ok:
             for name in r["agents"]:

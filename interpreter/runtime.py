@@ -8,7 +8,12 @@ keep `State.where` (the slot of every piece) true, enforce slot capacities, and 
 
 from __future__ import annotations
 
+from bisect import insort
+
 from .errors import RuleError
+
+UNORDERED_HINT = ("the zone is unordered (ordered: false): its pieces are kept in piece "
+                  "order, and nothing of the order they came in")
 
 
 def shuffle_list(items: list, random) -> None:
@@ -27,8 +32,12 @@ def take_out(st, piece: int) -> None:
 
 
 def move_pieces(st, pieces, dest: int, bottom: bool, shuffled: bool, pos) -> None:
-    """Move pieces (a list, in order) onto slot `dest`, at its top or its bottom."""
+    """Move pieces (a list, in order) onto slot `dest`, at its top or its bottom (an
+    unordered zone's slot keeps them in piece order)."""
     prog = st.prog
+    heap = dest in prog.heaps
+    if heap and (bottom or shuffled):
+        unordered(prog, dest, "moving to the bottom" if bottom else "moving shuffled", pos)
     st.facts.clear()
     if shuffled and len(pieces) > 1:
         pieces = list(pieces)
@@ -52,6 +61,8 @@ def move_pieces(st, pieces, dest: int, bottom: bool, shuffled: bool, pos) -> Non
         target[:0] = pieces
     else:
         target.extend(pieces)
+        if heap:
+            target.sort()
 
 
 def move_one(st, piece, dest: int, pos) -> None:
@@ -76,6 +87,22 @@ def move_one(st, piece, dest: int, pos) -> None:
     target.append(piece)
 
 
+def move_sorted(st, piece, dest: int, pos) -> None:
+    """move_one onto a slot that may be an unordered zone's: there the piece goes to its
+    place in piece order (a bisection), not on top."""
+    move_one(st, piece, dest, pos)
+    if dest in st.prog.heaps:
+        target = st.slots[dest]
+        target.pop()
+        insort(target, piece)
+
+
+def unordered(prog, s: int, what: str, pos):
+    """The error of an operation that needs an order, on an unordered zone's slot."""
+    raise RuleError(f"{what} needs an order, and {slot_name(prog, s)} keeps none", pos,
+                    UNORDERED_HINT)
+
+
 def swap_pieces(st, a, b, pos) -> None:
     if a is None or b is None:
         raise RuleError("swap needs two pieces (one of them is none)", pos)
@@ -87,9 +114,17 @@ def swap_pieces(st, a, b, pos) -> None:
     ia, ib = la.index(a), lb.index(b)
     la[ia], lb[ib] = b, a
     st.where[a], st.where[b] = sb, sa
+    heaps = st.prog.heaps
+    if heaps:                        # an unordered zone keeps its pieces in piece order
+        if sa in heaps:
+            la.sort()
+        if sb in heaps:
+            lb.sort()
 
 
-def shuffle_slot(st, s: int) -> None:
+def shuffle_slot(st, s: int, pos=None) -> None:
+    if s in st.prog.heaps:
+        unordered(st.prog, s, "shuffle", pos)
     st.facts.clear()
     shuffle_list(st.slots[s], st.rng.random)
 
@@ -99,9 +134,12 @@ def refill(st, dest: int, source: int, pos) -> None:
     cap = st.prog.slot_cap[dest]
     if cap is None:
         raise RuleError("refill needs a zone with a capacity", pos)
+    if source in st.prog.heaps:
+        unordered(st.prog, source, "refill (it takes the top pieces)", pos)
+    move = move_sorted if dest in st.prog.heaps else move_one
     target, pile = st.slots[dest], st.slots[source]
     while len(target) < cap and pile:
-        move_one(st, pile[-1], dest, pos)
+        move(st, pile[-1], dest, pos)
 
 
 def call(st, proc, args: list, pos) -> None:
@@ -127,5 +165,6 @@ def slot_name(prog, s: int) -> str:
     return name
 
 
-HELPERS = {"R_move_one": move_one, "R_move_pieces": move_pieces, "R_swap_pieces": swap_pieces,
+HELPERS = {"R_move_one": move_one, "R_move_sorted": move_sorted,
+           "R_move_pieces": move_pieces, "R_swap_pieces": swap_pieces,
            "R_shuffle_slot": shuffle_slot, "R_refill": refill, "R_call": call}

@@ -22,6 +22,7 @@ from .loader import LMap, check_schema, load_yaml
 from .model import CHANCE, TERMINAL
 from .readers import piece_names_now
 from .runtime import slot_name
+from .values import decode, is_number
 from .spec import load_spec
 
 SCENARIO_SCHEMA = "scenario.schema.json"
@@ -200,6 +201,8 @@ def build_position(game: Game, given: LMap, seed: int) -> State:
         st.slots[slot][:0] = pids
         for p in pids:
             st.where[p] = slot
+    for slot in prog.heaps:          # an unordered zone keeps its pieces in piece order
+        st.slots[slot].sort()
     for slot, pieces, where in placed:
         cap = prog.slot_cap[slot]
         if cap is not None and len(st.slots[slot]) > cap:
@@ -473,7 +476,33 @@ def _value(st: State, value, typ):
     if isinstance(value, str) and typ[0] in ("slot", "piece", "player"):
         fn, _ = st.prog.compiler.expression(value)
         return fn(st)
+    if typ == T.NUM and isinstance(value, str):
+        return _number(value, getattr(value, "pos", NOWHERE))
     return plain(value)
+
+
+def _number(x, where):
+    """A number of a scenario: an integer, or a fraction written as the text "7/3"."""
+    if type(x) is int or (isinstance(x, str) and is_number(str(x))):
+        return decode(x if type(x) is int else str(x))
+    raise ScenarioFailure(f"{x!r} is not a number (an integer, or a fraction as '7/3')", where)
+
+
+def _expected(value, typ):
+    """An expected variable value: as written (a fraction as the text "7/3")."""
+    if typ == T.NUM and isinstance(value, str):
+        return _number(value, getattr(value, "pos", NOWHERE))
+    return plain(value)
+
+
+def _shown(numbers: list) -> str:
+    """Numbers as a list is shown, a fraction as 7/3: [25, 7/3]."""
+    return "[" + ", ".join(map(str, numbers)) + "]"
+
+
+def _numbers(row, where) -> list:
+    return [_number(x, row.where(i) if hasattr(row, "where") else where)
+            for i, x in enumerate(row)]
 
 
 def _set_variables(st: State, variables: LMap) -> None:
@@ -498,7 +527,6 @@ def _set_variables(st: State, variables: LMap) -> None:
 # ---- expectations ------------------------------------------------------------------------
 
 def check_expectations(st: State, expect: LMap) -> None:
-    prog = st.prog
     for key in ("legal", "legal_includes", "legal_excludes"):
         if key not in expect:
             continue
@@ -543,12 +571,14 @@ def _check_table(st: State, expect: LMap) -> None:
         for slot, names, where in _slots_of(prog, str(zname), content, expect["zones"].where(zname)):
             want = [_wanted(n) for n in names]
             shown = st.slots[slot]
-            if len(shown) == len(want) and z.kind != "set":     # shown as each is wanted
+            # shown as each is wanted
+            if len(shown) == len(want) and z.kind != "set" and z.ordered:
                 actual = [_seen(st, now, p, w) for p, w in zip(shown, want)]
             else:
                 like = next((w for w in want if not isinstance(w, str)), "")
                 actual = [_seen(st, now, p, like) for p in shown]
-            same = sorted(actual, key=repr) == sorted(want, key=repr) if z.kind == "set" \
+            same = sorted(actual, key=repr) == sorted(want, key=repr) \
+                if z.kind == "set" or not z.ordered \
                 else actual == want
             if not same:
                 raise ScenarioFailure(f"{zname}: expected {want}, found {actual}", where)
@@ -572,14 +602,16 @@ def _check_table(st: State, expect: LMap) -> None:
         where = expect["variables"].where(name)
         name = str(name)
         if name in prog.gvar_names:
-            got = st.gv[prog.gvar_names.index(name)]
-            if got != plain(value):
-                raise ScenarioFailure(f"{name}: expected {plain(value)}, found {got}", where)
+            i = prog.gvar_names.index(name)
+            got, want = st.gv[i], _expected(value, prog.compiler.gvar_types[i])
+            if got != want:
+                raise ScenarioFailure(f"{name}: expected {want}, found {got}", where)
         elif name in prog.pvar_names:
             i = prog.pvar_names.index(name)
             for k, v in value.items():
-                if st.pv[int(k)][i] != plain(v):
-                    raise ScenarioFailure(f"{name} of player {k}: expected {plain(v)}, "
+                want = _expected(v, prog.compiler.pvar_types[i])
+                if st.pv[int(k)][i] != want:
+                    raise ScenarioFailure(f"{name} of player {k}: expected {want}, "
                                           f"found {st.pv[int(k)][i]}", value.where(k))
         else:
             raise ScenarioFailure(f"unknown variable '{name}'", where)
@@ -600,15 +632,16 @@ def _check_table(st: State, expect: LMap) -> None:
             where = expect["points"].where(rid)
             if str(rid) not in pts:
                 raise ScenarioFailure(f"no scoring rule '{rid}'", where)
-            if pts[str(rid)] != [int(x) for x in row]:
+            if pts[str(rid)] != _numbers(row, where):
                 raise ScenarioFailure(f"points for {rid}: expected {list(row)}, "
-                                      f"found {pts[str(rid)]}", where)
-    if "scores" in expect and st.scores() != [int(x) for x in expect["scores"]]:
-        raise ScenarioFailure(f"scores: expected {list(expect['scores'])}, found {st.scores()}",
+                                      f"found {_shown(pts[str(rid)])}", where)
+    if "scores" in expect and st.scores() != _numbers(expect["scores"], expect.where("scores")):
+        raise ScenarioFailure(f"scores: expected {list(expect['scores'])}, found {_shown(st.scores())}",
                               expect.where("scores"))
-    if "returns" in expect and st.returns() != [int(x) for x in expect["returns"]]:
+    if "returns" in expect and st.returns() != _numbers(expect["returns"],
+                                                        expect.where("returns")):
         raise ScenarioFailure(f"returns: expected {list(expect['returns'])}, "
-                              f"found {st.returns()}", expect.where("returns"))
+                              f"found {_shown(st.returns())}", expect.where("returns"))
     if "winners" in expect and st.winners() != sorted(int(x) for x in expect["winners"]):
         raise ScenarioFailure(f"winners: expected {list(expect['winners'])}, "
                               f"found {st.winners()}", expect.where("winners"))

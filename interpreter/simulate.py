@@ -35,6 +35,7 @@ from pathlib import Path
 from .agents import make_agent, play_game
 from .errors import SpecError, TabulaError, did_you_mean
 from .spec import Spec, load_spec
+from .values import as_float, encode
 
 Z95 = 1.959963984540054          # the normal quantile of a two-sided 95% interval
 PERCENTILES = (10, 50, 90)
@@ -129,7 +130,7 @@ def play_record(game, index: int, run_seed: int, names: list) -> dict:
         return rec
     for key in ("scores", "winners", "points", "decisions", "chance", "legal_actions",
                 "rule_counts"):
-        rec[key] = res[key]
+        rec[key] = encode(res[key])         # a fraction as "7/3" (values.py)
     rec["turns"] = watched.state.turn
     if watched.state.fired is not None:
         rec["fired"] = dict(sorted(watched.state.fired.items()))
@@ -481,7 +482,7 @@ def summarize(records: list) -> Summary:
         share = 1.0 / len(r["winners"]) if r["winners"] else 0.0
         for s in range(r["players"]):
             seat_games[s] += 1
-            scores[s].append(r["scores"][s])
+            scores[s].append(as_float(r["scores"][s]))
             name = r["agents"][s]
             agent_games[name] = agent_games.get(name, 0) + 1
             agent_wins.setdefault(name, 0.0)

@@ -477,20 +477,32 @@ class Steps:
     def statement(self, node, scope: Scope) -> Part:
         return getattr(self, "s_" + type(node).__name__)(node, scope)
 
-    def _dest(self, node, scope) -> str:
+    def _dest(self, node, scope, order: str = "") -> str:
+        return self._container(node, scope, order)[0]
+
+    def _container(self, node, scope, order: str = "") -> tuple:
+        """A container's (source, type); `order`: what is done with it that needs an
+        order (an unordered zone is then refused: when it is compiled or, if only the
+        running game knows which zone it is, when it runs)."""
         src, typ = self.c.x.compile(node, scope)
         if typ[0] != "slot":
             hint = ("name one of its slots, e.g. zone[i]" if typ[0] == "zone"
                     else "pieces go to a zone (a pile, a hand, zone[i], p.hand)")
             raise SpecError(f"cannot move pieces to {T.describe(typ)}", node.pos, hint)
-        return src
+        if order:
+            src = self.c.builtins.ordered(node, src, typ, order)
+        return src, typ
 
     def s_Move(self, node: ast.Move, scope) -> Part:
         what, wtyp = self.c.x.compile(node.what, scope)
-        dest = self._dest(node.dest, scope)
+        order = "moving to the bottom" if node.bottom else "moving shuffled" \
+            if node.shuffled else ""
+        dest, dtyp = self._container(node.dest, scope, order)
         pos = self.mod.const(node.pos)
         if wtyp in (T.PIECE, T.NONE) and not node.bottom:
-            return Part(lines=[(0, f"R_move_one(st, {what}, {dest}, {pos})", node.pos)])
+            # onto an unordered zone (or one that may be): to its place in piece order
+            move = "R_move_sorted" if self.c.builtins.may_be_unordered(dtyp) else "R_move_one"
+            return Part(lines=[(0, f"{move}(st, {what}, {dest}, {pos})", node.pos)])
         if wtyp in (T.PIECE, T.NONE):
             get = f"[{what}]"
         elif wtyp[0] == "slot":
@@ -512,12 +524,13 @@ class Steps:
                             node.pos)])
 
     def s_Shuffle(self, node, scope) -> Part:
-        return Part(lines=[(0, f"R_shuffle_slot(st, {self._dest(node.zone, scope)})",
+        dest = self._dest(node.zone, scope, "shuffle")
+        return Part(lines=[(0, f"R_shuffle_slot(st, {dest}, {self.mod.const(node.pos)})",
                             node.pos)])
 
     def s_Refill(self, node, scope) -> Part:
         z = self._dest(node.zone, scope)
-        src = self._dest(node.source, scope)
+        src = self._dest(node.source, scope, "refill (it takes the top pieces)")
         return Part(lines=[(0, f"R_refill(st, {z}, {src}, {self.mod.const(node.pos)})",
                             node.pos)])
 
@@ -544,6 +557,11 @@ class Steps:
             c.compile_proc(node.name, proc, types)
         else:
             for pname, want, got, a in zip(proc.params, proc.param_types, types, node.args):
+                if got == T.NUM and want in (T.INT, T.BOOL, T.PLAYER):
+                    raise SpecError(f"rule '{node.name}' takes a whole number as {pname} (from "
+                                    "its first call), not a number that may be a fraction",
+                                    a.pos, "make its first call pass a fraction, or pass "
+                                    f"{pname} // 1")
                 if not T.compatible(want, got) and T.NONE not in (want, got):
                     raise SpecError(f"rule '{node.name}' takes {T.describe(want)} as {pname} "
                                     f"(from its first call), not {T.describe(got)}", a.pos)
@@ -559,8 +577,9 @@ class Steps:
 
     def s_Assign(self, node: ast.Assign, scope) -> Part:
         c = self.c
-        value = c.x.expect(node.value, scope, T.INT if node.op != "=" else T.ANY, "the value")
+        value = c.x.expect(node.value, scope, T.NUM if node.op != "=" else T.ANY, "the value")
         _, vtyp = c.x.compile(node.value, scope)
+        exact = vtyp == T.NUM        # a fraction added to a fraction may be whole
         p = c.prog
         t = node.target
         if isinstance(t, ast.Index):
@@ -571,16 +590,17 @@ class Steps:
             self._check_assign(node, ref.vtyp, vtyp)
             key = c.x.compile(t.key, scope)[0]
             target = c.names.table_entry(ref, key, t.pos)
-            return self._assign(target, node, value, state=True)
+            return self._assign(target, node, value, state=True, exact=exact)
         if isinstance(t, ast.Name):
             var = scope.names.get(t.id)
             if var is not None and var.slot is not None:
-                return self._assign(var.src, node, value, state=False)
+                self._check_whole(node, var.typ, vtyp, "local")
+                return self._assign(var.src, node, value, state=False, exact=exact)
             if t.id in p.gvar_names:
                 i = p.gvar_names.index(t.id)
                 self._check_assign(node, c.gvar_types[i], vtyp)
                 return self._assign(f"st.gv[{i}]", node, _copied(value, c.gvar_types[i]),
-                                    state=True)
+                                    state=True, exact=exact)
             raise SpecError(f"'{t.id}' is not a variable", t.pos,
                             did_you_mean(t.id, p.gvar_names + list(scope.names)) or
                             "declare it under variables:")
@@ -594,7 +614,7 @@ class Steps:
         i = p.pvar_names.index(t.name)
         self._check_assign(node, c.pvar_types[i], vtyp)
         return self._assign(f"st.pv[{obj}][{i}]", node, _copied(value, c.pvar_types[i]),
-                            state=True)
+                            state=True, exact=exact)
 
     def _assign_attribute(self, node, obj: str, value: str, vtyp) -> Part:
         """t.NAME = VALUE: a piece's changeable attribute, kept in the state (State.pa)."""
@@ -627,20 +647,34 @@ class Steps:
                       (1, f"B_unchangeable(st, {self.mod.const(name)}, {obj}, "
                           f"{self.mod.const(node.pos)})", node.pos)]
         target = f"st.pa[{p.changeable.index(name)}][{obj}]"
-        part = self._assign(target, node, value, state=True)
+        part = self._assign(target, node, value, state=True, exact=vtyp == T.NUM)
         part.lines[:0] = lines
         return part
 
     @staticmethod
-    def _assign(target: str, node, value: str, state: bool) -> Part:
-        lines = [(0, f"{target} {node.op} {value}", node.pos)]
+    def _assign(target: str, node, value: str, state: bool, exact: bool = False) -> Part:
+        if exact and node.op != "=":     # 1/2 + 1/2 is the int 1
+            lines = [(0, f"{target} = B_num({target} {node.op[0]} {paren(value)})", node.pos)]
+        else:
+            lines = [(0, f"{target} {node.op} {value}", node.pos)]
         if state:                       # the state changed: its derived facts are stale
             lines.append((0, "st.facts.clear()", None))
         return Part(lines=lines)
 
     @staticmethod
-    def _check_assign(node, want, got, what="this variable holds",
+    def _check_whole(node, want, got, what: str = "variable") -> None:
+        """A number that may be a fraction cannot go where whole numbers are kept."""
+        if got == T.NUM and want in (T.INT, T.BOOL, T.PLAYER):
+            held = "whole numbers" if want == T.INT else T.describe(want)
+            raise SpecError(f"this {what} holds {held}, not a number that may be a fraction",
+                            node.value.pos,
+                            "let it start from a fraction (let n = 0 / 1)" if what == "local"
+                            else "declare the variable with type: number")
+
+    @classmethod
+    def _check_assign(cls, node, want, got, what="this variable holds",
                       hint="declare its type: (type: player, piece, ...)"):
+        cls._check_whole(node, want, got)
         if not T.compatible(want, got) and T.NONE not in (want, got):
             raise SpecError(f"{what} {T.describe(want)}, not {T.describe(got)}",
                             node.value.pos, hint)

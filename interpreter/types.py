@@ -6,7 +6,8 @@ in error messages. Types are plain tuples so they compare and hash cheaply.
 
 from __future__ import annotations
 
-INT = ("int",)
+INT = ("int",)        # a whole number
+NUM = ("num",)        # a number that may be a fraction (from '/'): int or Fraction
 BOOL = ("bool",)
 STR = ("str",)
 PIECE = ("piece",)
@@ -16,7 +17,7 @@ ANY = ("any",)
 
 
 # kinds of values that can key a table (a function's kept results)
-HASHABLE = ("int", "bool", "str", "piece", "player", "none", "enum", "slot")
+HASHABLE = ("int", "num", "bool", "str", "piece", "player", "none", "enum", "slot")
 
 
 def enum(name: str) -> tuple:
@@ -68,7 +69,12 @@ def iterable(t) -> bool:
 
 
 def is_numeric(t) -> bool:
-    return t in (INT, BOOL, ANY)
+    return t in (INT, BOOL, ANY, NUM)
+
+
+def number(a, b) -> tuple:
+    """The type of a value that is a or b, both numbers: NUM if either may be a fraction."""
+    return NUM if NUM in (a, b) else a
 
 
 def compatible(a, b) -> bool:
@@ -77,7 +83,7 @@ def compatible(a, b) -> bool:
         return True
     if a[0] == "enum" and b == STR or b[0] == "enum" and a == STR:
         return True
-    if {a, b} <= {INT, BOOL, PLAYER}:
+    if {a, b} <= {INT, BOOL, PLAYER, NUM}:
         return True
     if a[0] == b[0] == "list":
         return compatible(a[1], b[1])
@@ -98,5 +104,5 @@ def describe(t) -> str:
         return "a table"
     if kind == "enumtype":
         return f"the enum {t[1]}"
-    return {"int": "a number", "bool": "a condition", "str": "a text", "piece": "a piece",
+    return {"int": "a number", "num": "a number that may be a fraction", "bool": "a condition", "str": "a text", "piece": "a piece",
             "player": "a player", "none": "none", "any": "a value"}[kind]

@@ -438,7 +438,9 @@ def test_scenario_without_id_fails(scenarios):
     (lambda d: d["scenarios"][0]["given"]["zones"].update({"temple": [["a"], "b"]}),
      "is not of type 'string'"),
     (lambda d: d["scenarios"][0]["expect"].update({"current": "nobody"}), "is not one of"),
-    (lambda d: d["scenarios"][0]["expect"].update({"scores": ["3"]}), "is not of type 'integer'"),
+    # a score is an integer or a fraction written "7/3": the text "3" is neither
+    (lambda d: d["scenarios"][0]["expect"].update({"scores": ["3"]}), "'3' does not match"),
+    (lambda d: d["scenarios"][0]["expect"].update({"scores": [1.5]}), "is not of type"),
     (lambda d: d["scenarios"][0]["do"].append({"action": "x", "who": 1}), "'who' was unexpected"),
     (lambda d: d["scenarios"][0]["do"].append({"player": 1}), "'action' is a required property"),
     (lambda d: d["scenarios"][0].update({"players": 0}), "less than the minimum"),
