@@ -144,6 +144,7 @@ class Session:
     ask: object = input
     say: object = print
     tty: bool = False
+    seed_drawn: bool = False
     st: object = None
     record: list = field(default_factory=list)
     snapshots: list = field(default_factory=list)
@@ -471,8 +472,7 @@ class Session:
         order += singles
         out += columns([(start + k, strings[i]) for k, i in enumerate(singles)], self.width)
         out = [line.replace("\u00a0", " ") for line in out]
-        out.append("  (actions alike are on one line, by the numbers that differ; "
-                   "'actions' lists each one)")
+        out.append("  (actions alike share a line; 'actions' lists each one)")
         return order, out
 
     def interpret(self, line: str, who: int, strings: list, order: list):
@@ -543,17 +543,18 @@ class Session:
         return None
 
     def hint(self, who: int, bot: str, strings: list, order: list) -> None:
+        """What a bot would play here, on the seat's view, with a generator of its own
+        (the bots' and chance's draws are not touched): shown, not played."""
         try:
             agent = make_agent(bot)
-        except TabulaError as e:
-            self.say(f"hint: {e}")
+            rng = random.Random(f"tabula-hint:{self.seed}:{len(self.record)}:{agent.name}")
+            a = tuple(agent.act(View(self.st, who, rng)))
+            i = list(self.st.legal_actions()).index(a)
+        except (TabulaError, ValueError, TypeError) as e:
+            self.say(f"hint: {e}" if isinstance(e, TabulaError) else
+                     f"hint: the bot {bot} gave no legal action")
             return
-        rng = random.Random(f"tabula-hint:{self.seed}:{len(self.record)}:{agent.name}")
-        a = tuple(agent.act(View(self.st, who, rng)))
-        actions = list(self.st.legal_actions())
-        i = actions.index(a)
-        number = order.index(i) + 1
-        self.say(f"hint ({agent.name}): {number}) {strings[i]}   (not played)")
+        self.say(f"hint ({agent.name}): {order.index(i) + 1}) {strings[i]}   (not played)")
 
     def undo(self, who: int) -> None:
         self.snapshots.pop()                 # this decision
@@ -569,7 +570,8 @@ class Session:
     def intro(self) -> None:
         g = self.game
         opts = ", ".join(f"{k}={v}" for k, v in g.options.items()) or "none"
-        self.say(f"{self.drawer.title}: {g.players} players, options {opts}, seed {self.seed}")
+        self.say(f"{self.drawer.title}: {g.players} players, options {opts}, seed {self.seed}"
+                 + (f" (--seed {self.seed} plays this game again)" if self.seed_drawn else ""))
         self.say("seats: " + ", ".join(f"player {p} {'(you)' if p == self.viewer else ''}"
                                        f"{'' if p == self.viewer else self.names[p]}".rstrip()
                                        for p in range(g.players)))
@@ -628,11 +630,10 @@ class Session:
 
     def leave(self) -> None:
         n = len(self.record)
-        text = f"left the game after {n} decisions"
+        self.say(f"left the game after {n} decisions")
         if self.log_path:
-            text += (f"; the log {self.log_path} holds them, without an end line (the game "
-                     "is not over)")
-        self.say(text)
+            self.say(f"the log {self.log_path} holds them, without an end line: the game is "
+                     "not over")
 
 
 _NAMES: dict = {}
@@ -724,7 +725,8 @@ def cmd_play(args) -> int:
     def say(text="", end="\n"):
         print(text, end=end, flush=True)
     session = Session(spec, game, args.spec, seed, seats, log_path=args.log,
-                      hint_bot=args.hint or DEFAULT_HINT, width=_width(), say=say, tty=tty)
+                      hint_bot=args.hint or DEFAULT_HINT, width=_width(), say=say, tty=tty,
+                      seed_drawn=args.seed is None)
     try:
         return session.play()
     except (TabulaError, IllegalAction) as e:

@@ -178,7 +178,7 @@ def test_a_whole_game_by_numbers_and_prefixes_with_undo_hint_and_bad_input(tmp_p
     assert lines[0]["agents"] == ["human", "mcts:50:8"] and lines[-1]["end"] is True
     decisions = [x for x in lines if "n" in x]
     assert decisions[0]["action"] == "x(0,0)" and decisions[1]["action"] == reply
-    assert decisions[2]["action"] != taken_back or decisions[2]["player"] != 0
+    assert decisions[2]["player"] == 0 and decisions[2]["action"] != taken_back
 
 
 def test_kuhn_poker_hides_the_other_hand_and_end_of_input_leaves(tmp_path, capsys):
