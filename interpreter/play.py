@@ -397,7 +397,7 @@ class Session:
             self.read(f"-- player {who}'s turn: pass the keyboard to player {who}, "
                       "then press Enter --")
             if self.tty:
-                self.say("\033[2J\033[H", end="")
+                self.say("\033[2J\033[3J\033[H", end="")
             self.shown_seat = who
         news = self.queues.get(who, [])
         if news:
