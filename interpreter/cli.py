@@ -17,6 +17,7 @@ from pathlib import Path
 
 from . import bench, benchconfig, gamelog
 from .graph import add_command as graph_command
+from .play import add_command as play_command
 from .simulate import BACKENDS
 from .errors import IllegalAction, TabulaError, shown_path
 from .model import CHANCE
@@ -353,6 +354,7 @@ def parser() -> argparse.ArgumentParser:
     p.set_defaults(fn=cmd_run)
     gamelog.add_command(sub)
     graph_command(sub)
+    play_command(sub)
 
     p = sub.add_parser("test", help="run scenario files")
     p.add_argument("paths", nargs="+", metavar="PATH")
