@@ -247,6 +247,14 @@ def test_graph_draws_svg_without_graphviz(capsys, tmp_path, monkeypatch):
     assert code == 0 and again == svg
 
 
+def test_graph_draws_every_shipped_spec_as_svg(capsys):
+    from interpreter import catalog
+    for spec in catalog.shipped():
+        code, svg, err = run(capsys, "graph", str(spec.path), "--format", "svg")
+        assert code == 0, err
+        assert svg.rstrip().endswith("</svg>") and "action graph" in svg, spec.path
+
+
 @pytest.mark.parametrize("suffix, start", [(".mmd", "---\ntitle:"), (".json", "{"),
                                            (".dot", "digraph"), (".gv", "digraph")])
 def test_graph_format_follows_the_suffix_of_out(capsys, tmp_path, suffix, start):
