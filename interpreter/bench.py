@@ -25,6 +25,7 @@ import time
 from pathlib import Path
 
 from .benchconfig import CLONE_TARGET, FILE_NAME, SuiteFile
+from .cmdutil import bot_rng            # the generator `tabula run` gives its random bots
 from .errors import TabulaError, did_you_mean, shown_path
 from .model import CHANCE
 from .spec import load_spec, resolve_spec_path
@@ -35,13 +36,6 @@ SUITE_GAMES = (5, 2000)          # this many seconds of games, at least 5 and at
 CLONE_GAMES = 2                  # State.clone() is timed on states of 2 random games,
 CLONE_POINTS = (0.0, 0.25, 0.5, 0.75)   # taken at these fractions of each game,
 CLONES_PER_STATE = 250           # cloned 250 times each
-
-
-def bot_rng(seed: int) -> random.Random:
-    # the generator `tabula run` gives its random bots (cli.bot_rng), imported late: the
-    # command line imports this module
-    from .cli import bot_rng as rng
-    return rng(seed)
 
 
 # ---- one spec -----------------------------------------------------------------------------

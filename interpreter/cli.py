@@ -1,8 +1,12 @@
-"""The `tabula` command line: validate, run, replay, test, bench, diff, compile.
+"""The `tabula` command line: list, validate, run, replay, test, bench, diff, compile, ...
 
-Input: arguments. Output: text (or JSON) on stdout, errors on stderr. Exit codes: 0 fine,
-1 the input is wrong (a located error), 2 a usage error. No Python traceback reaches a
-user for a bad spec, option, scenario or log.
+Input: arguments. Output: text (or JSON) on stdout, errors on stderr, a progress line on
+stderr when it is a terminal. Exit codes: 0 fine, 1 the input is wrong (a located error),
+2 a usage error. No Python traceback reaches a user for a bad spec, option, scenario or
+log. Every option has a help text, and its default shown (HelpFormatter).
+
+This module imports the modules of the commands; they never import it: what they share
+with it (exit codes, options, the bots' generator, the progress line) is in cmdutil.py.
 """
 
 from __future__ import annotations
@@ -10,12 +14,12 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import random
 import sys
-import time
 from pathlib import Path
 
-from . import bench, benchconfig, gamelog
+from . import bench, benchconfig, catalog, gamelog
+from .cmdutil import (DISTRIBUTION, EXIT_INPUT, EXIT_OK, EXIT_USAGE, Progress, bot_rng,
+                      package_version, parse_options as _options, positive as _positive)
 from .graph import add_command as graph_command
 from .play import add_command as play_command
 from .simulate import BACKENDS
@@ -24,41 +28,81 @@ from .model import CHANCE
 from .spec import load_spec
 from .values import encode
 
-EXIT_OK, EXIT_INPUT, EXIT_USAGE = 0, 1, 2
-
-
-def _options(pairs) -> dict:
-    out = {}
-    for pair in pairs or ():
-        if "=" not in pair:
-            raise TabulaError(f"--option takes KEY=VALUE, not '{pair}'")
-        k, v = pair.split("=", 1)
-        out[k.strip()] = v.strip()
-    return out
-
-
-def bot_rng(seed: int) -> random.Random:
-    """The random bots' own generator: separate from the game's, derived from the seed."""
-    return random.Random(f"tabula-bots:{seed}")
-
-
-def _positive(kind):
-    """An argparse type: a number greater than 0."""
-    def parse(text: str):
-        try:
-            value = kind(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"not a number: '{text}'") from None
-        if not value > 0:
-            raise argparse.ArgumentTypeError(f"must be greater than 0, not {text}")
-        return value
-    return parse
-
+__all__ = ["EXIT_INPUT", "EXIT_OK", "EXIT_USAGE", "bot_rng", "main", "parser"]
 
 AGENTS_HELP = ("one bot per seat, or one for all: random, greedy, mcts[:N[:DEPTH|end]] "
-               "(default random)")
+               "(default: random for every seat)")
+SPEC_HELP = ("a spec file, a game's folder, or the name of a game that comes with tabula "
+             "(tabula list); a path wins over a name")
 
 # ---- commands ---------------------------------------------------------------------------
+
+
+def cmd_list(args) -> int:
+    """The games that come with the package: one line per spec, variants under the game
+    they extend."""
+    from .variants import base_of
+    root = catalog.root()
+    rows, bad = [], 0
+    for s in catalog.shipped():
+        row = {"name": s.name, "names": list(s.names), "id": s.id, "section": s.section,
+               "path": str(s.path), "where": s.path.relative_to(root).as_posix(),
+               "extends": None, "variants": []}
+        try:
+            spec = load_spec(s.path)
+            lo, hi = spec.player_range
+            row.update(id=spec.id, title=str(spec.doc["game"].get("name", "")),
+                       players={"min": lo, "max": hi},
+                       options={str(k): _plain(v.get("default"))
+                                for k, v in spec.doc.get("options", {}).items()})
+            if spec.variant_doc is not None:
+                base = base_of(spec.variant_doc, spec.path)
+                row["extends"] = next((b.name for b in catalog.shipped()
+                                       if b.path.resolve() == base), str(base))
+        except TabulaError as e:
+            bad += 1
+            row["error"] = str(e)
+            print(str(e), file=sys.stderr)
+        rows.append(row)
+    by_name = {r["name"]: r for r in rows}
+    for r in rows:
+        if r["extends"] in by_name:
+            by_name[r["extends"]]["variants"].append(r["name"])
+    if args.json:
+        print(json.dumps({"root": str(root) if root else None, "games": rows}, indent=1))
+        return EXIT_INPUT if bad else EXIT_OK
+    if not rows:
+        print("no games come with this installation of tabula (no specs/ or examples/ "
+              "in the package)", file=sys.stderr)
+        return EXIT_INPUT
+    print(f"The games that come with tabula ({len(rows)} specs in {root}):")
+    table = [("NAME", "PLAYERS", "TITLE", "OPTIONS", "WHERE")]
+
+    def add(r, depth):
+        pl = r.get("players")
+        players = "?" if not pl else (f"{pl['min']}" if pl["min"] == pl["max"]
+                                      else f"{pl['min']}-{pl['max']}")
+        table.append(("  " * depth + r["name"], players,
+                      r.get("title", "(does not load: see above)"),
+                      ", ".join(r.get("options", {})) or "-", r["where"]))
+        for v in r["variants"]:
+            add(by_name[v], depth + 1)
+
+    for r in rows:
+        if r["extends"] not in by_name:
+            add(r, 0)
+    widths = [max(len(row[i]) for row in table) for i in range(len(table[0]) - 1)]
+    for row in table:
+        print("  ".join(c.ljust(w) for c, w in zip(row, widths)) + "  " + row[-1])
+    print("\nIndented: a variant of the game above it (extends:). Play one by name, "
+          "tabula run NAME;\nits scenarios (the rulebook's examples): tabula test NAME. A "
+          "file or folder of that name\nin the current folder wins over a shipped game; "
+          "tabula:NAME always means the shipped one.")
+    return EXIT_INPUT if bad else EXIT_OK
+
+
+def _plain(value):
+    return value if isinstance(value, (bool, int, float, str)) or value is None else str(value)
 
 
 def cmd_validate(args) -> int:
@@ -80,9 +124,10 @@ def cmd_validate(args) -> int:
 def _play_check(spec, args) -> int:
     """validate --play N: random games of every player count; 1 if any failed."""
     from .compare import play_check
-    if args.play < 0:
-        raise TabulaError(f"--play needs 0 games or more, not {args.play}")
-    r = play_check(spec, args.play, seed=args.seed, workers=args.workers)
+    lo, hi = spec.player_range
+    progress = Progress(args.play * (hi - lo + 1), Progress.on_terminal()).begin()
+    r = play_check(spec, args.play, seed=args.seed, workers=args.workers, progress=progress)
+    progress.finish()
     groups: dict = {}                     # the same error in many games: said once
     for rec in r["failed"]:
         groups.setdefault((rec.get("error_at", ""), rec["error"]), []).append(rec)
@@ -155,7 +200,14 @@ def cmd_run(args) -> int:
 
 def cmd_test(args) -> int:
     from .scenario import find_scenario_files, run_file
-    files = find_scenario_files(args.paths)
+    files = []
+    for path in args.paths:          # a path; else a shipped game's name: its scenarios
+        shipped = None if Path(path).exists() and not path.startswith(catalog.PREFIX) \
+            else catalog.find(path)
+        if shipped is None and not Path(path).exists() and catalog.is_name(path):
+            raise TabulaError(f"no such file, folder or shipped game: {path} (hint: "
+                              f"{catalog.unknown_hint(path)})")
+        files += catalog.scenario_files(shipped) if shipped else find_scenario_files([path])
     passed = failed = 0
     for f in files:
         try:
@@ -208,16 +260,27 @@ def _bench_suite(args) -> int:
             args.usage_error(f"--reference with --suite takes ID=SCRIPT (a spec id and its "
                              f"reference program), not '{pair}'")
         refs[key] = Path(path)
-    root = Path(args.root or ".")
+    root = Path(args.root) if args.root else _suite_root()
     config = benchconfig.load(benchconfig.find(root, args.config))
-    emit = None if args.json else (lambda row: print(bench.row_text(row), flush=True))
+    progress = Progress(0, Progress.on_terminal(), unit="measurements")
+
+    def emit(row):
+        if not args.json:
+            progress.clear()
+            print(bench.row_text(row), flush=True)
+        if row.get("kind") == "tabula":
+            progress(progress.done + 1, f"(last: {row['spec']}, {row['players']} players)")
+
     suite = bench.Suite(root, config, seed=args.seed, scale=args.games_scale or 1.0,
                         games=args.games, players=args.players, only=_ids(args.only),
                         references=refs, parallel=args.parallel, emit=emit)
     suite.prepare()
+    progress.total = sum(len(suite.counts(s)) for s in suite.specs)
     if not args.json:
         print(bench.header_text(suite), flush=True)
+    progress.begin()
     out = suite.run()
+    progress.finish()
     print(json.dumps(out) if args.json else bench.summary_text(out))
     return EXIT_OK
 
@@ -226,26 +289,13 @@ def _ids(text) -> list | None:
     return [x.strip() for x in text.split(",") if x.strip()] if text else None
 
 
-class Progress:
-    """One line on stderr: games done, games per second, time left; only on a terminal."""
-
-    def __init__(self, total: int, enabled: bool):
-        self.total, self.enabled = total, enabled
-        self.start = time.perf_counter()
-
-    def __call__(self, done: int) -> None:
-        if not self.enabled:
-            return
-        elapsed = max(time.perf_counter() - self.start, 1e-9)
-        rate = done / elapsed
-        left = (self.total - done) / rate if rate else 0.0
-        width = 30
-        bar = "#" * int(width * done / max(self.total, 1))
-        sys.stderr.write(f"\r[{bar:<{width}}] {done}/{self.total} games  "
-                         f"{rate:6.1f} games/s  {left:5.0f} s left ")
-        if done >= self.total:
-            sys.stderr.write("\n")
-        sys.stderr.flush()
+def _suite_root() -> Path:
+    """bench --suite without --root: the current folder when it holds specs/ or examples/
+    (a checkout), else the games that come with the package."""
+    here = Path(".")
+    if any((here / s).is_dir() for s in catalog.SECTIONS):
+        return here
+    return catalog.root() or here
 
 
 def _check_folders(*paths) -> None:
@@ -258,12 +308,13 @@ def _check_folders(*paths) -> None:
 def cmd_simulate(args) -> int:
     from .simulate import run_batch
     _check_folders(args.report, args.out)
-    progress = Progress(args.games, sys.stderr.isatty() and not args.json)
+    progress = Progress(args.games, Progress.on_terminal()).begin()
     summary = run_batch(args.spec, args.games, players=args.players,
                         options=_options(args.option), agents=args.agents, seed=args.seed,
                         workers=args.workers, out=args.out, resume=args.resume,
                         progress=progress, backend=args.backend, address=args.address,
                         rotate=args.rotate)
+    progress.finish()
     if args.report:
         from .report import write_report
         write_report(summary, args.report)
@@ -286,11 +337,12 @@ def cmd_diff(args) -> int:
         return EXIT_OK
     from .compare import compare_variants
     _check_folders(args.report)
-    progress = Progress(2 * args.simulate, sys.stderr.isatty() and not args.json)
+    progress = Progress(2 * args.simulate, Progress.on_terminal()).begin()
     c = compare_variants(spec_a, spec_b, args.simulate, players=args.players,
                          options=_options(args.option), agents=args.agents, seed=args.seed,
                          workers=args.workers, backend=args.backend,
                          address=args.address, progress=progress)
+    progress.finish()
     if args.report:
         from .report import write_comparison_report
         write_comparison_report(c, args.report, rule_diff=format_diff(d))
@@ -324,25 +376,87 @@ def cmd_compile(args) -> int:
 
 # ---- entry -------------------------------------------------------------------------------
 
+class HelpFormatter(argparse.HelpFormatter):
+    """Every option's help ends with its default, unless the help already says what the
+    default is or there is none to say (a flag, an option that is off unless given)."""
+
+    def _get_help_string(self, action):
+        text = action.help or ""
+        if (text and action.option_strings and "default" not in text
+                and action.default not in (None, False, [], argparse.SUPPRESS)):
+            text += " (default: %(default)s)"
+        return text
+
+
+class Parser(argparse.ArgumentParser):
+    """The `tabula` parser and every command's: HelpFormatter, unless told otherwise."""
+
+    def __init__(self, *a, **kw):
+        kw.setdefault("formatter_class", HelpFormatter)
+        super().__init__(*a, **kw)
+
+
+class _Commands(argparse._SubParsersAction):
+    """The commands: a command's help line is also its description (`tabula CMD -h`)."""
+
+    def add_parser(self, name, **kw):
+        kw.setdefault("description", kw.get("help"))
+        return super().add_parser(name, **kw)
+
+
+class _Version(argparse.Action):
+    """--version: read from the installed package's metadata only when asked."""
+
+    def __init__(self, option_strings, dest=argparse.SUPPRESS, help=None):
+        super().__init__(option_strings, dest, default=argparse.SUPPRESS, nargs=0, help=help)
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        print(f"tabula ({DISTRIBUTION}) {package_version()}")
+        parser.exit()
+
+
 def parser() -> argparse.ArgumentParser:
-    ap = argparse.ArgumentParser(prog="tabula", description="Tabula: board games as text.")
-    sub = ap.add_subparsers(dest="command", metavar="COMMAND")
+    ap = Parser(prog="tabula", description="Tabula: board games as text. A game is a spec "
+                "(YAML and rules); SPEC is its file, its folder, or the name of a game "
+                "that comes with tabula (tabula list).",
+                epilog="tabula COMMAND -h: a command's options and their defaults. Exit "
+                       "codes: 0 fine, 1 a bad input (a located error), 2 a usage error.")
+    ap.add_argument("--version", action=_Version,
+                    help=f"print the version installed (the {DISTRIBUTION} distribution) "
+                         "and exit")
+    sub = ap.add_subparsers(dest="command", metavar="COMMAND", action=_Commands,
+                            parser_class=Parser)
     sub.required = True
 
+    p = sub.add_parser("list", help="the games that come with tabula: names, players, "
+                                    "options, where, variants")
+    p.add_argument("--json", action="store_true",
+                   help="print one JSON object: root, and games (each with name, names, id, "
+                        "title, players, options, path, extends, variants)")
+    p.set_defaults(fn=cmd_list)
+
     p = sub.add_parser("validate", help="check specs; located errors, exit 1 if any")
-    p.add_argument("paths", nargs="+", metavar="PATH")
-    p.add_argument("--play", type=int, default=0, metavar="N",
+    p.add_argument("paths", nargs="+", metavar="PATH",
+                   help="spec files, games' folders or shipped games' names")
+    p.add_argument("--play", type=_positive(int), default=None, metavar="N",
                    help="also play N random games of every player count: a game that "
-                        "fails or never ends is an error; list ids that never fired")
-    p.add_argument("--seed", type=int, default=1)
-    p.add_argument("--workers", type=int, default=None)
+                        "fails or never ends is an error; list ids that never fired "
+                        "(default: no games)")
+    p.add_argument("--seed", type=int, default=1, metavar="S", help="with --play: the run's seed")
+    p.add_argument("--workers", type=_positive(int), default=None, metavar="K",
+                   help="with --play: processes (default: all cores); results do not "
+                        "depend on it")
     p.set_defaults(fn=cmd_validate)
 
     def game_args(p):
-        p.add_argument("spec", metavar="SPEC", help="a spec file or a game's folder")
-        p.add_argument("--players", type=int, default=None)
-        p.add_argument("--seed", type=int, default=1)
-        p.add_argument("--option", action="append", metavar="K=V", default=[])
+        p.add_argument("spec", metavar="SPEC", help=SPEC_HELP)
+        p.add_argument("--players", type=int, default=None, metavar="N",
+                       help="the player count (default: the least the game allows)")
+        p.add_argument("--seed", type=int, default=1, metavar="S",
+                       help="the seed: the same seed gives the same games")
+        p.add_argument("--option", action="append", metavar="K=V", default=[],
+                       help="a game option, KEY=VALUE (repeatable; default: the spec's "
+                            "defaults; tabula list names each game's options)")
         p.add_argument("--json", action="store_true", help="print one JSON object")
 
     p = sub.add_parser("run", help="play one game with bots")
@@ -357,22 +471,25 @@ def parser() -> argparse.ArgumentParser:
     play_command(sub)
 
     p = sub.add_parser("test", help="run scenario files")
-    p.add_argument("paths", nargs="+", metavar="PATH")
-    p.add_argument("-v", "--verbose", action="store_true")
+    p.add_argument("paths", nargs="+", metavar="PATH",
+                   help="scenario files, folders holding them, or shipped games' names "
+                        "(their scenarios)")
+    p.add_argument("-v", "--verbose", action="store_true",
+                   help="print every scenario, not only those that fail")
     p.set_defaults(fn=cmd_test)
 
     p = sub.add_parser("bench", help="random playouts per second; --suite: every shipped spec")
-    p.add_argument("spec", metavar="SPEC", nargs="?",
-                   help="a spec file or a game's folder (not with --suite)")
-    p.add_argument("--players", type=int, default=None,
+    p.add_argument("spec", metavar="SPEC", nargs="?", help=SPEC_HELP + " (not with --suite)")
+    p.add_argument("--players", type=int, default=None, metavar="N",
                    help="players (default: the least; with --suite: only this count)")
-    p.add_argument("--seed", type=int, default=1)
-    p.add_argument("--option", action="append", metavar="K=V", default=[])
+    p.add_argument("--seed", type=int, default=1, metavar="S", help="the seed of the random games")
+    p.add_argument("--option", action="append", metavar="K=V", default=[],
+                   help="a game option, KEY=VALUE (repeatable; default: the spec's defaults)")
     p.add_argument("--json", action="store_true", help="print one JSON object")
-    p.add_argument("--games", type=_positive(int), default=None,
+    p.add_argument("--games", type=_positive(int), default=None, metavar="G",
                    help=f"random games (default {bench.SPEC_GAMES}; with --suite: for every "
                         "spec, instead of its own count)")
-    p.add_argument("--repeat", type=int, default=1,
+    p.add_argument("--repeat", type=_positive(int), default=1, metavar="R",
                    help="run R times (interleaved with the reference); report medians")
     p.add_argument("--reference", metavar="PY", action="append",
                    help="a hand-written reference (a Python script with the same 'bench --api "
@@ -382,7 +499,10 @@ def parser() -> argparse.ArgumentParser:
                    help="every spec of specs/ and examples/ (variants too), every player "
                         "count, with State.clone() times, references and OpenSpiel; what else "
                         "it measures and its targets: the suite file")
-    p.add_argument("--root", metavar="DIR", help="with --suite: the repository (default .)")
+    p.add_argument("--root", metavar="DIR",
+                   help="with --suite: the folder holding specs/ and examples/ (default: the "
+                        "current folder if it holds them, else the games that come with "
+                        "tabula)")
     p.add_argument("--config", metavar="FILE",
                    help=f"with --suite: the suite file (default ROOT/{benchconfig.FILE_NAME} "
                         "if there is one): games per spec, references, ratios, the parallel "
@@ -398,19 +518,19 @@ def parser() -> argparse.ArgumentParser:
     def batch_args(p, report: str):
         """The flags of a batch of games (simulate, diff --simulate)."""
         p.add_argument("--agents", metavar="A,B,...", help=AGENTS_HELP)
-        p.add_argument("--workers", type=int, default=None,
+        p.add_argument("--workers", type=_positive(int), default=None, metavar="K",
                        help="processes (default: all cores); results do not depend on it")
         p.add_argument("--report", metavar="FILE.html", help=report)
         p.add_argument("--backend", choices=BACKENDS, default="local",
                        help="local: a process pool (default); ray: Ray tasks (pip install "
-                            "'tabula[ray]')")
+                            f"'{DISTRIBUTION}[ray]')")
         p.add_argument("--address", metavar="ADDR",
                        help="with --backend ray: the cluster to join (default: start Ray "
                             "here)")
 
     p = sub.add_parser("simulate", help="many games with bots: statistics")
     game_args(p)
-    p.add_argument("--games", type=int, default=100)
+    p.add_argument("--games", type=_positive(int), default=100, metavar="N", help="how many games")
     batch_args(p, "write the summary and its plots as one self-contained HTML file")
     p.add_argument("--rotate", action="store_true",
                    help="game i seats the bots shifted by i: every bot plays every seat")
@@ -420,23 +540,28 @@ def parser() -> argparse.ArgumentParser:
     p.set_defaults(fn=cmd_simulate)
 
     p = sub.add_parser("compile", help="print the Python code generated for a game")
-    p.add_argument("spec", metavar="SPEC", help="a spec file or a game's folder")
-    p.add_argument("--players", type=int, default=None,
+    p.add_argument("spec", metavar="SPEC", help=SPEC_HELP)
+    p.add_argument("--players", type=int, default=None, metavar="N",
                    help="the player count to compile for (default: the spec's minimum)")
-    p.add_argument("--option", action="append", metavar="K=V", default=[])
+    p.add_argument("--option", action="append", metavar="K=V", default=[],
+                   help="a game option, KEY=VALUE (repeatable; default: the spec's defaults)")
     p.add_argument("--out", metavar="FILE", help="write the code to FILE instead")
     p.set_defaults(fn=cmd_compile)
 
     p = sub.add_parser("diff", help="what differs between two specs: rules, action graph, play")
-    p.add_argument("a", metavar="A")
-    p.add_argument("b", metavar="B")
+    p.add_argument("a", metavar="A", help="the first spec (" + SPEC_HELP + ")")
+    p.add_argument("b", metavar="B", help="the second spec, compared with A")
     p.add_argument("--json", action="store_true",
                    help="one JSON object: added, removed, changed (each with an id)")
-    p.add_argument("--simulate", type=int, metavar="N",
+    p.add_argument("--simulate", type=_positive(int), metavar="N",
                    help="also play N games of each on the same seeds and bots; compare")
-    p.add_argument("--players", type=int, default=None)
-    p.add_argument("--seed", type=int, default=1)
-    p.add_argument("--option", action="append", metavar="K=V", default=[])
+    p.add_argument("--players", type=int, default=None, metavar="N",
+                   help="with --simulate: the player count (default: the least)")
+    p.add_argument("--seed", type=int, default=1, metavar="S",
+                   help="with --simulate: the run's seed")
+    p.add_argument("--option", action="append", metavar="K=V", default=[],
+                   help="with --simulate: a game option for both, KEY=VALUE (repeatable; "
+                        "default: each spec's defaults)")
     batch_args(p, "with --simulate: the comparison and its plots as one HTML page")
     p.set_defaults(fn=cmd_diff)
     return ap
@@ -447,9 +572,11 @@ def main(argv=None) -> int:
     try:
         return args.fn(args)
     except (TabulaError, IllegalAction) as e:
+        Progress.wipe()                   # a progress line cut short: the error replaces it
         print(str(e), file=sys.stderr)
         return EXIT_INPUT
     except KeyboardInterrupt:
+        Progress.wipe()
         return 130
     except BrokenPipeError:           # `tabula run ... | head`: the reader has gone
         try:

@@ -121,20 +121,23 @@ def fired_in(rec: dict) -> dict:
     return out
 
 
-def play_check(spec: Spec, games: int, seed: int = 1, workers: int | None = None) -> dict:
+def play_check(spec: Spec, games: int, seed: int = 1, workers: int | None = None,
+               progress=None) -> dict:
     """Random games of every player count the spec allows (default options), traced:
     {"games": n, "failed": [records of games whose rules failed, with "players"],
     "never_fired": ids that fired in no game, "empty_choices": {decision's rule or step:
     games in which it came up with nothing to choose and no else: (so was skipped)}}.
     A spec's test by play: a rule error, or a game that does not end within
-    game.max_steps, is a failed game."""
+    game.max_steps, is a failed game. progress(done) counts the games of all player
+    counts."""
     lo, hi = spec.player_range
     failed, ids, ever = [], set(), set()
     empty: dict = {}
     played = 0
     for players in range(lo, hi + 1):
         run = run_batch(spec, games, players=players, seed=seed, workers=workers,
-                        trace=True)
+                        trace=True, progress=None if progress is None else
+                        (lambda done, before=played: progress(before + done)))
         played += run.games
         ids |= set(rule_ids(spec, players, None))
         for rec in run.records:

@@ -28,9 +28,11 @@ from pathlib import Path
 
 import networkx as nx
 
+from .cmdutil import EXIT_INPUT, EXIT_OK, parse_options as _options
 from .errors import TabulaError
 
-FORMATS = ("dot", "mermaid", "json")
+FORMATS = ("dot", "mermaid", "json", "svg")
+SUFFIXES = {".svg": "svg", ".mmd": "mermaid", ".mermaid": "mermaid", ".json": "json"}
 FLOW = ("next", "loop", "calls")        # edges always drawn; `contains` only when `entry`
 LABEL_WIDTH = 34                        # characters per line of a label's citation
 CLUSTER_ORDER = {"setup": 0, "play": 1, "scoring": 3}     # rules come between play and scoring
@@ -390,7 +392,18 @@ def to_json(game) -> str:
     return json.dumps(graph_data(game), ensure_ascii=False, indent=1) + "\n"
 
 
-RENDER = {"dot": to_dot, "mermaid": to_mermaid, "json": to_json}
+def to_svg(game) -> str:
+    """The graph drawn as SVG by matplotlib (drawing.py): no Graphviz needed."""
+    try:
+        from .drawing import to_svg as draw
+    except ImportError as e:
+        raise TabulaError(f"--format svg draws with matplotlib, which does not import ({e}): "
+                          "pip install matplotlib; or use --format dot and Graphviz "
+                          "(dot -Tsvg)") from None
+    return draw(game)
+
+
+RENDER = {"dot": to_dot, "mermaid": to_mermaid, "json": to_json, "svg": to_svg}
 
 
 def render(game, fmt: str = "dot") -> str:
@@ -528,13 +541,13 @@ def _write(text: str, out: str | None) -> None:
 
 
 def cmd_graph(args) -> int:
-    from .cli import EXIT_INPUT, EXIT_OK, _options
     from .spec import load_spec
     try:
         if args.out and not Path(args.out).resolve().parent.is_dir():
             raise TabulaError(f"cannot write {args.out}: no such folder")
         game = load_spec(args.spec).game(args.players, _options(args.option))
-        _write(render(game, args.format), args.out)
+        fmt = args.format or SUFFIXES.get(Path(args.out or "").suffix.lower(), "dot")
+        _write(render(game, fmt), args.out)
     except TabulaError as e:
         print(str(e), file=sys.stderr)
         return EXIT_INPUT
@@ -544,17 +557,22 @@ def cmd_graph(args) -> int:
 def add_command(subparsers) -> argparse.ArgumentParser:
     """Register `tabula graph` on the `tabula` command line's subparsers."""
     p = subparsers.add_parser(
-        "graph", help="draw the action graph: DOT, Mermaid or JSON",
+        "graph", help="draw the action graph: DOT, Mermaid, JSON or SVG",
         description="The action graph of a spec (for a player count and options): phases "
                     "and rules as clusters, steps and decisions with their ids and "
-                    "citations, the flow between them. Render DOT with Graphviz: "
-                    "tabula graph SPEC | dot -Tsvg > graph.svg")
-    p.add_argument("spec", metavar="SPEC", help="a spec file or a game's folder")
-    p.add_argument("--players", type=int, default=None,
+                    "citations, the flow between them. Drawn without Graphviz: "
+                    "tabula graph SPEC --out graph.svg (matplotlib); with Graphviz, more "
+                    "compact: tabula graph SPEC | dot -Tsvg > graph.svg")
+    p.add_argument("spec", metavar="SPEC",
+                   help="a spec file, a game's folder, or a shipped game's name")
+    p.add_argument("--players", type=int, default=None, metavar="N",
                    help="the player count to compile for (default: the least)")
-    p.add_argument("--option", action="append", metavar="K=V", default=[])
-    p.add_argument("--format", choices=FORMATS, default="dot",
-                   help="dot (Graphviz, default), mermaid (a flowchart) or json (node-link)")
+    p.add_argument("--option", action="append", metavar="K=V", default=[],
+                   help="a game option, KEY=VALUE (repeatable; default: the spec's defaults)")
+    p.add_argument("--format", choices=FORMATS, default=None,
+                   help="dot (Graphviz), mermaid (a flowchart), json (node-link) or svg (a "
+                        "drawing, by matplotlib: no Graphviz needed) (default: from the "
+                        "suffix of --out, .svg .mmd .json, else dot)")
     p.add_argument("--out", metavar="FILE", help="write to FILE instead of standard output")
     p.set_defaults(fn=cmd_graph)
     return p

@@ -10,6 +10,7 @@ from __future__ import annotations
 import hashlib
 from pathlib import Path
 
+from . import catalog
 from .compiler import Compiler, plain
 from .engine import Game
 from .errors import Pos, SpecError, did_you_mean, fail
@@ -20,8 +21,17 @@ SPEC_SCHEMA = "spec.schema.json"
 
 
 def resolve_spec_path(path: str | Path) -> Path:
-    """A spec file, or a folder holding <folder-name>.yaml (or a single spec)."""
+    """A spec file, or a folder holding <folder-name>.yaml (or a single spec), or the name
+    of a game that comes with the package (catalog.py): a path that exists wins over a
+    name, and `tabula:NAME` is always a name."""
+    if str(path).startswith(catalog.PREFIX):
+        return catalog.find(str(path)).path
     p = Path(path)
+    if not p.exists() and catalog.is_name(str(path)):
+        shipped = catalog.find(str(path))
+        if shipped is not None:
+            return shipped.path
+        fail(f"no such spec: {p}", hint=catalog.unknown_hint(str(path)))
     if p.is_dir():
         own = p / f"{p.name}.yaml"
         if own.is_file():

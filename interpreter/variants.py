@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from . import catalog
 from .errors import Pos, SpecError, did_you_mean, fail
 from .loader import LList, LMap, load_yaml
 
@@ -31,13 +32,34 @@ def resolve(doc: LMap, path: Path, chain: tuple = ()) -> LMap:
         return doc
     if len(chain) >= MAX_EXTENDS:
         fail(f"more than {MAX_EXTENDS} specs extend one another", doc.where("extends"))
-    base_path = (path.parent / str(doc["extends"])).resolve()
+    base_path = base_of(doc, path)
     if base_path in chain or base_path == path.resolve():
         fail("a spec cannot extend itself (directly or through others)", doc.where("extends"))
-    if not base_path.is_file():
-        fail(f"the spec it extends does not exist: {doc['extends']}", doc.where("extends"))
     base = resolve(load_yaml(base_path, "spec"), base_path, chain + (path.resolve(),))
     return apply_variant(base, doc)
+
+
+def base_of(doc: LMap, path: Path) -> Path:
+    """The file `extends:` names: a path relative to the variant's file, or the name of a
+    game that comes with the package (`tabula:medang`, or bare `medang` when no file of
+    that name is beside the variant: the path wins)."""
+    ref = str(doc["extends"])
+    where = doc.where("extends")
+    if not ref.startswith(catalog.PREFIX):
+        local = (path.parent / ref).resolve()
+        if local.is_file():
+            return local
+        if local.is_dir():                 # a game's folder, as on the command line
+            from .spec import resolve_spec_path
+            return resolve_spec_path(local).resolve()
+        shipped = catalog.find(ref, where) if catalog.is_name(ref) else None
+        if shipped is None:
+            fail(f"the spec it extends does not exist: {ref}", where,
+                 f"give a path relative to {path.name} or the name of a game that comes "
+                 f"with tabula; {catalog.unknown_hint(ref)}")
+    else:
+        shipped = catalog.find(ref, where)
+    return shipped.path.resolve()
 
 
 def _copy(m: LMap) -> LMap:

@@ -224,13 +224,18 @@ def test_diff_simulate_text(capsys):
 
 @pytest.mark.parametrize("argv, message", [
     (["--players", "3"], "--players is for --simulate N"),
-    (["--simulate", "0"], "--simulate needs 1 game or more"),
     (["--simulate", "2", "--report", "/no/such/dir/x.html"], "cannot write"),
 ])
 def test_diff_simulate_bad_input(capsys, argv, message):
     code = main(["diff", MEDANG, PRAMBANAN, *argv])
     err = capsys.readouterr().err
     assert code == 1 and message in err and "Traceback" not in err
+
+
+def test_diff_simulate_of_no_games_is_a_usage_error(capsys):
+    with pytest.raises(SystemExit) as e:            # a count that must be positive: exit 2
+        main(["diff", MEDANG, PRAMBANAN, "--simulate", "0"])
+    assert e.value.code == 2 and "must be greater than 0" in capsys.readouterr().err
 
 
 
