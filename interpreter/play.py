@@ -684,7 +684,7 @@ def _width() -> int:
 
 
 def cmd_play(args) -> int:
-    from .cli import EXIT_INPUT, EXIT_OK, _options
+    from .cmdutil import EXIT_INPUT, EXIT_OK, parse_options as _options
     from .spec import load_spec
     try:
         spec = load_spec(args.spec)
@@ -762,7 +762,8 @@ def add_command(subparsers) -> argparse.ArgumentParser:
         description="Play a game at the terminal: the table drawn as your seat sees it, "
                     "the legal actions chosen by number or by the start of their text; "
                     "undo, hint, help, quit.")
-    p.add_argument("spec", metavar="SPEC", help="a spec file or a game's folder")
+    p.add_argument("spec", metavar="SPEC", help="a spec file, a game's folder, or a shipped "
+                   "game's name (tabula list)")
     p.add_argument("--players", type=int, default=None,
                    help="players (default: as many as --seats names, else the least)")
     p.add_argument("--seats", metavar="S,S,...",
@@ -770,7 +771,8 @@ def add_command(subparsers) -> argparse.ArgumentParser:
                         f"mcts[:N[:DEPTH|end]]; one name for every seat (default: {HUMAN} "
                         f"in seat 0, {DEFAULT_BOT} in the others); several humans play "
                         "hot-seat")
-    p.add_argument("--option", action="append", metavar="K=V", default=[])
+    p.add_argument("--option", action="append", metavar="K=V", default=[],
+                   help="set one of the spec's options (repeatable)")
     p.add_argument("--seed", type=int, default=None,
                    help="the game's seed (default: a new one, printed at the start)")
     p.add_argument("--log", metavar="FILE",
