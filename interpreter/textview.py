@@ -325,7 +325,6 @@ class Drawer:
         else:
             contents = value
         texts = [self.pieces(c, zone) for c in contents]
-        lw = len(str(n))
         runs, i = [], 0
         while i < n:
             j = i
