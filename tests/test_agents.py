@@ -196,11 +196,13 @@ def test_greedy_beats_random():
 
 
 def test_mcts_beats_greedy():
-    # 40 two-player Medang games of run seed 0, the bots trading seats every game
-    # (rotate), on the local pool. Measured: MCTS (200 iterations, playouts of 8
-    # decisions) wins 30 of 40 against greedy, 0.75 with a 95% interval [0.60, 0.86]
-    # (about 60 s on 2 cores). Full playouts are weaker here (22 of 40 on 20 seeds).
-    s = run_batch(MEDANG, 40, players=2, agents="mcts:200:8,greedy", rotate=True, seed=0)
-    mcts = s.win_rate_by_agent["mcts:200:8"]
+    # 24 two-player Medang games of run seed 0, the bots trading seats every game
+    # (rotate), on the local pool: MCTS (100 iterations, playouts of 8 decisions) wins 15
+    # of 24 against greedy (0.625; a broken search, playing as a random bot, wins about 1
+    # in 5 against greedy). About 20 s on 2 cores. The stronger check, documented in
+    # docs/simulate.md: mcts:200:8 wins 30 of 40, 95% interval [0.60, 0.86] (about 60 s).
+    # Full playouts are weaker here (22 of 40 on 20 seeds).
+    s = run_batch(MEDANG, 24, players=2, agents="mcts:100:8,greedy", rotate=True, seed=0)
+    mcts = s.win_rate_by_agent["mcts:100:8"]
     assert s.failed == 0
-    assert mcts["rate"] >= 0.65 and mcts["low"] > 0.5, mcts
+    assert mcts["rate"] >= 0.6, mcts
