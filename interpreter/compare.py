@@ -500,7 +500,8 @@ def verdict(c: Comparison) -> list:
     others = [what for what, members in groups.items() if what not in HEADLINE_ALWAYS
               and any(m.significant for m in members)]
     if others:
-        clauses.append(" and ".join(others) + " change too (below)")
+        clauses.append(" and ".join(others)
+                       + (" change" if len(others) > 1 else " changes") + " too (below)")
     tally = (f"{len(tested)} metrics tested, {len(significant)} significant after Holm "
              "correction")
     verb = "changes the game" if significant else "changes nothing significantly"

@@ -194,8 +194,10 @@ def verdict_of(metrics, rules=(), pairs=40, **fields):
 
 
 def test_the_verdict_names_the_changes_with_their_numbers():
+    # seat 1 wins 20 of 40 under A, 28 under B; the differences are +1 in 8 pairs: mean
+    # 0.2, sd 0.4051, so 0.2 +- t975(39) 2.0227 * 0.4051 / sqrt(40) = [0.070, 0.330]
     win = paired("win rate, seat 1", [0.0] * 20 + [1.0] * 20,
-                 [0.0] * 12 + [1.0] * 28, rate=True)      # 50% -> 70%, every change up
+                 [0.0] * 12 + [1.0] * 28, rate=True)
     length = paired("decisions per game", [50 + i % 3 for i in range(40)],
                     [50 + i % 3 for i in range(40)])
     for m, q in zip([win, length], holm([win.p, length.p])):
@@ -210,6 +212,15 @@ def test_the_verdict_names_the_changes_with_their_numbers():
     assert lines[1].endswith(f"; effect size h = {win.h:+.2f}).")
     assert lines[2] == ("No significant change in game length (the largest difference: "
                         "decisions per game, +0.00, 95% CI +0.00 to +0.00).")
+    # the points by rule and the branching are in the headline only when they changed
+    branching = paired("branching", [3.0 + i % 2 for i in range(40)],
+                       [2.0 + i % 2 for i in range(40)])
+    head = verdict_of([win, length, branching])[0]
+    assert "; branching changes too (below); 3 metrics tested, 2 significant" in head
+    points = paired("points: rows, seat 1", [1.0] * 40, [2.0] * 40)
+    head = verdict_of([branching, points])[0]
+    assert ("points by scoring rule and branching change too (below); 2 metrics tested, 2 "
+            "significant" in head)
 
 
 def test_the_verdict_of_no_change_and_its_warnings():

@@ -173,6 +173,21 @@ def test_player_counts_that_differ_by_game():
     assert "fair share (mean 1/players)" in page      # one dashed line per bar
 
 
+def test_old_records_and_the_first_player():
+    # records of an older tabula (no first_player): read, and the page says so
+    old = [record(i, 2, [3, 1 + i], [0]) for i in range(3)]
+    page = render_report(summarize(old))
+    assert "The records do not say who moved first" in page
+    assert "The first player (whoever moved first)" not in page
+    # records that name the first player: seat 1 began both games and won one
+    new = [record(i, 2, [3, 1 + 3 * i], [i], first_player=1) for i in range(2)]
+    page = render_report(summarize(new))
+    assert ("<tr><td>1 (first player)</td><td class=\"num\">2</td>"
+            "<td class=\"num\">0.500</td>") in page
+    assert "Games begun by each seat: seat 0 0, seat 1 2." in page
+    assert "The first player (whoever moved first) wins 50.0% of games: +0.0 points" in page
+
+
 def test_write_report_fails_as_a_tabula_error(tmp_path):
     summary = summarize([])
     with pytest.raises(TabulaError, match="cannot write"):
@@ -328,6 +343,14 @@ def test_the_comparison_page_is_self_contained_and_the_same_each_time(medang_pai
     assert "<script" not in page.lower() and "<link" not in page.lower()
     assert not re.search(r"\ssrc=", page) and not re.search(r"url\((?!#)", page)
     assert render_comparison_report(c, rule_diff=RULE_DIFF) == page
+
+
+def test_the_same_seeds_give_the_same_comparison_page(medang_pair):
+    # another run of the same games, on 2 workers: the same numbers, the same bytes
+    again = compare_variants(MEDANG, PRAMBANAN, 20, players=3, seed=1, workers=2)
+    assert render_comparison_report(again, rule_diff=RULE_DIFF) == medang_pair[1]
+    other = compare_variants(MEDANG, PRAMBANAN, 20, players=3, seed=2, workers=1)
+    assert render_comparison_report(other, rule_diff=RULE_DIFF) != medang_pair[1]
 
 
 def test_the_rule_diff_is_shown_escaped_and_word_by_word(medang_pair):
@@ -549,18 +572,21 @@ def run_browser(exe: str, profile, *args, timeout: int = 120) -> str:
 
 def check_in_browser(page: str, name: str, folder) -> list:
     """Screenshots of the page at each width (their paths), after checking in the
-    browser that nothing sticks out horizontally."""
+    browser that nothing sticks out horizontally. One run of Chromium a width: the page
+    with the measuring script, its DOM dumped after the script ran, and its screenshot
+    (the measurements are written at the end of the page, below the screenshot's fold
+    on a long page)."""
     import json
     from PIL import Image
     exe = browser()
     path = folder / f"{name}.html"
-    path.write_text(page, encoding="utf-8")
-    measured = folder / f"{name}.measured.html"
-    measured.write_text(page.replace("</body>", MEASURE + "\n</body>", 1), encoding="utf-8")
+    path.write_text(page.replace("</body>", MEASURE + "\n</body>", 1), encoding="utf-8")
     shots = []
     for width in WIDTHS:
+        shot = folder / f"{name}-{width}.png"
         dom = run_browser(exe, folder / f"profile-{name}-{width}",
-                          f"--window-size={width},1000", "--dump-dom", measured.as_uri())
+                          f"--window-size={width},2400", f"--screenshot={shot}",
+                          "--dump-dom", path.as_uri())
         m = re.search(r'<pre id="tabula-measure">(.*?)</pre>', dom, re.S)
         assert m, f"{name} at {width} px: the measuring script did not run"
         data = json.loads(html.unescape(m.group(1)))
@@ -568,9 +594,6 @@ def check_in_browser(page: str, name: str, folder) -> list:
         assert data["scroll"] <= width and data["body"] <= width, \
             f"{name} scrolls sideways at {width} px: {data}"
         assert data["overflow"] == [], f"{name} at {width} px: {data['overflow']}"
-        shot = folder / f"{name}-{width}.png"
-        run_browser(exe, folder / f"profile-{name}-{width}", f"--window-size={width},2400",
-                    f"--screenshot={shot}", path.as_uri())
         with Image.open(shot) as image:
             assert image.size == (width, 2400)
             colours = image.convert("RGB").getcolors(maxcolors=1 << 16)
