@@ -361,8 +361,9 @@ def _wins_section(s, f: _Facts) -> str:
 FIRST_PLAYER_MEANS = (
     "The first player is the player who moved first in that game: the player of the first "
     "decision (not chance's) once the turns had begun, whatever their seat; in a game "
-    "without turns, the player of its first decision. Places in turn order count on from "
-    "the first player in seat order (2: the next seat).")
+    "without turns, the player of its first decision; none when that decision is taken by "
+    "all players at once. Places in turn order count on from the first player in seat "
+    "order (2: the next seat).")
 
 
 def _first_player_part(s) -> str:
@@ -370,8 +371,9 @@ def _first_player_part(s) -> str:
     and how often each seat moved first."""
     out = ["<h3>By place in turn order</h3>", f"<p>{_e(FIRST_PLAYER_MEANS)}</p>"]
     if not s.first_player_games:
-        out.append('<p class="note">The records do not say who moved first (they were '
-                   "written by an older tabula): no first-player statistics.</p>")
+        out.append('<p class="note">The records name no first player: they were written '
+                   "by an older tabula, or the game opens with a decision that all players "
+                   "take at once. No first-player statistics.</p>")
         return "\n".join(out)
     rows = [[f"{place + 1}" + (" (first player)" if place == 0 else ""), x["games"],
              num_text(x["rate"]), _interval(None if x["rate"] is None

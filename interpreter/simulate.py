@@ -33,6 +33,7 @@ import os
 import statistics
 import sys
 import time
+import weakref
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -113,10 +114,13 @@ class _Counted:
         self.legal += len(view.legal_actions)
         w = self.watched
         if w is not None and w.first_in_turns is None:
+            st = w.state
+            # a decision all take at once has no first player: -1
+            who = -1 if st is not None and st.is_simultaneous_node() else view.player
             if w.first_decision is None:
-                w.first_decision = view.player
-            if w.state is not None and w.state.turn >= 1:
-                w.first_in_turns = view.player
+                w.first_decision = who
+            if st is not None and st.turn >= 1:
+                w.first_in_turns = who
         return self.agent.act(view)
 
 
@@ -125,13 +129,15 @@ def first_player(watched) -> int | None:
     excluded) taken once the turns had begun (a `turns:` step counts turn 1 from its
     first player); in a game without turns, or with no decision in them, the player of
     the first decision of the game; None if no player decided anything. Decisions of the
-    set-up (every player discarding in seat order, say) do not make a first player."""
-    if watched.first_in_turns is not None:
-        return watched.first_in_turns
-    return watched.first_decision
+    set-up (every player discarding in seat order, say) do not make a first player; nor
+    does a simultaneous decision (every chooser moves at once): None then too."""
+    first = watched.first_in_turns
+    if first is None:
+        first = watched.first_decision
+    return None if first is None or first < 0 else first
 
 
-_NAMES: dict = {}
+_NAMES: dict = {}     # id(Program) -> its decision_names, while the Program lives
 
 
 def decision_names(game) -> dict:
@@ -141,8 +147,8 @@ def decision_names(game) -> dict:
     action graph's key, `rule:leader/decision/decision`, for a decision without one)."""
     prog = game.prog
     cached = _NAMES.get(id(prog))
-    if cached is not None and cached[0] is prog:
-        return cached[1]
+    if cached is not None:
+        return cached
     graph = getattr(prog, "graph", None)
     labels: dict = {}                 # asker -> the labels of the decisions it asks
     for dec in prog.decisions:
@@ -163,7 +169,8 @@ def decision_names(game) -> dict:
             from .graph import node_keys
             keys = keys or node_keys(graph)
             names[asker] = keys.get(asker, asker) + "/decision"
-    _NAMES[id(prog)] = (prog, names)
+    _NAMES[id(prog)] = names
+    weakref.finalize(prog, _NAMES.pop, id(prog), None)
     return names
 
 
@@ -750,7 +757,8 @@ def _pair(low, high, fmt: str = ".2f") -> str:
 def first_player_lines(s: Summary) -> list:
     """The first player's lines of the text table."""
     if not s.first_player_games:
-        return ["first player            unknown (the records do not say who moved first)"]
+        return ["first player            none named (records of an older tabula, or "
+                "simultaneous moves)"]
     lo, hi = s.first_player_interval
     out = [f"first player's win rate {s.first_player_win_rate:.3f}  "
            f"(advantage {s.first_player_advantage:+.3f} [{lo:+.3f}, {hi:+.3f}] over the "

@@ -177,7 +177,7 @@ def test_old_records_and_the_first_player():
     # records of an older tabula (no first_player): read, and the page says so
     old = [record(i, 2, [3, 1 + i], [0]) for i in range(3)]
     page = render_report(summarize(old))
-    assert "The records do not say who moved first" in page
+    assert "The records name no first player" in page
     assert "The first player (whoever moved first)" not in page
     # records that name the first player: seat 1 began both games and won one
     new = [record(i, 2, [3, 1 + 3 * i], [i], first_player=1) for i in range(2)]

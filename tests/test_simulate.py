@@ -284,7 +284,7 @@ def test_summary_of_known_records():
     assert len(s.records) == 11
     text = s.table()
     assert "0.800" in text and "[0.490, 0.943]" in text and "rule:y" in text
-    assert "first player            unknown" in text
+    assert "first player            none named" in text
 
 
 def test_the_first_player_is_who_moved_first_not_seat_0():
@@ -388,6 +388,14 @@ def test_the_first_player_is_the_first_to_decide_in_the_turns(tmp_path, start, f
                     + "play:\n  - do: []\nscoring:\n  points:\n    vp:\n"
                     "      value: player.vp\n")
     assert play_record(Spec(path).game(3), 0, 1, ["random"] * 3)["first_player"] == 0
+
+
+def test_simultaneous_moves_have_no_first_player():
+    from interpreter.simulate import play_record
+    game = load_spec(str(ROOT / "examples" / "goofspiel")).game(2)
+    assert play_record(game, 0, 1, ["random"] * 2)["first_player"] is None
+    s = run_batch(game.spec, 4, workers=1)
+    assert s.first_player_games == 0 and s.first_player_advantage is None
 
 
 # ---- the statistics' building blocks, against values computed by hand ----------------------
