@@ -330,16 +330,19 @@ def cmd_diff(args) -> int:
     spec_a, spec_b = load_spec(args.a), load_spec(args.b)
     d = diff_specs(spec_a, spec_b)
     if args.simulate is None:
-        for flag in ("report", "players", "agents", "workers", "address"):
-            if getattr(args, flag) is not None:
-                raise TabulaError(f"--{flag} is for --simulate N: name the number of games")
+        for flag in ("report", "players", "agents", "workers", "address", "option",
+                     "option_a", "option_b"):
+            if getattr(args, flag):
+                raise TabulaError(f"--{flag.replace('_', '-')} is for --simulate N: name the "
+                                  "number of games")
         print(to_json(d) if args.json else format_diff(d))
         return EXIT_OK
     from .compare import compare_variants
     _check_folders(args.report)
     progress = Progress(2 * args.simulate, Progress.on_terminal()).begin()
     c = compare_variants(spec_a, spec_b, args.simulate, players=args.players,
-                         options=_options(args.option), agents=args.agents, seed=args.seed,
+                         options=_options(args.option), options_a=_options(args.option_a),
+                         options_b=_options(args.option_b), agents=args.agents, seed=args.seed,
                          workers=args.workers, backend=args.backend,
                          address=args.address, progress=progress)
     progress.finish()
@@ -560,8 +563,12 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--seed", type=int, default=1, metavar="S",
                    help="with --simulate: the run's seed")
     p.add_argument("--option", action="append", metavar="K=V", default=[],
-                   help="with --simulate: a game option for both, KEY=VALUE (repeatable; "
-                        "default: each spec's defaults)")
+                   help="with --simulate: an option of both A and B (each plays with its "
+                        "own defaults otherwise; repeatable)")
+    p.add_argument("--option-a", action="append", metavar="K=V", default=[],
+                   help="with --simulate: an option of A only (over --option)")
+    p.add_argument("--option-b", action="append", metavar="K=V", default=[],
+                   help="with --simulate: an option of B only (over --option)")
     batch_args(p, "with --simulate: the comparison and its plots as one HTML page")
     p.set_defaults(fn=cmd_diff)
     return ap

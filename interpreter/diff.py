@@ -12,7 +12,9 @@ with its default options.
 
 from __future__ import annotations
 
+import difflib
 import json
+import re
 
 import yaml
 
@@ -182,3 +184,35 @@ def format_diff(d: dict) -> str:
 
 def to_json(d: dict) -> str:
     return json.dumps(d, ensure_ascii=False)
+
+
+# ---- a changed line, word by word -------------------------------------------------------
+
+_TOKEN = re.compile(r"\w+|\s+|[^\w\s]")
+SIMILAR = 0.4          # below this share of common words, a line was rewritten
+
+
+def word_diff(a: str, b: str) -> tuple:
+    """Two versions of a line compared word by word (difflib over words, spaces and
+    punctuation): ([(text, changed)] of a, [(text, changed)] of b), where `changed`
+    marks the words removed from a or added in b; adjacent pieces of the same kind are
+    joined. Lines that share less than SIMILAR of their words (difflib's ratio) were
+    rewritten, not edited: each is one changed piece."""
+    ta, tb = _TOKEN.findall(a), _TOKEN.findall(b)
+    out_a: list = []
+    out_b: list = []
+
+    def put(out: list, text: str, changed: bool) -> None:
+        if not text:
+            return
+        if out and out[-1][1] == changed:
+            out[-1] = (out[-1][0] + text, changed)
+        else:
+            out.append((text, changed))
+    matcher = difflib.SequenceMatcher(None, ta, tb, autojunk=False)
+    if matcher.ratio() < SIMILAR:          # rewritten rather than edited: whole lines
+        return [(a, True)] if a else [], [(b, True)] if b else []
+    for op, i1, i2, j1, j2 in matcher.get_opcodes():
+        put(out_a, "".join(ta[i1:i2]), op != "equal")
+        put(out_b, "".join(tb[j1:j2]), op != "equal")
+    return out_a, out_b

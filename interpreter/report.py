@@ -2,22 +2,25 @@
 play (`tabula diff A B --simulate N --report`), as one self-contained HTML page.
 
 Input: a Summary (interpreter.simulate.summarize: its statistics and its records).
-Output: an HTML file that opens in a browser with no server and no network: the run
-(spec, games, players, options, agents by seat, time), the summary's tables (win rates by
-seat and by agent with 95% Wilson intervals, first-player advantage, scores, game length,
-branching, rules taken, failed games with their messages) and its plots as inline SVG
-(scores by seat, game lengths, win rates by seat and by agent against the fair share).
+Output: an HTML file that opens in a browser with no server and no network: a few
+sentences in short, the run (spec, games, players, options, agents by seat, time), the
+summary's tables (win rates by seat, by place in turn order and by agent with 95% Wilson
+intervals, the first player's advantage, scores, points by scoring rule and seat, game
+length, branching, rules taken, failed games with their messages) and its plots as inline
+SVG (scores by seat, game lengths, win rates by seat and by agent against the fair share).
 
 Input of the comparison page: a Comparison (interpreter.compare), and the rule-by-rule
-diff as text. Output: the run (specs A and B, games, pairs, players, options, bots, seed,
-failed games), the diff, the metrics side by side with B - A, its 95% interval and a mark
-where the interval excludes 0, the rules whose firing changed, the rules of one variant
-only, the dead rules, and plots (a forest plot of the differences, win rate by seat, scores
-and game length of A and B).
+diff (diff_specs's dict, or its text). Output: the verdict in plain words, the run (specs
+A and B with their own options, games, pairs, players, bots, seed, failed games), the diff
+(wrapped, the changed words of a changed line highlighted), the metrics side by side by
+group with B - A, its 95% interval, the effect size, the p-value and its Holm adjustment,
+and a mark where the adjusted p is below 5%; the rules whose firing changed, the rules of
+one variant only, the dead rules, and plots (a forest plot of the differences, win rate by
+seat, scores and game length of A and B).
 
 A page has no script, no stylesheet, font or image from elsewhere, and no date: the
-same input gives the same text, byte for byte (matplotlib's SVG ids are hashed with a
-fixed salt and its metadata left out). Every string of the records (spec names, options,
+same input gives the same text, byte for byte (the SVG ids numbered in order, matplotlib's
+metadata left out). Every string of the records (spec names, options,
 agent names, error messages) is escaped. matplotlib is imported only when a report is
 made, and only its Figure (no pyplot, no global backend): safe in workers and notebooks.
 """
@@ -35,6 +38,15 @@ from .errors import TabulaError
 from .simulate import num_text, percentile
 from .values import as_float
 
+# the groups of a comparison's metrics, as the verdict tells them (interpreter.compare)
+METRIC_GROUPS = (
+    ("Win rates", ("win rate", "first-player")),
+    ("Game length", ("decisions per game", "turns per game")),
+    ("Scores", ("score", "winning margin")),
+    ("Points by scoring rule", ("points:",)),
+    ("Branching", ("branching",)),
+)
+
 PERCENTILES = ("10", "50", "90")       # the keys of Summary.score_percentiles_by_seat
 MAX_INDICES = 20                       # failed games listed by index, per message
 MIN_BINS, MAX_BINS = 8, 50             # histograms
@@ -48,7 +60,7 @@ MARK = "*"                             # the mark of a significant difference
 # the forest plot's panels: (title, unit, prefixes of the metrics' names); one scale each
 FOREST_PANELS = (
     ("Win rates and first-player advantage", "win share", ("win rate", "first-player")),
-    ("Scores", "points", ("score", "winning margin")),
+    ("Scores", "points", ("score", "winning margin", "points:")),
     ("Game length", "decisions or turns per game", ("decisions", "turns")),
     ("Branching", "legal actions per decision", ("branching",)),
 )
@@ -56,29 +68,47 @@ OTHER_PANEL = ("Other metrics", "units of the metric")
 
 STYLE = """\
 body { font-family: system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; color: #222;
-       max-width: 62rem; margin: 1.5rem auto; padding: 0 1rem; line-height: 1.4; }
+       max-width: 62rem; margin: 1.5rem auto; padding: 0 1rem; line-height: 1.4;
+       overflow-wrap: anywhere; }
 h1 { font-size: 1.6rem; margin-bottom: .3rem; }
 h2 { font-size: 1.2rem; margin-top: 2rem; border-bottom: 1px solid #ddd; }
 h3 { font-size: 1rem; margin-bottom: .3rem; }
-dl.run { display: grid; grid-template-columns: max-content auto; gap: .15rem 1rem; }
+dl.run { display: grid; grid-template-columns: max-content minmax(0, 1fr);
+         gap: .15rem 1rem; }
 dl.run dt { font-weight: 600; }
-dl.run dd { margin: 0; }
-table { border-collapse: collapse; margin: .5rem 0 1rem; font-size: .92rem; }
-th, td { padding: .2rem .6rem; border-bottom: 1px solid #e4e4e4; text-align: left;
-         vertical-align: top; }
+dl.run dd { margin: 0; overflow-wrap: anywhere; }
+section.verdict { background: #f3f7fc; border-left: 4px solid #3b6fb6; padding: .5rem 1rem;
+                  margin: 1rem 0 1.5rem; }
+section.verdict h2 { margin-top: .3rem; border: none; }
+section.verdict p.headline { font-size: 1.05rem; font-weight: 600; }
+section.verdict li { margin: .2rem 0; }
+table { border-collapse: collapse; margin: .5rem 0 1rem; font-size: .92rem; max-width: 100%; }
+th, td { padding: .2rem .5rem; border-bottom: 1px solid #e4e4e4; text-align: left;
+         vertical-align: top; overflow-wrap: anywhere; }
 th { background: #f4f4f4; }
-td.num, th.num { text-align: right; font-variant-numeric: tabular-nums; }
+td.num, th.num { text-align: right; font-variant-numeric: tabular-nums;
+                 overflow-wrap: normal; }
 figure { margin: .5rem 0 1.5rem; }
 figure svg { max-width: 100%; height: auto; }
 figcaption { font-size: .85rem; color: #555; }
 p.note { color: #555; font-style: italic; }
-tr.sig td { background: #fff1d6; font-weight: 600; }
+tr.sig td { background: #fff1d6; }
+tr.sig td:first-child { font-weight: 600; }
+table.metrics { width: 100%; table-layout: fixed; font-size: .85rem; }
+table.metrics th, table.metrics td { padding: .2rem .35rem; }
+table.metrics th:nth-child(1) { width: 22%; }
+table.metrics th:nth-child(5) { width: 18%; }
+table.metrics th:nth-child(9) { width: 1.2rem; }
 .mark { color: #b3261e; font-weight: 700; }
 td.mark { text-align: center; }
-pre.diff { background: #f7f7f7; padding: .6rem .8rem; overflow-x: auto; font-size: .82rem;
-           line-height: 1.3; }
-pre.diff .add { color: #1a7f37; }
-pre.diff .del { color: #b3261e; }
+div.diff { background: #f7f7f7; padding: .6rem .8rem; font-size: .82rem; line-height: 1.35;
+           font-family: ui-monospace, "DejaVu Sans Mono", Menlo, Consolas, monospace; }
+div.diff div { white-space: pre-wrap; overflow-wrap: anywhere; text-indent: -2ch; }
+div.diff .add { color: #1a7f37; }
+div.diff .del { color: #b3261e; }
+div.diff .head { font-weight: 700; margin-top: .4rem; }
+div.diff del { background: #ffd7d5; text-decoration: line-through; }
+div.diff ins { background: #c9f2d0; text-decoration: none; }
 footer { margin-top: 3rem; font-size: .8rem; color: #777; }
 """
 
@@ -91,7 +121,7 @@ def write_report(summary, path, title: str | None = None) -> None:
 
 
 def write_comparison_report(comparison, path, title: str | None = None,
-                            rule_diff: str | None = None) -> None:
+                            rule_diff=None) -> None:
     """Write the HTML page of a comparison to path (UTF-8); TabulaError if it cannot."""
     _save(render_comparison_report(comparison, title, rule_diff), path)
 
@@ -103,8 +133,10 @@ def render_report(summary, title: str | None = None) -> str:
         title = f"Tabula simulation: {summary.spec}" if summary.spec else "Tabula simulation"
     parts = [_run_section(summary, facts)]
     if facts.ok:
+        parts = [_in_short_section(summary, facts)] + parts
         parts += [_wins_section(summary, facts), _scores_section(summary, facts),
-                  _length_section(summary, facts), _rules_section(summary)]
+                  _points_section(summary), _length_section(summary, facts),
+                  _rules_section(summary)]
     else:
         parts.append('<p class="note">No finished games: no statistics and no plots.</p>')
     if summary.failed:
@@ -112,19 +144,22 @@ def render_report(summary, title: str | None = None) -> str:
     return _page(title, parts, _plural(summary.games, "game record"))
 
 
-def render_comparison_report(comparison, title: str | None = None,
-                             rule_diff: str | None = None) -> str:
+def render_comparison_report(comparison, title: str | None = None, rule_diff=None) -> str:
     """The HTML page of a Comparison of two rule variants (interpreter.compare): one
-    self-contained page (see the module's doc). rule_diff: the text of `tabula diff A B`,
-    shown as it is."""
+    self-contained page (see the module's doc). rule_diff: interpreter.diff.diff_specs's
+    dict, or the text of `tabula diff A B`: each line wrapped, and the words that changed
+    between a line of A (-) and the line of B (+) that follows it highlighted."""
     c = comparison
     runs = [(label, s, _Facts(s), colour)
             for (label, colour), s in zip(VARIANTS, (c.summary_a, c.summary_b))
             if s is not None]
     if title is None:
         title = f"Tabula comparison: {c.a} (A) against {c.b} (B)"
-    parts = [_comparison_run_section(c, runs)]
+    parts = [_verdict_section(c), _comparison_run_section(c, runs)]
     if rule_diff is not None:
+        if not isinstance(rule_diff, str):
+            from .diff import format_diff
+            rule_diff = format_diff(rule_diff)
         parts.append(_diff_section(rule_diff))
     parts += [_metrics_section(c), _distributions_section(c, runs), _rule_changes_section(c)]
     for label, s, f, _ in runs:
@@ -242,15 +277,16 @@ def _interval(pair, fmt: str = ".3f") -> str:
 
 
 def _table(head: list, rows: list, numeric: set = frozenset(), marked: set = frozenset(),
-           classes: dict | None = None) -> str:
-    """An HTML table; every cell is escaped, the columns in `numeric` align right, the
-    columns of `classes` get that class, the rows (indices) in `marked` are highlighted."""
+           classes: dict | None = None, cls: str | None = None) -> str:
+    """An HTML table (of class `cls`); every cell is escaped, the columns in `numeric`
+    align right, the columns of `classes` get that class, the rows (indices) in `marked`
+    are highlighted."""
     classes = {**{i: "num" for i in numeric}, **(classes or {})}
 
     def cell(tag, i, value):
         cls = f' class="{classes[i]}"' if i in classes else ""
         return f"<{tag}{cls}>{_e(value)}</{tag}>"
-    out = ["<table>"]
+    out = [f'<table class="{cls}">' if cls else "<table>"]
     out.append("<thead><tr>" + "".join(cell("th", i, h) for i, h in enumerate(head))
                + "</tr></thead>")
     out.append("<tbody>")
@@ -309,12 +345,9 @@ def _wins_section(s, f: _Facts) -> str:
            "<h3>By seat</h3>",
            _table(["seat", "agent", "games", "wins", "win rate", "95% interval",
                    "fair share"], seat_rows, numeric={0, 2, 3, 4, 5, 6}),
-           _table(["", "value", "95% interval"],
-                  [["first-player advantage (seat 0's win rate minus its fair share)",
-                    num_text(s.first_player_advantage, "+.3f"),
-                    _interval(s.first_player_interval, "+.3f")]], numeric={1, 2}),
            _plot("win-rates-by-seat", "Win rate by seat with 95% Wilson intervals",
                  lambda fig: _draw_seat_wins(fig, s, f), (7.0, 3.6)),
+           _first_player_part(s),
            "<h3>By agent</h3>"]
     agent_rows = [[name, a["games"], num_text(a["rate"]), _interval((a["low"], a["high"])),
                    num_text(f.agent_fair.get(name))]
@@ -325,6 +358,96 @@ def _wins_section(s, f: _Facts) -> str:
         out.append(_plot("win-rates-by-agent", "Win rate by agent with 95% Wilson intervals",
                          lambda fig: _draw_agent_wins(fig, s, f), (7.0, 3.6)))
     return "\n".join(out)
+
+
+FIRST_PLAYER_MEANS = (
+    "The first player is the player who moved first in that game: the player of the first "
+    "decision (not chance's) once the turns had begun, whatever their seat; in a game "
+    "without turns, the player of its first decision; none when that decision is taken by "
+    "all players at once. Places in turn order count on from the first player in seat "
+    "order (2: the next seat).")
+
+
+def _first_player_part(s) -> str:
+    """The first player's win rate and advantage, the win rate by place in turn order,
+    and how often each seat moved first."""
+    out = ["<h3>By place in turn order</h3>", f"<p>{_e(FIRST_PLAYER_MEANS)}</p>"]
+    if not s.first_player_games:
+        out.append('<p class="note">The records name no first player: they were written '
+                   "by an older tabula, or the game opens with a decision that all players "
+                   "take at once. No first-player statistics.</p>")
+        return "\n".join(out)
+    rows = [[f"{place + 1}" + (" (first player)" if place == 0 else ""), x["games"],
+             num_text(x["rate"]), _interval(None if x["rate"] is None
+                                            else (x["low"], x["high"])),
+             num_text(x["fair"])]
+            for place, x in enumerate(s.win_rate_by_place) if x["games"]]
+    out.append(_table(["place", "games", "win rate", "95% interval", "fair share"], rows,
+                      numeric={1, 2, 3, 4}))
+    lo, hi = s.first_player_interval
+    out.append(
+        f"<p>First-player advantage (the first player's win rate minus the fair share): "
+        f"<strong>{_e(num_text(s.first_player_advantage, '+.3f'))}</strong>, 95% interval "
+        f"{_e(_interval((lo, hi), '+.3f'))}"
+        + (" (it excludes 0)" if lo > 0 or hi < 0 else " (it holds 0: no clear advantage)")
+        + f", over {_e(_plural(s.first_player_games, 'game'))}. Games begun by each seat: "
+        + _e(", ".join(f"seat {seat} {n}" for seat, n in enumerate(s.first_player_by_seat)))
+        + ".</p>")
+    return "\n".join(out)
+
+
+def _in_short_section(s, f: _Facts) -> str:
+    """The run in a few sentences: who wins, the first player, length, scores."""
+    items = []
+    rates = [(r, seat) for seat, r in enumerate(s.win_rate_by_seat) if r is not None]
+    if rates:
+        (lo, lo_seat), (hi, hi_seat) = min(rates), max(rates)
+        fair = f.seat_fair[0]
+        items.append(f"Win rates by seat range from {100 * lo:.1f}% (seat {lo_seat}) to "
+                     f"{100 * hi:.1f}% (seat {hi_seat}); the fair share is "
+                     f"{100 * fair:.1f}%.")
+    if s.first_player_games:
+        lo, hi = s.first_player_interval
+        clear = ("an advantage whose 95% interval excludes 0" if lo > 0 or hi < 0 else
+                 "no clear advantage: the 95% interval holds 0")
+        items.append(f"The first player (whoever moved first) wins "
+                     f"{100 * s.first_player_win_rate:.1f}% of games: "
+                     f"{100 * s.first_player_advantage:+.1f} points against the fair "
+                     f"share (95% CI {100 * lo:+.1f} to {100 * hi:+.1f}), {clear}.")
+    d, t = s.decisions, s.turns
+    items.append(f"Games last {d['mean']:.1f} decisions of the players on average "
+                 f"({d['min']} to {d['max']}) and {t['mean']:.1f} turns.")
+    means = [m for m in s.score_mean_by_seat if m is not None]
+    if means:
+        text = f"The mean score is {statistics.fmean(means):.2f}"
+        if s.points_by_rule:
+            text += " a seat, from " + ", ".join(
+                f"{rid} {statistics.fmean(x['mean'] for x in rows if x['mean'] is not None):.2f}"
+                for rid, rows in s.points_by_rule.items()
+                if any(x["mean"] is not None for x in rows))
+        items.append(text + ".")
+    if s.failed:
+        items.append(f"{_plural(s.failed, 'game')} failed and count nowhere else (below).")
+    return "\n".join(['<section class="verdict">', "<h2>In short</h2>", "<ul>",
+                      *(f"<li>{_e(x)}</li>" for x in items), "</ul>", "</section>"])
+
+
+def _points_section(s) -> str:
+    """The points of each scoring rule, by seat: mean a game with its 95% interval."""
+    if not s.points_by_rule:
+        return ""
+    rows = []
+    for rid, seats in s.points_by_rule.items():
+        for seat, x in enumerate(seats):
+            rows.append([rid, seat, num_text(x["mean"], ".2f"), num_text(x["sd"], ".2f"),
+                         _interval(None if x["low"] is None else (x["low"], x["high"]),
+                                   ".2f")])
+    return "\n".join([
+        "<h2>Points by scoring rule</h2>",
+        "<p>The points each scoring rule gave each seat, per game: the mean, its "
+        "deviation and the 95% interval of the mean (Student's t).</p>",
+        _table(["scoring rule", "seat", "mean", "sd", "95% interval"], rows,
+               numeric={1, 2, 3, 4})])
 
 
 def _scores_section(s, f: _Facts) -> str:
@@ -388,6 +511,19 @@ def _failed_section(s, f: _Facts, heading: str = "Failed games") -> str:
 
 # ---- the comparison's sections ---------------------------------------------------------
 
+def _verdict_section(c) -> str:
+    """The verdict in plain words (interpreter.compare.verdict): the headline, then the
+    details."""
+    from .compare import verdict
+    lines = verdict(c)
+    out = ['<section class="verdict">', "<h2>Verdict</h2>",
+           f'<p class="headline">{_e(lines[0])}</p>']
+    if len(lines) > 1:
+        out += ["<ul>", *(f"<li>{_e(x)}</li>" for x in lines[1:]), "</ul>"]
+    out.append("</section>")
+    return "\n".join(out)
+
+
 def _comparison_run_section(c, runs: list) -> str:
     """The header of a comparison: the two specs, what was played, by whom, what failed."""
     hashes = {label: ", ".join(f.spec_hashes) for label, _, f, _ in runs if f.spec_hashes}
@@ -398,7 +534,9 @@ def _comparison_run_section(c, runs: list) -> str:
                       else f"{spec} (hash {hashes[label]})"))
     items += [("games", f"{c.games} of each, paired (same seeds, same bots)"),
               ("pairs compared", f"{c.pairs} (both games finished)"),
-              ("players", c.players), ("options", _options_text(c.options or {})),
+              ("players", c.players),
+              ("options of A", _options_text(c.options_a or {})),
+              ("options of B", _options_text(c.options_b or {})),
               ("bots by seat", ", ".join(f"{i}: {a}" for i, a in enumerate(c.agents or ()))
                or "-"),
               ("seed", c.seed),
@@ -406,32 +544,115 @@ def _comparison_run_section(c, runs: list) -> str:
     return _definitions(items)
 
 
+_INDENT = re.compile(r"^( *)(.*)$")
+
+
+def _diff_line(text: str, cls: str | None, pieces=None) -> str:
+    """One line of the rule diff: a block that wraps, its continuation lines indented
+    under the line's own text; pieces [(text, changed)] highlight changed words."""
+    indent, rest = _INDENT.match(text).groups()
+    if pieces is None:
+        body = _e(rest)
+    else:
+        tag = "del" if cls == "del" else "ins"
+        body = _e(rest[:2]) + "".join(
+            f"<{tag}>{_e(t)}</{tag}>" if changed else _e(t) for t, changed in pieces)
+    attrs = f' class="{cls}"' if cls else ""
+    return f'<div{attrs} style="padding-left: {len(indent) + 2}ch">{body}</div>'
+
+
 def _diff_section(rule_diff: str) -> str:
-    """The text of `tabula diff A B`: lines of A in red, of B in green."""
-    lines = []
-    for line in rule_diff.splitlines():
-        head = line.lstrip()[:1]
-        cls = {"-": "del", "+": "add"}.get(head)
-        lines.append(f'<span class="{cls}">{_e(line)}</span>' if cls else _e(line))
+    """The text of `tabula diff A B`: lines of A in red, of B in green, the top lines of
+    the entries bold; a run of removed lines (-) followed by as many added ones (+) at the
+    same indentation is compared line by line, word by word (interpreter.diff.word_diff),
+    the changed words highlighted. Every line wraps: no line is wider than the page."""
+    from .diff import word_diff
+    lines = rule_diff.splitlines()
+    out = []
+    k = 0
+    while k < len(lines):
+        line = lines[k]
+        indent, rest = _INDENT.match(line).groups()
+        if rest.startswith("- ") and not rest.startswith("--- "):
+            minus = [line]
+            while k + len(minus) < len(lines) and lines[k + len(minus)].startswith(
+                    indent + "- "):
+                minus.append(lines[k + len(minus)])
+            j = k + len(minus)
+            plus = []
+            while j + len(plus) < len(lines) and lines[j + len(plus)].startswith(indent + "+ "):
+                plus.append(lines[j + len(plus)])
+            if len(plus) == len(minus):
+                pairs = [word_diff(a[len(indent) + 2:], b[len(indent) + 2:])
+                         for a, b in zip(minus, plus)]
+                out += [_diff_line(a, "del", pa) for a, (pa, _) in zip(minus, pairs)]
+                out += [_diff_line(b, "add", pb) for b, (_, pb) in zip(plus, pairs)]
+                k = j + len(plus)
+                continue
+            out += [_diff_line(x, "del") for x in minus]
+            k += len(minus)
+            continue
+        if rest.startswith("+ ") or rest.startswith("+++ "):
+            out.append(_diff_line(line, "add"))
+        elif rest.startswith("--- "):
+            out.append(_diff_line(line, "del"))
+        elif not indent and rest:
+            out.append(_diff_line(line, "head"))
+        else:
+            out.append(_diff_line(line, None))
+        k += 1
     return "\n".join(["<h2>Rules: A against B</h2>",
-                      '<pre class="diff">' + "\n".join(lines) + "</pre>"])
+                      ("<p>What differs, entry by entry: the lines of A in red (-), of B in "
+                       "green (+); within a changed line the words removed are struck out "
+                       "and the words added highlighted.</p>"),
+                      '<div class="diff">', *out, "</div>"])
+
+
+def _p_text(p) -> str:
+    if p is None:
+        return "-"
+    return "<0.0001" if p < 0.0001 else f"{p:.4f}"
+
+
+def _effect_text(m) -> str:
+    name, value = m.effect
+    return "-" if value is None else f"{name}\u00a0{value:+.2f}"     # no break inside
 
 
 def _metric_table(metrics: list, first: str) -> str:
-    """Metrics side by side: A, B, B - A, its 95% interval, the mark when significant."""
+    """Metrics side by side: A, B, B - A, its 95% interval, the effect size, the p-value,
+    the Holm-adjusted p-value, the mark when significant (after Holm)."""
     rows = [[m.name, num_text(m.a), num_text(m.b), num_text(m.diff, "+.3f"),
              _interval(None if m.low is None else (m.low, m.high), "+.3f"),
+             _effect_text(m), _p_text(m.p), _p_text(m.p_adjusted),
              MARK if m.significant else ""] for m in metrics]
-    return _table([first, "A", "B", "B - A", "95% interval", ""], rows,
-                  numeric={1, 2, 3, 4}, classes={5: "mark"},
-                  marked={i for i, m in enumerate(metrics) if m.significant})
+    return _table([first, "A", "B", "B - A", "95% interval", "effect", "p", "Holm p", ""],
+                  rows, numeric={1, 2, 3, 4, 5, 6, 7}, classes={8: "mark"},
+                  marked={i for i, m in enumerate(metrics) if m.significant}, cls="metrics")
 
 
-def _legend(pairs: int) -> str:
-    one = " (one pair gives no interval)" if pairs == 1 else ""
-    return (f'<p><span class="mark">{_e(MARK)}</span> significant: the 95% interval of the '
-            "paired difference B - A (Student's t over the pairs of games with the same "
-            f"seed and bots) excludes 0{one}. The significant rows are highlighted.</p>")
+def _legend(c) -> str:
+    one = " (one pair gives no interval and no test)" if c.pairs == 1 else ""
+    return (f'<p><span class="mark">{_e(MARK)}</span> significant: the p-value of the '
+            "paired t-test after Holm's correction (Holm p) is below 0.05, the game metrics "
+            f"({_e(_plural(len(c.metrics), 'test'))}) being one family and the rules' fires "
+            "per game another; the significant rows are highlighted. The 95% interval is "
+            "Student's t over the paired differences B - A (pairs of games with the same "
+            f"seed and bots), one metric at a time{one}: an interval that excludes 0 may "
+            "still not be significant once the family is corrected. Effect: Cohen's d "
+            "(the difference over the root mean square of A's and B's deviations), or for "
+            "a win rate Cohen's h (2 asin √B - 2 asin √A); about 0.2 is small, 0.5 "
+            "medium, 0.8 large.</p>")
+
+
+def _grouped(metrics: list) -> list:
+    """The metrics by group of METRIC_GROUPS (the others last): [(title, [Metric])]."""
+    groups = [(title, []) for title, _ in METRIC_GROUPS] + [("Other metrics", [])]
+    for m in metrics:
+        k = next((i for i, (_, prefixes) in enumerate(METRIC_GROUPS)
+                  if m.name.startswith(prefixes)), len(METRIC_GROUPS))
+        groups[k][1].append(m)
+    return [(title, ms) for title, ms in groups if ms]
 
 
 def _metrics_section(c) -> str:
@@ -442,16 +663,20 @@ def _metrics_section(c) -> str:
         if c.metrics:
             out.append(_metric_table(c.metrics, "metric"))
         return "\n".join(out)
-    out += [(f"<p>Means over the {_e(_plural(c.pairs, 'pair'))} in which both games "
-             "finished; a win shared by k players counts 1/k for each.</p>"),
-            _metric_table(c.metrics, "metric"), _legend(c.pairs)]
+    out.append(f"<p>Means over the {_e(_plural(c.pairs, 'pair'))} in which both games "
+               "finished; a win shared by k players counts 1/k for each. The first-player "
+               "advantage is the win rate of the player who moved first in each game minus "
+               "the fair share (1/players).</p>")
+    for title, metrics in _grouped(c.metrics):
+        out += [f"<h3>{_e(title)}</h3>", _metric_table(metrics, "metric")]
+    out.append(_legend(c))
     panels = _forest_panels(c.metrics)
     out.append(_plot(
         "differences", "The differences B - A with their 95% intervals, one panel per "
         "scale (" + "; ".join(f"{t.lower()}: {u}" for t, u, _ in panels) + "): the metrics "
         "are in different units, so each panel has its own axis rather than all being "
-        "normalised to one. Red, filled: the interval excludes 0 (significant); grey, "
-        "open: it does not. The vertical line is no difference.",
+        "normalised to one. Red, filled: significant after Holm's correction; grey, "
+        "open: not. The vertical line is no difference.",
         lambda fig: _draw_forest(fig, panels),
         (8.0, 0.9 + 0.28 * sum(len(ms) for _, _, ms in panels) + 0.6 * len(panels))))
     return "\n".join(out)
@@ -491,7 +716,8 @@ def _rule_changes_section(c) -> str:
         out.append('<p class="note">No rule has an id: nothing to count.</p>')
     elif shown:
         out += [("<p>Fires per game of the rules whose firing changed significantly "
-                 f"({_e(MARK)}: the interval of B - A excludes 0).</p>"),
+                 f"({_e(MARK)}: Holm p below 0.05 over the {_e(_plural(len(c.rules), 'rule'))}"
+                 ").</p>"),
                 _metric_table(shown, "rule")]
         if quiet:
             out.append(f"<p>{_e(_plural(quiet, 'other rule'))}: no significant change.</p>")
@@ -515,7 +741,8 @@ def _id_list(ids: list) -> str:
 # ---- plots ------------------------------------------------------------------------------
 
 _TAG = re.compile(r"<[^>]*>")
-_REF = re.compile(r'(\sid="|href="#|url\(#)')
+_REF = re.compile(r'(\sid="|href="#|url\(#)([^")]+)')
+_ID = re.compile(r'\sid="([^"]+)"')
 
 
 def _plot(name: str, label: str, draw, size: tuple) -> str:
@@ -523,8 +750,8 @@ def _plot(name: str, label: str, draw, size: tuple) -> str:
 
     matplotlib's settings are its defaults plus a few of ours, while drawing only
     (rc_context: a user's matplotlibrc changes nothing, and nothing stays changed); the ids
-    of the SVG (hashed from the content, with a fixed salt) get the plot's name as a
-    prefix, so that the plots of a page do not share ids."""
+    of the SVG are renamed `NAME-1`, `NAME-2`, ... in order of appearance, so that the
+    plots of a page do not share ids and the same figure gets the same ids."""
     import matplotlib
     from matplotlib.figure import Figure
 
@@ -543,7 +770,13 @@ def _plot(name: str, label: str, draw, size: tuple) -> str:
         fig.savefig(buf, format="svg", metadata=SVG_METADATA)
     svg = buf.getvalue()
     svg = svg[svg.index("<svg"):].strip()            # no XML prolog, no DOCTYPE
-    svg = _TAG.sub(lambda m: _REF.sub(lambda r: f"{r.group(1)}{name}-", m.group(0)), svg)
+    # the ids, numbered in order of appearance: matplotlib's hash a clip path's exact
+    # coordinates, whose last bits may differ between drawings of the same figure
+    ids: dict = {}
+    for m in _ID.finditer(svg):
+        ids.setdefault(m.group(1), f"{name}-{len(ids) + 1}")
+    svg = _TAG.sub(lambda m: _REF.sub(
+        lambda r: r.group(1) + ids.get(r.group(2), f"{name}-{r.group(2)}"), m.group(0)), svg)
     svg = svg.replace("<svg ", f'<svg id="{name}" role="img" aria-label="{_e(label)}" ', 1)
     return f"<figure>\n{svg}\n<figcaption>{_e(label)}</figcaption>\n</figure>"
 
@@ -759,9 +992,9 @@ def _draw_forest(fig, panels: list) -> None:
         ax.set_xlabel(f"B - A ({unit})")
         ax.set_title(title, loc="left")
     handles = [Line2D([], [], color=SIGNIFICANT, marker="o", linewidth=2,
-                      label="significant: the interval excludes 0"),
+                      label="significant after Holm's correction"),
                Line2D([], [], color=QUIET, marker="o", markerfacecolor="white",
-                      linewidth=2, label="the interval holds 0")]
+                      linewidth=2, label="not significant")]
     axes[0].legend(handles=handles, loc="lower left", bbox_to_anchor=(0.0, 1.12), ncols=2)
 
 

@@ -13,9 +13,13 @@ play_game(game, record["seed"], agents)).
 
 A record: index, seed (the game's), spec, spec_hash, players, options, agents (by seat),
 scores, winners, points (by scoring rule), decisions (the agents'), chance (chance
-decisions), legal_actions (summed over the agents' decisions), turns, rule_counts
-(decisions taken, chance included, by the rule that asks them). A game whose rules fail
-has `error` (and `error_at`, file:line:col) instead of scores, winners and counts.
+decisions), legal_actions (summed over the agents' decisions), turns, first_player (the
+seat that moved first: see first_player below), rule_counts (decisions taken, chance
+included, by the rule or step that asks them; a decision asked inside another one by its
+asker and its label, `rule:leader / "leader: take {m}"`). A game whose rules fail has
+`error` (and `error_at`, file:line:col) instead of scores, winners and counts. Records
+written before first_player existed are still read: they count everywhere except in the
+first-player statistics.
 """
 
 from __future__ import annotations
@@ -29,6 +33,7 @@ import os
 import statistics
 import sys
 import time
+import weakref
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -80,11 +85,14 @@ def seat_agents(names: list, index: int, rotate: bool) -> list:
 # ---- one game ---------------------------------------------------------------------------
 
 class _Watched:
-    """The game, for agents.play_game, keeping the state it starts (for its turn count)."""
+    """The game, for agents.play_game, keeping the state it starts (for its turn count)
+    and who moved first (see first_player)."""
 
     def __init__(self, game):
         self._game = game
         self.state = None
+        self.first_decision = None    # the seat of the first agent decision of the game
+        self.first_in_turns = None    # ... and of the first one once the turns had begun
 
     def __getattr__(self, name):
         return getattr(self._game, name)
@@ -95,16 +103,76 @@ class _Watched:
 
 
 class _Counted:
-    """An agent that adds up the legal actions it was offered (for the branching factor)."""
+    """An agent that adds up the legal actions it was offered (for the branching factor)
+    and tells the watched game who decides (for its first player)."""
 
-    __slots__ = ("agent", "name", "legal")
+    __slots__ = ("agent", "name", "legal", "watched")
 
-    def __init__(self, agent):
-        self.agent, self.name, self.legal = agent, agent.name, 0
+    def __init__(self, agent, watched=None):
+        self.agent, self.name, self.legal, self.watched = agent, agent.name, 0, watched
 
     def act(self, view):
         self.legal += len(view.legal_actions)
+        w = self.watched
+        if w is not None and w.first_in_turns is None:
+            st = w.state
+            # a decision all take at once has no first player: -1
+            who = -1 if st is not None and st.is_simultaneous_node() else view.player
+            if w.first_decision is None:
+                w.first_decision = who
+            if st is not None and st.turn >= 1:
+                w.first_in_turns = who
         return self.agent.act(view)
+
+
+def first_player(watched) -> int | None:
+    """The seat that moved first in a game: the player of the first decision (chance's
+    excluded) taken once the turns had begun (a `turns:` step counts turn 1 from its
+    first player); in a game without turns, or with no decision in them, the player of
+    the first decision of the game; None if no player decided anything. Decisions of the
+    set-up (every player discarding in seat order, say) do not make a first player; nor
+    does a simultaneous decision (every chooser moves at once): None then too."""
+    first = watched.first_in_turns
+    if first is None:
+        first = watched.first_decision
+    return None if first is None or first < 0 else first
+
+
+_NAMES: dict = {}     # id(Program) -> its decision_names, while the Program lives
+
+
+def decision_names(game) -> dict:
+    """{asker: name} for the decisions asked inside another decision, whose rule_counts
+    key would otherwise be the compiler's number (`decision:8`): the outermost rule or
+    step that asks them, then their label, `rule:leader / "leader: take {m}"` (or the
+    action graph's key, `rule:leader/decision/decision`, for a decision without one)."""
+    prog = game.prog
+    cached = _NAMES.get(id(prog))
+    if cached is not None:
+        return cached
+    graph = getattr(prog, "graph", None)
+    labels: dict = {}                 # asker -> the labels of the decisions it asks
+    for dec in prog.decisions:
+        if dec.rule.startswith("decision:"):
+            node = graph.nodes.get(f"decision:{dec.id}", {}) if graph is not None else {}
+            mine = labels.setdefault(dec.rule, [])
+            mine += [o["label"] for o in node.get("options", ())
+                     if o.get("label") and o["label"] not in mine]
+    names: dict = {}
+    keys = None
+    for asker, mine in labels.items():
+        outer = asker
+        while outer.startswith("decision:") and graph is not None and outer in graph:
+            outer = graph.nodes[outer].get("rule", "")
+        if mine and outer and not outer.startswith("decision:"):
+            names[asker] = f"{outer} / " + " | ".join(f'"{x}"' for x in mine)
+        elif graph is not None:
+            from .graph import node_keys
+            keys = keys or node_keys(graph)
+            names[asker] = keys.get(asker, asker) + "/decision"
+    _NAMES[id(prog)] = names
+    weakref.finalize(prog, _NAMES.pop, id(prog), None)
+    return names
 
 
 def play_record(game, index: int, run_seed: int, names: list) -> dict:
@@ -116,7 +184,7 @@ def play_record(game, index: int, run_seed: int, names: list) -> dict:
            "players": game.players, "options": dict(game.options), "agents": list(names)}
     watched = _Watched(game)
     try:
-        seats = [_Counted(make_agent(n)) for n in names]
+        seats = [_Counted(make_agent(n), watched) for n in names]
         res = play_game(watched, seed, seats, record=False)
         res["legal_actions"] = sum(a.legal for a in seats)
     except TabulaError as e:
@@ -128,10 +196,16 @@ def play_record(game, index: int, run_seed: int, names: list) -> dict:
         rec.update(turns=st.turn if st is not None else 0,
                    actions=len(st.history) if st is not None else 0)
         return rec
-    for key in ("scores", "winners", "points", "decisions", "chance", "legal_actions",
-                "rule_counts"):
+    for key in ("scores", "winners", "points", "decisions", "chance", "legal_actions"):
         rec[key] = encode(res[key])         # a fraction as "7/3" (values.py)
+    names = decision_names(game)
+    counts: dict = {}
+    for rule, c in res["rule_counts"].items():
+        name = names.get(rule, rule)
+        counts[name] = counts.get(name, 0) + c
+    rec["rule_counts"] = counts
     rec["turns"] = watched.state.turn
+    rec["first_player"] = first_player(watched)
     if watched.state.fired is not None:
         rec["fired"] = dict(sorted(watched.state.fired.items()))
     return rec
@@ -427,6 +501,93 @@ def percentile(sorted_values: list, q: float) -> float:
     return sorted_values[lo] + (sorted_values[hi] - sorted_values[lo]) * (k - lo)
 
 
+# two-sided 95% quantiles of Student's t for 1..30 degrees of freedom
+_T975 = (12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228, 2.201,
+         2.179, 2.160, 2.145, 2.131, 2.120, 2.110, 2.101, 2.093, 2.086, 2.080, 2.074,
+         2.069, 2.064, 2.060, 2.056, 2.052, 2.048, 2.045, 2.042)
+
+
+def t975(df: int) -> float:
+    """The two-sided 95% quantile of Student's t with df degrees of freedom (table to 30,
+    then the Cornish-Fisher expansion, within 0.001 of the exact value)."""
+    if df < 1:
+        raise ValueError("t needs at least 1 degree of freedom")
+    if df <= len(_T975):
+        return _T975[df - 1]
+    z = Z95
+    return (z + (z ** 3 + z) / (4 * df) + (5 * z ** 5 + 16 * z ** 3 + 3 * z) / (96 * df ** 2)
+            + (3 * z ** 7 + 19 * z ** 5 + 17 * z ** 3 - 15 * z) / (384 * df ** 3))
+
+
+def _beta_fraction(a: float, b: float, x: float) -> float:
+    """The continued fraction of the incomplete beta function (modified Lentz)."""
+    tiny = 1e-300
+    c, d = 1.0, 1.0 - (a + b) * x / (a + 1)
+    d = 1.0 / (d if abs(d) > tiny else tiny)
+    h = d
+    for m in range(1, 10000):
+        for num in (m * (b - m) * x / ((a + 2 * m - 1) * (a + 2 * m)),
+                    -(a + m) * (a + b + m) * x / ((a + 2 * m) * (a + 2 * m + 1))):
+            d = 1.0 + num * d
+            d = 1.0 / (d if abs(d) > tiny else tiny)
+            c = 1.0 + num / c
+            c = c if abs(c) > tiny else tiny
+            h *= d * c
+        if abs(d * c - 1.0) < 1e-15:
+            break
+    return h
+
+
+def incomplete_beta(a: float, b: float, x: float) -> float:
+    """The regularised incomplete beta function I_x(a, b), for a, b > 0, 0 <= x <= 1."""
+    if x <= 0.0:
+        return 0.0
+    if x >= 1.0:
+        return 1.0
+    front = math.exp(math.lgamma(a + b) - math.lgamma(a) - math.lgamma(b)
+                     + a * math.log(x) + b * math.log1p(-x))
+    if x < (a + 1) / (a + b + 2):
+        return front * _beta_fraction(a, b, x) / a
+    return 1.0 - front * _beta_fraction(b, a, 1.0 - x) / b
+
+
+def t_p_value(t: float, df: int) -> float:
+    """The two-sided p-value of Student's t statistic with df degrees of freedom:
+    P(|T| >= |t|) = I_{df / (df + t^2)}(df / 2, 1 / 2)."""
+    if df < 1:
+        raise ValueError("t needs at least 1 degree of freedom")
+    if math.isinf(t):
+        return 0.0
+    return min(1.0, incomplete_beta(df / 2, 0.5, df / (df + t * t)))
+
+
+def holm(p_values: list) -> list:
+    """Holm's step-down adjustment of p-values (None stays None): the k-th smallest of the
+    m p-values is multiplied by m - k + 1, the results made non-decreasing in that order
+    and capped at 1. A metric is significant at 5% with the family's error rate (the
+    chance of any false positive among the m) at most 5% when its adjusted p < 0.05."""
+    tested = sorted((p, i) for i, p in enumerate(p_values) if p is not None)
+    m = len(tested)
+    out = [None] * len(p_values)
+    running = 0.0
+    for k, (p, i) in enumerate(tested):
+        running = max(running, min(1.0, (m - k) * p))
+        out[i] = running
+    return out
+
+
+def mean_interval(values: list) -> tuple:
+    """(mean, low, high): the mean and its 95% Student's t interval (None, None for fewer
+    than 2 values; the mean alone for one)."""
+    if not values:
+        return (None, None, None)
+    mean = statistics.fmean(values)
+    if len(values) < 2:
+        return (mean, None, None)
+    half = t975(len(values) - 1) * statistics.stdev(values) / math.sqrt(len(values))
+    return (mean, mean - half, mean + half)
+
+
 def _spread(values: list) -> dict:
     if not values:
         return {"mean": None, "min": None, "max": None}
@@ -451,9 +612,14 @@ class Summary:
     mean_branching: float | None     # legal actions per agents' decision
     rule_counts: dict                # rule -> decisions taken in all finished games
     rule_counts_per_game: dict
-    first_player_advantage: float | None    # seat 0's win rate minus 1/players
-    first_player_interval: list | None      # [low, high]
+    first_player_advantage: float | None    # the first player's win rate minus 1/players
+    first_player_interval: list | None      # [low, high] of the advantage (Wilson)
     errors: dict                     # error message -> failed games
+    first_player_games: int = 0      # finished games whose record names the first player
+    first_player_win_rate: float | None = None
+    first_player_by_seat: list = field(default_factory=list)    # games each seat began
+    win_rate_by_place: list = field(default_factory=list)       # by place in turn order
+    points_by_rule: dict = field(default_factory=dict)          # rule -> per seat stats
     records: list = field(default_factory=list, repr=False)
     seconds: float | None = None
     workers: int | None = None
@@ -498,11 +664,7 @@ def summarize(records: list) -> Summary:
         lo, hi = wilson(agent_wins[name], agent_games[name])
         by_agent[name] = {"rate": agent_wins[name] / agent_games[name], "low": lo, "high": hi,
                           "games": agent_games[name]}
-    fpa = interval = None
-    if ok and players:
-        fair = statistics.fmean(1.0 / r["players"] for r in ok)
-        fpa = rates[0] - fair
-        interval = [intervals[0][0] - fair, intervals[0][1] - fair]
+    first = _first_player_stats(ok, players)
     decisions = sum(r["decisions"] for r in ok)
     legal = sum(r.get("legal_actions", 0) for r in ok)
     errors: dict = {}
@@ -523,13 +685,91 @@ def summarize(records: list) -> Summary:
         mean_branching=legal / decisions if decisions else None,
         rule_counts=dict(sorted(totals.items())),
         rule_counts_per_game={k: v / len(ok) for k, v in sorted(totals.items())},
-        first_player_advantage=fpa, first_player_interval=interval,
-        errors=errors, records=list(records))
+        errors=errors, points_by_rule=_points_by_rule(ok, players), **first,
+        records=list(records))
+
+
+def _first_player_stats(ok: list, players: int) -> dict:
+    """The first player's win rate (and its advantage over the fair share, 1/players)
+    with a Wilson interval, how often each seat moved first, and the win rate by place in
+    turn order (0: the first player, 1: the seat after it, ...), over the finished games
+    whose record names the first player (records of older runs do not)."""
+    known = [r for r in ok if isinstance(r.get("first_player"), int)]
+    by_seat = [0] * players
+    place_wins = [0.0] * players
+    place_games = [0] * players
+    place_fair = [0.0] * players
+    for r in known:
+        by_seat[r["first_player"]] += 1
+        share = 1.0 / len(r["winners"]) if r["winners"] else 0.0
+        for place in range(r["players"]):
+            seat = (r["first_player"] + place) % r["players"]
+            place_games[place] += 1
+            place_fair[place] += 1.0 / r["players"]
+            if seat in r["winners"]:
+                place_wins[place] += share
+    by_place = []
+    for place in range(players):
+        n = place_games[place]
+        lo, hi = wilson(place_wins[place], n)
+        by_place.append({"rate": place_wins[place] / n if n else None, "low": lo, "high": hi,
+                         "games": n, "fair": place_fair[place] / n if n else None})
+    out = {"first_player_games": len(known), "first_player_by_seat": by_seat,
+           "win_rate_by_place": by_place, "first_player_win_rate": None,
+           "first_player_advantage": None, "first_player_interval": None}
+    if known:
+        first = by_place[0]
+        out["first_player_win_rate"] = first["rate"]
+        out["first_player_advantage"] = first["rate"] - first["fair"]
+        out["first_player_interval"] = [first["low"] - first["fair"],
+                                        first["high"] - first["fair"]]
+    return out
+
+
+def _points_by_rule(ok: list, players: int) -> dict:
+    """{scoring rule: [{mean, sd, low, high} per seat]}: the points each scoring rule gave
+    each seat per game, the mean with its 95% Student's t interval."""
+    values: dict = {}
+    for r in ok:
+        for rid, row in (r.get("points") or {}).items():
+            seats = values.setdefault(rid, [[] for _ in range(players)])
+            for seat, v in enumerate(row[:players]):
+                seats[seat].append(v)
+    out = {}
+    for rid, seats in values.items():
+        rows = []
+        for v in seats:
+            mean, lo, hi = mean_interval(v)
+            rows.append({"mean": mean, "sd": statistics.stdev(v) if len(v) > 1 else None,
+                         "low": lo, "high": hi})
+        out[rid] = rows
+    return out
 
 
 def num_text(x, fmt: str = ".3f") -> str:
     """A number formatted, or '-' for none (the tables of simulate, compare, report)."""
     return "-" if x is None else format(x, fmt)
+
+
+def _pair(low, high, fmt: str = ".2f") -> str:
+    return "" if low is None else f"[{format(low, fmt)}, {format(high, fmt)}]"
+
+
+def first_player_lines(s: Summary) -> list:
+    """The first player's lines of the text table."""
+    if not s.first_player_games:
+        return ["first player            none named (records of an older tabula, or "
+                "simultaneous moves)"]
+    lo, hi = s.first_player_interval
+    out = [f"first player's win rate {s.first_player_win_rate:.3f}  "
+           f"(advantage {s.first_player_advantage:+.3f} [{lo:+.3f}, {hi:+.3f}] over the "
+           f"fair share; {s.first_player_games} games)",
+           "win rate by place       " + ", ".join(
+               f"{place + 1}: {num_text(x['rate'])}"
+               for place, x in enumerate(s.win_rate_by_place) if x["games"]),
+           "first player by seat    " + ", ".join(
+               f"{seat}: {n}" for seat, n in enumerate(s.first_player_by_seat))]
+    return out
 
 
 def format_table(s: Summary) -> str:
@@ -562,9 +802,17 @@ def format_table(s: Summary) -> str:
             out.append(f"{name:<{width}}  {a['rate']:>8.3f}  [{a['low']:.3f}, {a['high']:.3f}]"
                        f"  {a['games']:>6}")
         out.append("")
-        lo, hi = s.first_player_interval
-        out.append(f"first-player advantage  {s.first_player_advantage:+.3f}  "
-                   f"[{lo:+.3f}, {hi:+.3f}]")
+        out += first_player_lines(s)
+        if s.points_by_rule:
+            out.append("")
+            width = max([len(r) for r in s.points_by_rule] + [13])
+            out.append((f"{'points by rule':<{width}}  " + "  ".join(
+                f"{'seat ' + str(seat):<22}" for seat in range(s.players))).rstrip())
+            for rid, rows in s.points_by_rule.items():
+                out.append((f"{rid:<{width}}  " + "  ".join(
+                    f"{num_text(x['mean'], '.2f') + ' ' + _pair(x['low'], x['high']):<22}"
+                    for x in rows)).rstrip())
+        out.append("")
         d, t = s.decisions, s.turns
         out.append(f"decisions per game      {d['mean']:.1f}  (min {d['min']}, max {d['max']})")
         out.append(f"turns per game          {t['mean']:.1f}  (min {t['min']}, max {t['max']})")

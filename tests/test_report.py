@@ -5,6 +5,7 @@ player counts that differ by game). The same for the page of two variants compar
 (render_comparison_report): its numbers, marks and plots, and its edge cases (one pair,
 no pair, one player, no rules, no records)."""
 
+import html
 import re
 import subprocess
 import sys
@@ -83,7 +84,7 @@ def test_the_page_holds_the_summary(medang):
     assert f">{s.decisions['mean']:.1f}<" in page and f">{s.turns['mean']:.1f}<" in page
     assert f"{s.mean_branching:.2f}" in page
     for rule, per in s.rule_counts_per_game.items():
-        assert f"<td>{rule}</td><td class=\"num\">{per:.2f}</td>" in page
+        assert f"<td>{html.escape(rule)}</td><td class=\"num\">{per:.2f}</td>" in page
 
 
 def test_the_page_holds_its_plots(medang):
@@ -172,6 +173,21 @@ def test_player_counts_that_differ_by_game():
     assert "fair share (mean 1/players)" in page      # one dashed line per bar
 
 
+def test_old_records_and_the_first_player():
+    # records of an older tabula (no first_player): read, and the page says so
+    old = [record(i, 2, [3, 1 + i], [0]) for i in range(3)]
+    page = render_report(summarize(old))
+    assert "The records name no first player" in page
+    assert "The first player (whoever moved first)" not in page
+    # records that name the first player: seat 1 began both games and won one
+    new = [record(i, 2, [3, 1 + 3 * i], [i], first_player=1) for i in range(2)]
+    page = render_report(summarize(new))
+    assert ("<tr><td>1 (first player)</td><td class=\"num\">2</td>"
+            "<td class=\"num\">0.500</td>") in page
+    assert "Games begun by each seat: seat 0 0, seat 1 2." in page
+    assert "The first player (whoever moved first) wins 50.0% of games: +0.0 points" in page
+
+
 def test_write_report_fails_as_a_tabula_error(tmp_path):
     summary = summarize([])
     with pytest.raises(TabulaError, match="cannot write"):
@@ -214,7 +230,8 @@ def comparison(recs_a: list, recs_b: list, ids_a=(), ids_b=(), a="hand_a", b="ha
     sa, sb = summarize(recs_a), summarize(recs_b)
     first = next((r for r in recs_a + recs_b if "error" not in r), None)
     values = {"a": a, "b": b, "games": len(recs_a), "pairs": pairs,
-              "players": first["players"] if first else 2, "options": {"deck": "short"},
+              "players": first["players"] if first else 2,
+              "options_a": {"deck": "short"}, "options_b": {"deck": "short"},
               "agents": first["agents"] if first else [], "seed": 1,
               "failed": {"a": sa.failed, "b": sb.failed}, "metrics": metrics,
               "rules": rules, "only_in_a": sorted(set(ids_a) - set(ids_b)),
@@ -250,25 +267,51 @@ def test_write_comparison_report_writes_the_page(medang_pair, tmp_path):
         write_comparison_report(c, tmp_path / "no such folder" / "compare.html")
 
 
+def metric_row(m) -> str:
+    """The row of a Metric in the comparison page's tables (its first cells)."""
+    lo_hi = "-" if m.low is None else f"[{m.low:+.3f}, {m.high:+.3f}]"
+    name, value = m.effect
+    effect = "-" if value is None else f"{name}\u00a0{value:+.2f}"
+    p = lambda x: "-" if x is None else ("&lt;0.0001" if x < 0.0001 else f"{x:.4f}")  # noqa
+    return (f"<td>{html.escape(m.name)}</td><td class=\"num\">{m.a:.3f}</td>"
+            f"<td class=\"num\">{m.b:.3f}</td><td class=\"num\">{m.diff:+.3f}</td>"
+            f"<td class=\"num\">{lo_hi}</td><td class=\"num\">{effect}</td>"
+            f"<td class=\"num\">{p(m.p)}</td><td class=\"num\">{p(m.p_adjusted)}</td>")
+
+
 def test_the_comparison_page_holds_the_run_and_the_metrics(medang_pair):
     c, page = medang_pair
     assert "<title>Tabula comparison: medang (A) against medang_prambanan (B)</title>" in page
     for text in ("<dd>medang (hash ", "<dd>medang_prambanan (hash ", "<dd>3</dd>",
                  "20 of each, paired", "<dd>20 (both games finished)</dd>",
-                 "<dd>temple=borobudur</dd>", "0: random, 1: random, 2: random",
-                 "<dd>A: 0, B: 0</dd>"):
+                 "<dt>options of A</dt><dd>temple=borobudur</dd>",
+                 "<dt>options of B</dt><dd>temple=prambanan</dd>",
+                 "0: random, 1: random, 2: random", "<dd>A: 0, B: 0</dd>"):
         assert text in page
     significant = [m for m in c.metrics if m.significant]
     assert significant                       # game length at least: B ends sooner
     for m in c.metrics:
-        row = (f"<td>{m.name}</td><td class=\"num\">{m.a:.3f}</td>"
-               f"<td class=\"num\">{m.b:.3f}</td><td class=\"num\">{m.diff:+.3f}</td>"
-               f"<td class=\"num\">[{m.low:+.3f}, {m.high:+.3f}]</td>")
+        row = metric_row(m)
         mark = '<td class="mark">*</td></tr>' if m.significant else '<td class="mark"></td>'
         assert row + mark in page
         assert (f'<tr class="sig">{row}' in page) == m.significant
-    assert "the 95% interval of the paired difference B - A" in page   # the legend
-    assert "excludes 0" in page
+    for title in ("Win rates", "Game length", "Scores", "Points by scoring rule"):
+        assert f"<h3>{title}</h3>" in page
+    assert "after Holm's correction (Holm p) is below 0.05" in page       # the legend
+
+
+def test_the_verdict_is_on_top(medang_pair):
+    c, page = medang_pair
+    from interpreter.compare import verdict
+    lines = verdict(c)
+    top = page.index('<section class="verdict">')
+    assert top < page.index("<dl class=\"run\">") < page.index("<h2>Metrics</h2>")
+    assert f'<p class="headline">{html.escape(lines[0])}</p>' in page
+    for line in lines[1:]:
+        assert f"<li>{html.escape(line)}</li>" in page
+    tested = sum(m.diff is not None for m in c.metrics)
+    hits = sum(m.significant for m in c.metrics)
+    assert f"{tested} metrics tested, {hits} significant after Holm correction" in lines[0]
 
 
 def test_the_comparison_page_holds_the_rules(medang_pair):
@@ -302,13 +345,59 @@ def test_the_comparison_page_is_self_contained_and_the_same_each_time(medang_pai
     assert render_comparison_report(c, rule_diff=RULE_DIFF) == page
 
 
-def test_the_rule_diff_is_shown_escaped(medang_pair):
+def test_the_same_seeds_give_the_same_comparison_page(medang_pair):
+    # another run of the same games, on 2 workers: the same numbers, the same bytes
+    again = compare_variants(MEDANG, PRAMBANAN, 20, players=3, seed=1, workers=2)
+    assert render_comparison_report(again, rule_diff=RULE_DIFF) == medang_pair[1]
+    other = compare_variants(MEDANG, PRAMBANAN, 20, players=3, seed=2, workers=1)
+    assert render_comparison_report(other, rule_diff=RULE_DIFF) != medang_pair[1]
+
+
+def test_the_rule_diff_is_shown_escaped_and_word_by_word(medang_pair):
     page = medang_pair[1]
-    assert '<pre class="diff">' in page
-    assert ('<span class="del">      - &quot;u in [left(self)] where u != none &amp; '
-            'u.level &lt; 3&quot;</span>') in page
-    assert '<span class="add">+++ b (b.yaml)</span>' in page
-    assert "1 differences: 1 changed, 0 added, 0 removed</pre>" in page
+    assert '<div class="diff">' in page
+    # the changed line: the words A lacks are marked in B's line, the words B dropped in A's
+    assert ('<div class="del" style="padding-left: 8ch">- &quot;u in [left(self)'
+            '<del> ] where u != none &amp; u.level &lt; 3</del>&quot;</div>') not in page
+    removed = re.search(r'<div class="del" style="padding-left: 8ch">(.*?)</div>', page).group(1)
+    added = re.search(r'<div class="add" style="padding-left: 8ch">(.*?)</div>', page).group(1)
+    assert removed.startswith("- &quot;u in [left(self)")
+    assert "<del> &amp; u.level &lt; 3</del>" in removed
+    assert re.search(r"<ins>[^<]*above[^<]*</ins>", added) and "<del>" not in added
+    assert "<ins>" not in removed
+    assert '<div class="add" style="padding-left: 2ch">+++ b (b.yaml)</div>' in page
+    assert ('<div class="head" style="padding-left: 2ch">1 differences: 1 changed, 0 added, '
+            "0 removed</div>") in page
+
+
+def test_word_diff_marks_the_changed_words():
+    from interpreter.diff import word_diff
+    a, b = word_diff("choose: u in [left(self)] where u != none",
+                     "choose: u in [left(self), above(self)] where u != none")
+    assert a == [("choose: u in [left(self)] where u != none", False)]
+    assert "".join(t for t, _ in b) == "choose: u in [left(self), above(self)] where u != none"
+    assert [t for t, changed in b if changed] in ([", above(self)"], ["(self), above"])
+    a, b = word_diff("value: 4 tiles", "value: 3 tiles")
+    assert a == [("value: ", False), ("4", True), (" tiles", False)]
+    assert b == [("value: ", False), ("3", True), (" tiles", False)]
+    # rewritten rather than edited: the whole lines are marked
+    assert word_diff("the general removes", "an example, not a rulebook's") == (
+        [("the general removes", True)], [("an example, not a rulebook's", True)])
+    assert word_diff("same", "same") == ([("same", False)], [("same", False)])
+    assert word_diff("", "new") == ([], [("new", True)])
+
+
+def test_the_rule_diff_of_diff_specs(tmp_path):
+    # the dict of diff_specs is shown as `tabula diff` prints it
+    from interpreter.diff import diff_specs, format_diff
+    from interpreter.spec import load_spec
+    d = diff_specs(load_spec(MEDANG), load_spec(PRAMBANAN))
+    recs = [record(i, 2, [3, 1 + i], [0]) for i in range(3)]
+    c = comparison(recs, recs)
+    assert render_comparison_report(c, rule_diff=d) == \
+        render_comparison_report(c, rule_diff=format_diff(d))
+    page = render_comparison_report(c, rule_diff=d)
+    assert "<ins>prambanan</ins>" in page and re.search(r"<ins>[^<]*above[^<]*</ins>", page)
 
 
 def test_dead_rules_and_rules_of_one_variant():
@@ -325,8 +414,9 @@ def test_dead_rules_and_rules_of_one_variant():
     assert "<h3>Only in B</h3>\n<ul>\n<li>rule:steal</li>\n</ul>" in page
     play = next(m for m in c.rules if m.name == "rule:play")
     assert play.significant
-    assert ('<tr class="sig"><td>rule:play</td><td class="num">4.000</td>'
-            '<td class="num">7.500</td><td class="num">+3.500</td>') in page
+    assert f'<tr class="sig">{metric_row(play)}' in page
+    assert metric_row(play).startswith('<td>rule:play</td><td class="num">4.000</td>'
+                                       '<td class="num">7.500</td><td class="num">+3.500</td>')
     assert "<p>3 other rules: no significant change.</p>" in page
 
 
@@ -334,14 +424,14 @@ def test_comparison_strings_are_escaped():
     recs = [record(i, 2, [3, 1 + i], [0], agents=[EVIL, "random"], options={"deck": EVIL})
             for i in range(3)]
     c = comparison(recs, [dict(r) for r in recs], [EVIL], [EVIL], a=EVIL, b=EVIL,
-                   options={"deck": EVIL}, dead_rules=[EVIL])
+                   options_a={"deck": EVIL}, options_b={"deck": EVIL}, dead_rules=[EVIL])
     page = render_comparison_report(c, rule_diff=EVIL)
     assert "<script" not in page
     evil = "&lt;script&gt;alert(1)&lt;/script&gt;"
     assert f"<title>Tabula comparison: {evil} (A) against {evil} (B)</title>" in page
     for text in (f"<dd>{evil} (hash 0123abcd)</dd>", f"<dd>deck={evil}</dd>",
-                 f"<dd>0: {evil}, 1: random", f'<pre class="diff">{evil}</pre>',
-                 f"<li>{evil}</li>"):
+                 f"<dd>0: {evil}, 1: random", f'<div class="head" style="padding-left: 2ch">'
+                 f"{evil}</div>", f"<li>{evil}</li>"):
         assert text in page
     assert external_urls(page) == set()
 
@@ -353,9 +443,10 @@ def test_a_comparison_of_one_pair():
     page = render_comparison_report(c)
     assert svg_count(page) == 4
     row = ('<tr><td>score, seat 1</td><td class="num">2.000</td><td class="num">4.000</td>'
-           '<td class="num">+2.000</td><td class="num">-</td><td class="mark"></td></tr>')
-    assert row in page                                    # no interval, no mark
-    assert "one pair gives no interval" in page and 'class="sig"' not in page
+           '<td class="num">+2.000</td><td class="num">-</td><td class="num">-</td>'
+           '<td class="num">-</td><td class="num">-</td><td class="mark"></td></tr>')
+    assert row in page                                    # no interval, no test, no mark
+    assert "one pair gives no interval and no test" in page and 'class="sig"' not in page
 
 
 def test_a_comparison_of_no_pairs():
@@ -393,7 +484,7 @@ def test_a_comparison_without_its_runs():
     page = render_comparison_report(c)
     assert svg_count(page) == 1                          # the forest plot only
     assert "the comparison holds no records" in page
-    assert '<pre class="diff">' not in page              # no rule diff given
+    assert '<div class="diff">' not in page              # no rule diff given
 
 
 def test_a_users_matplotlibrc_changes_nothing(tmp_path):
@@ -420,3 +511,117 @@ def test_a_users_matplotlibrc_changes_nothing(tmp_path):
                              text=True, env=env, check=True)
         pages.append(run.stdout)
     assert "<svg" in pages[0] and pages[0] == pages[1]
+
+
+# ---- the pages in a real browser: no horizontal overflow, screenshots ----------------------
+
+BROWSERS = ("chromium", "chromium-browser", "google-chrome")
+WIDTHS = (1280, 800)
+INSTALL = ("the report pages are checked in headless Chromium, which is not installed: on "
+           "Debian or Ubuntu, `apt-get install -y chromium` (as root; .ci/run does it in CI)")
+# measures the page after layout and writes the result into the DOM (for --dump-dom):
+# the viewport's width, the document's scroll width, and every element that sticks out
+# of the viewport or whose content is wider than its box (text overflowing a cell)
+MEASURE = """<script>
+(function () {
+  var doc = document.documentElement, width = doc.clientWidth, out = [];
+  function name(el) {
+    return el.tagName.toLowerCase() + (el.id ? "#" + el.id : "") +
+      (el.className && el.className.baseVal === undefined ? "." + el.className : "") +
+      " '" + (el.textContent || "").trim().slice(0, 40) + "'";
+  }
+  var all = document.body.getElementsByTagName("*");
+  for (var i = 0; i < all.length; i++) {
+    var el = all[i], r = el.getBoundingClientRect();
+    if (el.closest("svg") && el.tagName.toLowerCase() !== "svg") continue;
+    if (r.width && (r.right > width + 1 || r.left < -1))
+      out.push("outside the page: " + name(el) + " right " + Math.round(r.right));
+    else if (el.namespaceURI === "http://www.w3.org/1999/xhtml" && el.clientWidth > 0 &&
+             el.scrollWidth > el.clientWidth + 1)
+      out.push("wider than its box: " + name(el) + " " + el.scrollWidth + " > " +
+               el.clientWidth);
+  }
+  var pre = document.createElement("pre");
+  pre.id = "tabula-measure";
+  pre.textContent = JSON.stringify({width: width, scroll: doc.scrollWidth,
+                                    body: document.body.scrollWidth, overflow: out});
+  document.body.appendChild(pre);
+})();
+</script>"""
+
+
+def browser() -> str:
+    """The path of headless Chromium; the test fails (not skips) without it, saying how
+    to install it."""
+    import shutil
+    for name in BROWSERS:
+        path = shutil.which(name)
+        if path:
+            return path
+    pytest.fail(INSTALL)
+
+
+def run_browser(exe: str, profile, *args, timeout: int = 120) -> str:
+    cmd = [exe, "--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars",
+           "--no-first-run", "--disable-dev-shm-usage", "--mute-audio",
+           f"--user-data-dir={profile}", *args]
+    proc = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout)
+    assert proc.returncode == 0, f"{' '.join(cmd)}\n{proc.stderr[-2000:]}"
+    return proc.stdout
+
+
+def check_in_browser(page: str, name: str, folder) -> list:
+    """Screenshots of the page at each width (their paths), after checking in the
+    browser that nothing sticks out horizontally. One run of Chromium a width: the page
+    with the measuring script, its DOM dumped after the script ran, and its screenshot
+    (the measurements are written at the end of the page, below the screenshot's fold
+    on a long page)."""
+    import json
+    from PIL import Image
+    exe = browser()
+    path = folder / f"{name}.html"
+    path.write_text(page.replace("</body>", MEASURE + "\n</body>", 1), encoding="utf-8")
+    shots = []
+    for width in WIDTHS:
+        shot = folder / f"{name}-{width}.png"
+        dom = run_browser(exe, folder / f"profile-{name}-{width}",
+                          f"--window-size={width},2400", f"--screenshot={shot}",
+                          "--dump-dom", path.as_uri())
+        m = re.search(r'<pre id="tabula-measure">(.*?)</pre>', dom, re.S)
+        assert m, f"{name} at {width} px: the measuring script did not run"
+        data = json.loads(html.unescape(m.group(1)))
+        assert data["width"] == width, data
+        assert data["scroll"] <= width and data["body"] <= width, \
+            f"{name} scrolls sideways at {width} px: {data}"
+        assert data["overflow"] == [], f"{name} at {width} px: {data['overflow']}"
+        with Image.open(shot) as image:
+            assert image.size == (width, 2400)
+            colours = image.convert("RGB").getcolors(maxcolors=1 << 16)
+            assert colours is None or len(colours) > 50, f"{shot} is blank"
+        shots.append(shot)
+    return shots
+
+
+def test_the_pages_fit_a_browser_window(medang, medang_pair, tmp_path):
+    """The simulation's page, the comparison's (with the whole rule diff of Medang and
+    its Prambanan variant), and a page of long unbroken strings, at 1280 and 800 px in
+    headless Chromium: no horizontal scroll, no element outside the page, no text wider
+    than its box; a screenshot of each (left in the test's folder)."""
+    from interpreter.diff import diff_specs
+    from interpreter.spec import load_spec
+    c = medang_pair[0]
+    d = diff_specs(load_spec(MEDANG), load_spec(PRAMBANAN))
+    long = "x" * 300
+    recs = [record(i, 2, [3, 1 + i], [0], options={"deck": long}) for i in range(4)]
+    recs_b = [fired(dict(r), **{f"rule_{long}": i}) for i, r in enumerate(recs)]
+    stress = comparison([fired(dict(r)) for r in recs], recs_b, [f"rule:{long}"],
+                        [f"rule:{long}"], a=long, b=long, options_a={"deck": long},
+                        dead_rules=[long])
+    pages = {"simulation": medang[1],
+             "comparison": render_comparison_report(c, rule_diff=d),
+             "long-strings": render_comparison_report(
+                 stress, rule_diff=f"changed {long}\n    {long}:\n      - {long} a\n"
+                                   f"      + {long} b\n  - {long}")}
+    for name, page in pages.items():
+        shots = check_in_browser(page, name, tmp_path)
+        assert [s.name for s in shots] == [f"{name}-{w}.png" for w in WIDTHS]

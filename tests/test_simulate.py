@@ -3,14 +3,17 @@ games recorded, and the summary's statistics on known numbers."""
 
 import hashlib
 import json
+import math
 import pickle
 
 import pytest
 
 from interpreter import TabulaError, load_spec
 from interpreter import simulate
-from interpreter.simulate import (game_seed, percentile, read_records, run_batch, summarize,
-                                  wilson)
+from interpreter.agents import make_agent
+from interpreter.simulate import (game_seed, holm, percentile, read_records, run_batch,
+                                  summarize, t975, t_p_value, wilson)
+from interpreter.spec import Spec
 
 from conftest import ROOT
 
@@ -263,8 +266,9 @@ def test_summary_of_known_records():
     assert s.win_interval_by_seat[1] == pytest.approx([0.0567, 0.5098], abs=5e-5)
     assert s.win_rate_by_agent["a"]["rate"] == pytest.approx(0.8)
     assert s.win_rate_by_agent["b"]["games"] == 10
-    assert s.first_player_advantage == pytest.approx(0.3)
-    assert s.first_player_interval == pytest.approx([0.4902 - 0.5, 0.9433 - 0.5], abs=5e-5)
+    # records written before first_player existed: read, but no first-player statistics
+    assert s.first_player_games == 0 and s.first_player_advantage is None
+    assert s.first_player_interval is None and s.first_player_by_seat == [0, 0]
     assert s.score_mean_by_seat == pytest.approx([5.5, 5.5])
     assert s.score_std_by_seat[0] == pytest.approx(3.0276503540974917)   # sample sd of 1..10
     assert s.score_percentiles_by_seat[0] == pytest.approx({"10": 1.9, "50": 5.5, "90": 9.1})
@@ -280,6 +284,149 @@ def test_summary_of_known_records():
     assert len(s.records) == 11
     text = s.table()
     assert "0.800" in text and "[0.490, 0.943]" in text and "rule:y" in text
+    assert "first player            none named" in text
+
+
+def test_the_first_player_is_who_moved_first_not_seat_0():
+    # seat 0 wins 7 games alone, shares 2 (games 7, 8), seat 1 wins game 9; the first
+    # player alternates: seat 0 in the even games, seat 1 in the odd ones
+    winners = [[0]] * 7 + [[0, 1]] * 2 + [[1]]
+    records = [_record(i, w, [i + 1, 10 - i], first_player=i % 2)
+               for i, w in enumerate(winners)]
+    s = summarize(records)
+    # the first player's win shares: 1 0 1 0 1 0 1 .5 .5 1 = 6 of 10
+    assert s.first_player_games == 10 and s.first_player_by_seat == [5, 5]
+    assert s.first_player_win_rate == pytest.approx(0.6)
+    assert s.first_player_advantage == pytest.approx(0.1)
+    # Wilson 6 of 10: 0.3127 to 0.8318 (by hand: centre 0.57225, half-width 0.25958)
+    assert s.first_player_interval == pytest.approx([0.3127 - 0.5, 0.8318 - 0.5], abs=5e-5)
+    assert [p["rate"] for p in s.win_rate_by_place] == pytest.approx([0.6, 0.4])
+    assert [p["fair"] for p in s.win_rate_by_place] == [0.5, 0.5]
+    assert s.win_rate_by_seat == pytest.approx([0.8, 0.2])     # seat 0 is not the first
+    text = s.table()
+    assert "first player's win rate 0.600  (advantage +0.100 [-0.187, +0.332]" in text
+    assert "win rate by place       1: 0.600, 2: 0.400" in text
+    # a game of 3 begun by seat 2: places 1, 2, 3 are seats 2, 0, 1
+    three = summarize([{**_record(0, [0], [5, 1, 1]), "players": 3, "agents": ["a"] * 3,
+                        "first_player": 2}])
+    assert [p["rate"] for p in three.win_rate_by_place] == [0.0, 1.0, 0.0]
+
+
+def test_points_by_scoring_rule_and_seat():
+    records = [_record(i, [0], [i, 0], points={"vp": [1 + i, 0], "bonus": [0, 2]})
+               for i in range(3)]
+    s = summarize(records)
+    assert list(s.points_by_rule) == ["vp", "bonus"]          # the spec's order
+    vp0 = s.points_by_rule["vp"][0]
+    half = 4.303 / math.sqrt(3)                                # 1, 2, 3: mean 2, sd 1
+    assert (vp0["mean"], vp0["sd"]) == (2, 1)
+    assert (vp0["low"], vp0["high"]) == pytest.approx((2 - half, 2 + half))
+    assert s.points_by_rule["bonus"][1] == {"mean": 2, "sd": 0.0, "low": 2.0, "high": 2.0}
+    assert "vp" in s.table() and "2.00 [-0.48, 4.48]" in s.table()
+
+
+def test_records_name_the_first_player_and_every_decision_by_its_rule():
+    from interpreter.agents import play_game
+    from interpreter.simulate import play_record
+    from interpreter.spec import load_spec
+    game = load_spec(MEDANG).game(3)
+    for i in range(12):
+        rec = play_record(game, i, 3, ["random"] * 3)
+        # the lots of Medang's set-up are the chance action "player N starts"; the set-up's
+        # discards (seat 0 first) come before them and do not make a first player
+        actions = play_game(game, rec["seed"], [make_agent("random")] * 3)["actions"]
+        lots = next(text for who, text in actions if text.endswith(" starts"))
+        assert rec["first_player"] == int(lots.split()[1])
+        assert not any(k.startswith("decision:") for k in rec["rule_counts"])
+    assert 'rule:leader / "leader: take {m}"' in summarize(
+        [play_record(game, i, 3, ["random"] * 3) for i in range(20)]).rule_counts
+
+
+FIRSTS = """\
+game: {id: firsts, name: Firsts, source: none, players: {min: 3, max: 3}}
+variables:
+  total: {value: 0}
+  vp: {value: 0, per_player: true}
+setup:
+  - for: p in players
+    do:
+      - choose_one:
+          - label: keep
+            do: []
+          - label: bump
+            do:
+              - total += 1
+        player: p
+play:
+  - id: turn
+    turns:
+      first: START
+      until: total >= 4
+    do:
+      - choose_one:
+          - label: one
+            do:
+              - total += 1
+              - current.vp += 1
+scoring:
+  points:
+    vp:
+      value: player.vp
+"""
+
+
+@pytest.mark.parametrize("start, first", [("1", 1), ("2", 2), ("0", 0)])
+def test_the_first_player_is_the_first_to_decide_in_the_turns(tmp_path, start, first):
+    from interpreter.simulate import play_record
+    path = tmp_path / "firsts.yaml"
+    path.write_text(FIRSTS.replace("START", start))
+    game = Spec(path).game(3)
+    assert {play_record(game, i, 1, ["random"] * 3)["first_player"] for i in range(5)} \
+        == {first}
+    # without turns: the first decision of the game (seat 0's, in the set-up)
+    path.write_text(FIRSTS.replace("START", start).split("play:")[0]
+                    + "play:\n  - do: []\nscoring:\n  points:\n    vp:\n"
+                    "      value: player.vp\n")
+    assert play_record(Spec(path).game(3), 0, 1, ["random"] * 3)["first_player"] == 0
+
+
+def test_simultaneous_moves_have_no_first_player():
+    from interpreter.simulate import play_record
+    game = load_spec(str(ROOT / "examples" / "goofspiel")).game(2)
+    assert play_record(game, 0, 1, ["random"] * 2)["first_player"] is None
+    s = run_batch(game.spec, 4, workers=1)
+    assert s.first_player_games == 0 and s.first_player_advantage is None
+
+
+# ---- the statistics' building blocks, against values computed by hand ----------------------
+
+def test_t_p_values_against_exact_and_tabled_values():
+    # 1 degree of freedom: Cauchy, p = 1 - 2 atan(|t|) / pi; 2: p = 1 - |t| / sqrt(2 + t^2)
+    for t in (0.0, 0.3, 1.0, 2.5, -4.0, 12.706, 80.0):
+        assert t_p_value(t, 1) == pytest.approx(1 - 2 * math.atan(abs(t)) / math.pi, abs=1e-12)
+        assert t_p_value(t, 2) == pytest.approx(1 - abs(t) / math.sqrt(2 + t * t), abs=1e-12)
+    # the table of two-sided 95% quantiles gives p = 0.05 (to its 3 decimals)
+    for df in (3, 7, 10, 30):
+        assert t_p_value(t975(df), df) == pytest.approx(0.05, abs=3e-4)
+    # values of scipy.stats.t (2 * sf), kept as numbers: no scipy needed here
+    assert t_p_value(2.5, 17) == pytest.approx(0.022948, abs=1e-6)
+    assert t_p_value(-1.2, 199) == pytest.approx(0.231566, abs=1e-6)
+    assert t_p_value(4.898979, 3) == pytest.approx(0.016277, abs=1e-6)
+    assert t_p_value(math.inf, 5) == 0.0
+    with pytest.raises(ValueError):
+        t_p_value(1.0, 0)
+
+
+def test_holm_against_a_hand_computed_example():
+    # sorted: 0.005 * 4 = 0.02, 0.01 * 3 = 0.03, 0.03 * 2 = 0.06, 0.04 * 1 = 0.04 -> 0.06
+    assert holm([0.01, 0.04, 0.03, 0.005]) == pytest.approx([0.03, 0.06, 0.06, 0.02])
+    assert holm([0.5, None, 0.01]) == pytest.approx([0.5, None, 0.02])   # m = 2
+    assert holm([0.9, 0.8]) == [1.0, 1.0]                                 # capped at 1
+    assert holm([]) == [] and holm([0.03]) == [0.03]
+    # Holm is never below the raw p, never above Bonferroni
+    ps = [0.001, 0.2, 0.013, 0.04, 0.0049, 0.6]
+    for p, q in zip(ps, holm(ps)):
+        assert p <= q <= min(1.0, len(ps) * p)
 
 
 def test_summary_of_a_shared_win_and_of_nothing():
