@@ -346,7 +346,7 @@ def schema_dir() -> Path:
     for candidate in (here / "schemas", here.parent / "schemas"):
         if candidate.is_dir():
             return candidate
-    return Path(str(resources.files("interpreter") / "schemas"))
+    return Path(str(resources.files(__package__) / "schemas"))
 
 
 _VALIDATORS: dict = {}

@@ -734,7 +734,7 @@ def _points_by_rule(ok: list, players: int) -> dict:
         for rid, row in (r.get("points") or {}).items():
             seats = values.setdefault(rid, [[] for _ in range(players)])
             for seat, v in enumerate(row[:players]):
-                seats[seat].append(v)
+                seats[seat].append(as_float(v))   # "7/3" as a float
     out = {}
     for rid, seats in values.items():
         rows = []

@@ -7,7 +7,7 @@ import textwrap
 
 import pytest
 
-from interpreter import load_game
+from tabula_rules import load_game
 
 # random trajectories per lockstep test: 200 in the default suite; the documented longer
 # run sets TABULA_LOCKSTEP_GAMES=1000 (docs/classic-games.md)

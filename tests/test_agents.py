@@ -6,9 +6,9 @@ import random
 
 import pytest
 
-from interpreter import CHANCE, TabulaError, load_game
-from interpreter.simulate import run_batch
-from interpreter.agents import (GreedyAgent, MCTSAgent, RandomAgent, View, determinize,
+from tabula_rules import CHANCE, TabulaError, load_game
+from tabula_rules.simulate import run_batch
+from tabula_rules.agents import (GreedyAgent, MCTSAgent, RandomAgent, View, determinize,
                                 hidden_slots, make_agent, make_agents, play_game)
 
 from conftest import ROOT

@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from interpreter import bench, benchconfig
-from interpreter.cli import main
-from interpreter.spec import resolve_spec_path
+from tabula_rules import bench, benchconfig
+from tabula_rules.cli import main
+from tabula_rules.spec import resolve_spec_path
 
 from conftest import EXAMPLES, ROOT, SPEC_FILES
 

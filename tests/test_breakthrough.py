@@ -10,7 +10,7 @@ import random
 import pyspiel
 import pytest
 
-from interpreter import load_game
+from tabula_rules import load_game
 
 from conftest import ROOT
 from openspiel_util import (GAMES, assert_mutation_caught, check_end, check_step, mutant,

@@ -7,7 +7,7 @@ import time
 
 import pytest
 
-from interpreter import CHANCE, load_spec
+from tabula_rules import CHANCE, load_spec
 
 from conftest import EXAMPLES, SPEC_FILES
 

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from interpreter.cli import main
+from tabula_rules.cli import main
 
 from conftest import ROOT
 
@@ -86,13 +86,13 @@ def test_missing_spec(capsys):
 
 
 def test_usage_error_exits_2():
-    proc = subprocess.run([sys.executable, "-m", "interpreter", "frobnicate"],
+    proc = subprocess.run([sys.executable, "-m", "tabula_rules", "frobnicate"],
                           capture_output=True, text=True, cwd=ROOT)
     assert proc.returncode == 2
 
 
 def test_module_entry_point():
-    proc = subprocess.run([sys.executable, "-m", "interpreter", "validate", MEDANG],
+    proc = subprocess.run([sys.executable, "-m", "tabula_rules", "validate", MEDANG],
                           capture_output=True, text=True, cwd=ROOT)
     assert proc.returncode == 0, proc.stderr
 
@@ -163,7 +163,7 @@ def test_compile_of_a_bad_spec_is_located(capsys, tmp_path):
 def commands():
     """{name: parser} of every `tabula` command, as registered (others' commands too)."""
     import argparse
-    from interpreter.cli import parser
+    from tabula_rules.cli import parser
     sub = next(a for a in parser()._actions if isinstance(a, argparse._SubParsersAction))
     return dict(sub.choices)
 
@@ -181,7 +181,7 @@ def test_version_is_the_package_metadata(capsys):
 
 def test_every_option_of_every_command_has_help_and_its_default():
     import argparse
-    from interpreter.cli import HelpFormatter
+    from tabula_rules.cli import HelpFormatter
     found = commands()
     assert {"list", "validate", "run", "replay", "test", "bench", "simulate", "diff",
             "compile", "graph"} <= set(found)
@@ -248,7 +248,7 @@ def test_graph_draws_svg_without_graphviz(capsys, tmp_path, monkeypatch):
 
 
 def test_graph_draws_every_shipped_spec_as_svg(capsys):
-    from interpreter import catalog
+    from tabula_rules import catalog
     for spec in catalog.shipped():
         code, svg, err = run(capsys, "graph", str(spec.path), "--format", "svg")
         assert code == 0, err
@@ -332,8 +332,8 @@ def test_an_unknown_name_is_an_error_with_a_hint(capsys, tmp_path, monkeypatch, 
 
 def test_scenarios_by_name(capsys, tmp_path, monkeypatch):
     import yaml
-    from interpreter import catalog
-    from interpreter.scenario import find_scenario_files
+    from tabula_rules import catalog
+    from tabula_rules.scenario import find_scenario_files
     files = find_scenario_files([MEDANG])
     scenarios = sum(len(yaml.safe_load(f.read_text())["scenarios"]) for f in files)
     monkeypatch.chdir(tmp_path)
@@ -399,7 +399,7 @@ def test_extends_a_local_file_before_a_shipped_game(capsys, tmp_path):
             "name: Medang\n", "name: Medang, a local copy\n", 1))
     variant = tmp_path / "v.yaml"
     variant.write_text("extends: medang\ngame:\n  id: local_variant\n")
-    from interpreter.spec import Spec
+    from tabula_rules.spec import Spec
     assert Spec(variant).doc["game"]["name"] == "Medang, a local copy"
     variant.write_text("extends: tabula:medang\ngame:\n  id: local_variant\n")
     assert Spec(variant).doc["game"]["name"] == "Medang"
@@ -413,7 +413,7 @@ def on_terminal(argv, tmp_path) -> tuple:
     master, slave = os.openpty()
     out = tmp_path / "stdout"
     with open(out, "w") as stdout:
-        proc = subprocess.Popen([sys.executable, "-m", "interpreter", *argv], cwd=ROOT,
+        proc = subprocess.Popen([sys.executable, "-m", "tabula_rules", *argv], cwd=ROOT,
                                 stdin=subprocess.DEVNULL, stdout=stdout, stderr=slave)
     os.close(slave)
     chunks = []
@@ -447,7 +447,7 @@ def test_long_runs_show_progress_on_a_terminal(tmp_path, argv, unit):
 
 
 def test_no_progress_when_stderr_is_not_a_terminal():
-    proc = subprocess.run([sys.executable, "-m", "interpreter", "simulate", TINY, "--games",
+    proc = subprocess.run([sys.executable, "-m", "tabula_rules", "simulate", TINY, "--games",
                            "3", "--workers", "1"], capture_output=True, text=True, cwd=ROOT)
     assert proc.returncode == 0 and proc.stderr == ""
 
@@ -465,26 +465,26 @@ def test_no_module_imports_the_command_line():
         for node in ast.walk(ast.parse(path.read_text(), str(path))):
             if isinstance(node, ast.ImportFrom):
                 names = [a.name for a in node.names]
-                if (node.level and node.module == "cli") or node.module == "interpreter.cli" \
+                if (node.level and node.module == "cli") or node.module == "tabula_rules.cli" \
                         or (node.level and node.module is None and "cli" in names) \
-                        or (node.module == "interpreter" and "cli" in names):
+                        or (node.module == "tabula_rules" and "cli" in names):
                     offenders.append(f"{path.name}:{node.lineno}")
             elif isinstance(node, ast.Import):
-                if any(a.name == "interpreter.cli" for a in node.names):
+                if any(a.name == "tabula_rules.cli" for a in node.names):
                     offenders.append(f"{path.name}:{node.lineno}")
     assert not offenders, offenders
 
 
 def test_importing_every_module_does_not_import_the_command_line():
-    code = ("import importlib, pkgutil, sys, interpreter\n"
-            "for m in pkgutil.iter_modules(interpreter.__path__):\n"
+    code = ("import importlib, pkgutil, sys, tabula_rules\n"
+            "for m in pkgutil.iter_modules(tabula_rules.__path__):\n"
             "    if m.name not in ('cli', '__main__'):\n"
             "        try:\n"
-            "            importlib.import_module('interpreter.' + m.name)\n"
+            "            importlib.import_module('tabula_rules.' + m.name)\n"
             "        except ModuleNotFoundError as e:\n"
-            "            if e.name.startswith('interpreter'):\n"
+            "            if e.name.startswith('tabula_rules'):\n"
             "                raise\n"
-            "print('interpreter.cli' in sys.modules)\n")
+            "print('tabula_rules.cli' in sys.modules)\n")
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                           cwd=ROOT)
     assert proc.returncode == 0, proc.stderr

@@ -14,9 +14,9 @@ import tokenize
 
 import pytest
 
-from interpreter import load_game
-from interpreter.codegen import SAFE_BUILTINS, comment
-from interpreter.errors import RuleError
+from tabula_rules import load_game
+from tabula_rules.codegen import SAFE_BUILTINS, comment
+from tabula_rules.errors import RuleError
 
 # strings of every shape Python code could hide in: quotes, newlines, line separators
 STRINGS = ["'); import os; os.system('touch {mark}') #",

@@ -7,11 +7,11 @@ import statistics
 
 import pytest
 
-from interpreter import TabulaError
-from interpreter.cli import main
-from interpreter.compare import (Comparison, compare_records, compare_variants, holm,
+from tabula_rules import TabulaError
+from tabula_rules.cli import main
+from tabula_rules.compare import (Comparison, compare_records, compare_variants, holm,
                                  paired, t975, verdict)
-from interpreter.spec import Spec
+from tabula_rules.spec import Spec
 
 from conftest import ROOT
 

@@ -6,7 +6,7 @@ drawn game move by move."""
 import pyspiel
 import pytest
 
-from interpreter import load_game
+from tabula_rules import load_game
 
 from conftest import ROOT
 from openspiel_util import (GAMES, assert_mutation_caught, mutant, play_in_lockstep,

@@ -2,9 +2,9 @@
 
 import json
 
-from interpreter.cli import main
-from interpreter.diff import diff_specs
-from interpreter.spec import Spec
+from tabula_rules.cli import main
+from tabula_rules.diff import diff_specs
+from tabula_rules.spec import Spec
 
 from conftest import ROOT
 

@@ -5,8 +5,8 @@ import random
 
 import pytest
 
-from interpreter import CHANCE, TERMINAL, IllegalAction, load_game
-from interpreter.engine import State
+from tabula_rules import CHANCE, TERMINAL, IllegalAction, load_game
+from tabula_rules.engine import State
 
 from conftest import ROOT
 
@@ -144,7 +144,7 @@ scoring:
       value: "if player.at >= 4 then 1 else 0"
 """
     spec.write_text(text)
-    from interpreter.spec import Spec
+    from tabula_rules.spec import Spec
     game = Spec(spec).game(2)
     st = game.new_state(seed=0)
     assert st.returns() == [0, 0]

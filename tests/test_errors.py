@@ -19,9 +19,9 @@ from pathlib import Path
 
 import pytest
 
-from interpreter import loader
-from interpreter.errors import RuleError, SpecError
-from interpreter.spec import Spec, load_game
+from tabula_rules import loader
+from tabula_rules.errors import RuleError, SpecError
+from tabula_rules.spec import Spec, load_game
 
 # ---- the valid base spec ------------------------------------------------------------------
 

@@ -10,11 +10,11 @@ from pathlib import Path
 
 import pytest
 
-from interpreter import CHANCE, TabulaError, load_game, load_spec
-from interpreter.agents import make_agents, play_game
-from interpreter.cli import bot_rng, main
-from interpreter.engine import State
-from interpreter.gamelog import GameLog, player_views, read_log
+from tabula_rules import CHANCE, TabulaError, load_game, load_spec
+from tabula_rules.agents import make_agents, play_game
+from tabula_rules.cli import bot_rng, main
+from tabula_rules.engine import State
+from tabula_rules.gamelog import GameLog, player_views, read_log
 
 from conftest import EXAMPLES, ROOT, SPEC_FILES
 
@@ -345,7 +345,7 @@ def test_a_malformed_log_is_refused(capsys, tmp_path, medang_log, case):
 def test_no_traceback_from_the_command_line(tmp_path, content):
     bad = tmp_path / "bad.jsonl"
     bad.write_bytes(content)
-    proc = subprocess.run([sys.executable, "-m", "interpreter", "replay", str(bad)],
+    proc = subprocess.run([sys.executable, "-m", "tabula_rules", "replay", str(bad)],
                           capture_output=True, text=True, cwd=ROOT, timeout=60, check=False)
     assert proc.returncode == 1 and "Traceback" not in proc.stderr
     assert proc.stderr.startswith(str(bad))

@@ -20,7 +20,7 @@ import json
 import pyspiel
 import pytest
 
-from interpreter import load_game
+from tabula_rules import load_game
 
 from conftest import ROOT
 from openspiel_util import (GAMES, Partitions, assert_leak_caught, assert_mutation_caught,

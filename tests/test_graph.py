@@ -11,11 +11,11 @@ import textwrap
 
 import pytest
 
-from interpreter.diff import diff_specs, format_diff
-from interpreter.errors import SpecError
-from interpreter.graph import (add_command, diff_graphs, format_graph_diff, graph_data,
+from tabula_rules.diff import diff_specs, format_diff
+from tabula_rules.errors import SpecError
+from tabula_rules.graph import (add_command, diff_graphs, format_graph_diff, graph_data,
                                graph_diff_json, mermaid_text, natural, render)
-from interpreter.spec import Spec
+from tabula_rules.spec import Spec
 
 from conftest import EXAMPLES, ROOT, SPEC_FILES
 
@@ -419,7 +419,7 @@ def test_bad_format_is_a_usage_error(capsys):
 def test_a_bad_spec_gives_a_located_error_and_no_traceback(tmp_path):
     bad = tmp_path / "bad.yaml"
     bad.write_text(HEAD + "play:\n  - move nothing to nowhere\n")
-    script = ("import argparse, sys; from interpreter.graph import add_command; "
+    script = ("import argparse, sys; from tabula_rules.graph import add_command; "
               "ap = argparse.ArgumentParser(); add_command(ap.add_subparsers()); "
               "a = ap.parse_args(sys.argv[1:]); sys.exit(a.fn(a))")
     done = subprocess.run([sys.executable, "-c", script, "graph", str(bad)],
@@ -430,7 +430,7 @@ def test_a_bad_spec_gives_a_located_error_and_no_traceback(tmp_path):
 
 
 def test_registered_in_the_tabula_command(capsys):
-    from interpreter.cli import main, parser
+    from tabula_rules.cli import main, parser
     try:
         parser().parse_args(["graph", "SPEC"])
     except SystemExit:

@@ -12,7 +12,7 @@ import random
 import pyspiel
 import pytest
 
-from interpreter import load_game
+from tabula_rules import load_game
 
 from conftest import ROOT
 from openspiel_util import (GAMES, Partitions, assert_leak_caught, assert_mutation_caught,

@@ -4,8 +4,8 @@ import textwrap
 
 import pytest
 
-from interpreter import CHANCE, RuleError, SpecError
-from interpreter.spec import Spec
+from tabula_rules import CHANCE, RuleError, SpecError
+from tabula_rules.spec import Spec
 
 BASE = """\
 game: {id: t, name: T, source: none, players: {min: 2, max: 3}}
@@ -584,7 +584,7 @@ def test_pairs_of_bindings_skip_none(tmp_path):
 
 
 def test_ambiguous_action_strings_are_refused(tmp_path):
-    from interpreter import IllegalAction
+    from tabula_rules import IllegalAction
     st = make(tmp_path, """
         play:
           - choose: c in deck
@@ -999,7 +999,7 @@ def test_list_variables_hold_a_list_computed_once(tmp_path):
     assert [st.prog.piece_names[p] for p in st.gv[reds]] == ["red1", "red3"]
     assert len(copy.gv[reds]) == 3
     assert copy.pv[0][st.prog.pvar_names.index("seen")] == [1, 2, 3]
-    from interpreter.engine import State
+    from tabula_rules.engine import State
     again = State.from_json(g, st.to_json())
     assert again.to_json_text() == st.to_json_text()
 

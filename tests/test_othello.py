@@ -6,7 +6,7 @@ action ids: a cell's action is row * 8 + column, a pass is 64."""
 import pyspiel
 import pytest
 
-from interpreter import load_game
+from tabula_rules import load_game
 
 from conftest import ROOT
 from openspiel_util import GAMES, assert_mutation_caught, mutant, play_in_lockstep

@@ -7,7 +7,7 @@ and the package's code names no game (it finds them by scanning its data).
 The wheel is built from a copy of the sources (the repository stays clean) without build
 isolation (offline: setuptools and wheel come with the test extra), and installed with
 --no-deps into a new virtual environment that sees this environment's packages only
-through a .pth line, after its own: its `interpreter` is the wheel's.
+through a .pth line, after its own: its `tabula_rules` is the wheel's.
 """
 
 import ast
@@ -87,10 +87,11 @@ def test_the_wheel_holds_every_shipped_file(wheel):
     for section in ("specs", "examples"):
         for pattern in DATA:
             for f in (ROOT / section).rglob(pattern):
-                inside = f"interpreter/{section}/{f.relative_to(ROOT / section).as_posix()}"
+                inside = f"tabula_rules/{section}/{f.relative_to(ROOT / section).as_posix()}"
                 assert inside in names, f"{inside} is not in the wheel"
-    assert "interpreter/grammar/tabula.lark" in names
-    assert "interpreter/schemas/spec.schema.json" in names
+    assert "tabula_rules/grammar/tabula.lark" in names
+    assert "tabula_rules/schemas/spec.schema.json" in names
+    assert not any(n.startswith("interpreter/") for n in names)   # no top-level `interpreter`
     meta = zipfile.ZipFile(wheel).read(next(n for n in names if n.endswith("METADATA")))
     project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
     assert f"Name: {project['name']}\n".encode() in meta
@@ -108,7 +109,7 @@ def test_installed_from_the_wheel_it_runs_games_by_name(venv, tmp_path):
 
     listed = json.loads(_run([tabula, "list", "--json"], elsewhere).stdout)
     home = Path(listed["root"])
-    assert home.is_relative_to(venv.parent) and home.name == "interpreter"   # the wheel's
+    assert home.is_relative_to(venv.parent) and home.name == "tabula_rules"   # the wheel's
     names = {g["name"] for g in listed["games"]}
     shipped = {p.name for s in ("specs", "examples") for p in (ROOT / s).iterdir()
                if p.is_dir() and list(p.glob("*.yaml"))}
@@ -117,21 +118,21 @@ def test_installed_from_the_wheel_it_runs_games_by_name(venv, tmp_path):
     text = _run([tabula, "list"], elsewhere).stdout
     assert re.search(r"^medang +2-5 +Medang ", text, re.M)
 
-    here = json.loads(_run([sys.executable, "-m", "interpreter", "run", "specs/medang",
+    here = json.loads(_run([sys.executable, "-m", "tabula_rules", "run", "specs/medang",
                             "--seed", "1", "--json"], ROOT).stdout)
     there = json.loads(_run([tabula, "run", "medang", "--seed", "1", "--json"],
                             elsewhere).stdout)
     assert there == here                                # the same game, installed
     assert "winner" in _run([tabula, "run", "medang", "--seed", "1"], elsewhere).stdout
 
-    passed = _run([sys.executable, "-m", "interpreter", "test", "specs/medang"], ROOT).stdout
+    passed = _run([sys.executable, "-m", "tabula_rules", "test", "specs/medang"], ROOT).stdout
     assert _run([tabula, "test", "medang"], elsewhere).stdout == passed
     assert "ok" in _run([tabula, "validate", "medina_bsw_dm2003", "tic_tac_toe"],
                         elsewhere).stdout
     _run([tabula, "graph", "tiny", "--out", "tiny.svg"], elsewhere)
     assert (elsewhere / "tiny.svg").read_text().startswith("<?xml")
-    # `python -m interpreter` is the same command
-    assert _run([str(venv / "python"), "-m", "interpreter", "--version"], elsewhere).stdout == out
+    # `python -m tabula_rules` is the same command
+    assert _run([str(venv / "python"), "-m", "tabula_rules", "--version"], elsewhere).stdout == out
 
 
 def test_installed_a_variant_elsewhere_extends_a_shipped_game(venv, tmp_path):
@@ -157,7 +158,7 @@ def test_installed_a_variant_elsewhere_extends_a_shipped_game(venv, tmp_path):
 # ---- names ------------------------------------------------------------------------------------
 
 def test_every_shipped_spec_has_a_name_and_no_name_is_shared():
-    from interpreter import catalog
+    from tabula_rules import catalog
     specs = catalog.shipped(ROOT)
     assert specs, "no shipped specs found"
     for s in specs:
@@ -171,7 +172,7 @@ def test_every_shipped_spec_has_a_name_and_no_name_is_shared():
 def test_the_package_names_no_game():
     """interpreter/ finds games by scanning its data: no game's name in its code (string
     constants other than docstrings)."""
-    from interpreter import catalog
+    from tabula_rules import catalog
     names = set(catalog.names(ROOT))
     words = re.compile(r"\b(" + "|".join(map(re.escape, sorted(names))) + r")\b")
     found = []
@@ -192,5 +193,10 @@ def test_the_package_names_no_game():
 def test_the_distribution_name_is_not_the_taken_one():
     project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
     assert project["name"] != "tabula"                   # another project's, on PyPI
-    assert project["scripts"]["tabula"] == "interpreter.cli:main"
+    assert project["scripts"]["tabula"] == "tabula_rules.cli:main"
+    # and the import name is not `interpreter` (another project's top-level package)
+    setuptools = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]
+    assert setuptools["package-dir"]["tabula_rules"] == "interpreter"
+    assert not any(p == "interpreter" or p.startswith("interpreter.")
+                   for p in setuptools["packages"])
     assert project["name"] in (ROOT / "docs" / "cli.md").read_text()

@@ -7,11 +7,11 @@ import textwrap
 
 import pytest
 
-from interpreter import RuleError, SpecError, TabulaError
-from interpreter.cli import main
-from interpreter.engine import State
-from interpreter.scenario import run_file
-from interpreter.spec import Spec
+from tabula_rules import RuleError, SpecError, TabulaError
+from tabula_rules.cli import main
+from tabula_rules.engine import State
+from tabula_rules.scenario import run_file
+from tabula_rules.spec import Spec
 
 # three discs (black until turned) and a stone whose strength is fixed; the discs' name
 # shows their colour, not their strength

@@ -17,10 +17,10 @@ from types import SimpleNamespace
 
 import pytest
 
-from interpreter.cli import main
-from interpreter.play import Session, parse_seats
-from interpreter.spec import load_spec
-from interpreter.textview import Drawer, abbreviate, grouped, known_scores
+from tabula_rules.cli import main
+from tabula_rules.play import Session, parse_seats
+from tabula_rules.spec import load_spec
+from tabula_rules.textview import Drawer, abbreviate, grouped, known_scores
 
 from conftest import ROOT
 
@@ -36,7 +36,7 @@ class Terminal:
     def __init__(self, *args, timeout: float = 20.0):
         master, slave = pty.openpty()
         env = dict(os.environ, COLUMNS="100", TERM="dumb", PYTHONUNBUFFERED="1")
-        self.proc = subprocess.Popen([sys.executable, "-m", "interpreter", "play", *args],
+        self.proc = subprocess.Popen([sys.executable, "-m", "tabula_rules", "play", *args],
                                      stdin=slave, stdout=slave, stderr=slave, cwd=ROOT,
                                      env=env, close_fds=True)
         os.close(slave)

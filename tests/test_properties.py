@@ -6,8 +6,8 @@ import json
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from interpreter import load_game
-from interpreter.engine import State
+from tabula_rules import load_game
+from tabula_rules.engine import State
 
 from conftest import ROOT
 

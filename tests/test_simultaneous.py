@@ -11,11 +11,11 @@ from fractions import Fraction
 
 import pytest
 
-from interpreter import SpecError
-from interpreter.agents import RandomAgent, determinize, play_game
-from interpreter.engine import State
-from interpreter.errors import IllegalAction, RuleError, TabulaError
-from interpreter.spec import Spec
+from tabula_rules import SpecError
+from tabula_rules.agents import RandomAgent, determinize, play_game
+from tabula_rules.engine import State
+from tabula_rules.errors import IllegalAction, RuleError, TabulaError
+from tabula_rules.spec import Spec
 
 # Two players each hold the cards 1, 2 and 3, and bid one at once, face down; the higher
 # bid scores the prize (drawn by chance: 1, 2 or 3 points, weighted 1:2:3); ties score
@@ -312,11 +312,11 @@ def test_recall_does_not_change_the_game(tmp_path):
 def test_validate_accepts_the_new_keys(tmp_path):
     path = tmp_path / "g.yaml"
     path.write_text(BID)
-    out = subprocess.run([sys.executable, "-m", "interpreter", "validate", str(path)],
+    out = subprocess.run([sys.executable, "-m", "tabula_rules", "validate", str(path)],
                          capture_output=True, text=True)
     assert out.returncode == 0, out.stdout + out.stderr
     path.write_text(BID.replace("visible_to: p", "visible_to: 'x'"))
-    out = subprocess.run([sys.executable, "-m", "interpreter", "validate", str(path)],
+    out = subprocess.run([sys.executable, "-m", "tabula_rules", "validate", str(path)],
                          capture_output=True, text=True)
     assert out.returncode == 1 and "visible_to" in out.stdout + out.stderr
     assert "Traceback" not in out.stderr
@@ -348,7 +348,7 @@ def test_a_scenario_gives_a_joint_move_and_checks_each_chooser(tmp_path):
             expect:
               current: 0
         """))
-    out = subprocess.run([sys.executable, "-m", "interpreter", "test", str(tmp_path / "s.yaml")],
+    out = subprocess.run([sys.executable, "-m", "tabula_rules", "test", str(tmp_path / "s.yaml")],
                          capture_output=True, text=True)
     lines = out.stdout + out.stderr
     assert out.returncode == 1, lines

@@ -6,15 +6,15 @@ from fractions import Fraction
 
 import pytest
 
-from interpreter import RuleError, SpecError
-from interpreter.agents import determinize
-from interpreter.cli import main
-from interpreter.engine import State
-from interpreter.gamelog import check_full, read_log
-from interpreter.scenario import run_file
-from interpreter.simulate import run_batch
-from interpreter.spec import Spec
-from interpreter.values import decode, encode
+from tabula_rules import RuleError, SpecError
+from tabula_rules.agents import determinize
+from tabula_rules.cli import main
+from tabula_rules.engine import State
+from tabula_rules.gamelog import check_full, read_log
+from tabula_rules.scenario import run_file
+from tabula_rules.simulate import run_batch
+from tabula_rules.spec import Spec
+from tabula_rules.values import decode, encode
 
 BASE = """\
 game: {id: v, name: V, source: none, players: {min: 2, max: 3}}
@@ -376,9 +376,9 @@ def test_simulate_records_and_statistics_with_fractional_scores(tmp_path):
     mean = sum(float(decode(r["scores"][0])) for r in recs) / 30
     assert summary.score_mean_by_seat[0] == pytest.approx(mean)
     json.dumps(summary.to_dict())
-    from interpreter.compare import compare_records
+    from tabula_rules.compare import compare_records
     compare_records(summary.records, summary.records, [], [])
-    from interpreter.report import render_report
+    from tabula_rules.report import render_report
     assert "Scores" in render_report(summary)
 
 

@@ -5,8 +5,8 @@ import textwrap
 
 import pytest
 
-from interpreter import SpecError, load_game
-from interpreter.spec import Spec
+from tabula_rules import SpecError, load_game
+from tabula_rules.spec import Spec
 
 from conftest import ROOT
 
