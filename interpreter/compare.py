@@ -179,7 +179,7 @@ def _game_metrics(rec: dict) -> dict:
     out["winning margin (best - second)"] = top[0] - top[1] if players > 1 else 0
     for rid, row in (rec.get("points") or {}).items():
         for s, v in enumerate(row[:players]):
-            out[f"points: {rid}, seat {s}"] = v
+            out[f"points: {rid}, seat {s}"] = as_float(v)
     out["decisions per game"] = rec["decisions"]
     out["turns per game"] = rec["turns"]
     out["branching"] = rec["legal_actions"] / rec["decisions"] if rec["decisions"] else 0.0
