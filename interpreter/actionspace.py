@@ -40,7 +40,7 @@ import ast as pyast
 
 from . import types as T
 from .errors import IllegalAction, TabulaError
-from .model import CHANCE, DONE, SKIP
+from .model import DONE, SKIP
 
 DEFAULT_INT_SPAN = 32
 
@@ -301,9 +301,6 @@ class ActionSpace:
                          ["(from the bindings before)" if d is None else d.describe()
                           for d in b.domains]))
         return rows
-
-    def chance_player(self) -> int:
-        return CHANCE
 
 
 # -- bounds of a number source, from its generated Python ---------------------------------

@@ -99,14 +99,17 @@ class TabulaEnv(AECEnv):
 
     # -- the game -------------------------------------------------------------------------
     def reset(self, seed: int | None = None, options: dict | None = None) -> None:
-        """A new game. With a seed: the game's own generator (shuffles) and the chance
-        decisions' are seeded from it, so the same seed and actions give the same game;
-        without: the next seed of the environment's sequence."""
-        if seed is not None or self._seeds is None:
-            self._seeds = random.Random(seed if seed is not None
-                                        else random.SystemRandom().getrandbits(64))
-        game_seed = self._seeds.getrandbits(32)
-        self._chance = random.Random(f"tabula-chance:{game_seed}")
+        """A new game. With a seed: the game's own generator (shuffles) is seeded with it
+        and chance decisions are drawn as `tabula run --seed` draws them
+        (agents.chance_rng), so the same seed and actions give the same game; without:
+        the seed after the last one (the first drawn at random)."""
+        from .agents import chance_rng
+        if seed is None:
+            seed = self._seeds if self._seeds is not None else \
+                random.SystemRandom().getrandbits(31)
+        game_seed = int(seed)
+        self._seeds = game_seed + 1
+        self._chance = chance_rng(game_seed)
         self.tabula = self.game.new_state(seed=game_seed)
         self.agents = self.possible_agents[:]
         self.rewards = {a: 0.0 for a in self.agents}

@@ -368,3 +368,45 @@ def test_openspiel_mcts_beats_random_at_tic_tac_toe():
         st = play_game(game, seats, seed)
         mcts_seat = seed % 2
         assert mcts_seat in st.winners(), (seed, st.scores())
+
+
+DUEL = """
+game: {id: duel, name: Duel, source: a test, players: {min: 3, max: 3}, max_steps: 1000}
+variables:
+  rounds: {value: 0}
+  total: {value: 0, per_player: true}
+play:
+  - id: rounds
+    while: rounds < 2
+    max: 10
+    do:
+      - id: bid
+        choose: k in range(0, 1) where p != 2
+        simultaneous: p in players
+        label: "bid {k}"
+        do:
+          - p.total += k
+      - rounds += 1
+scoring:
+  points:
+    total:
+      value: player.total
+"""
+
+
+def test_a_player_who_does_not_choose_at_a_simultaneous_node_waits(tmp_path):
+    """Player 2 has no action at the simultaneous bids: OpenSpiel gives them one, `wait`
+    (the last id), and refuses anything else from them."""
+    (tmp_path / "duel.yaml").write_text(DUEL)
+    game = load(tmp_path / "duel.yaml")
+    assert game.num_distinct_actions() == 3 and game.get_type().dynamics == \
+        pyspiel.GameType.Dynamics.SIMULTANEOUS
+    st = game.new_initial_state()
+    assert [st.legal_actions(p) for p in range(3)] == [[0, 1], [0, 1], [2]]
+    assert st.action_to_string(2, 2) == "wait" and st.action_to_string(0, 1) == "bid 1"
+    st.apply_actions([1, 0, 2])
+    with pytest.raises(IllegalAction, match="player 2 does not choose here"):
+        st.apply_actions([1, 0, 1])
+    st.apply_actions([1, 1, 2])
+    assert st.is_terminal() and st.returns() == [2.0, 1.0, 0.0]
+    pyspiel.random_sim_test(game, num_sims=3, serialize=True, verbose=False)

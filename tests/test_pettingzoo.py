@@ -154,3 +154,51 @@ def test_render_shows_the_choices():
     e = env(ROOT / "examples" / "tic_tac_toe", render_mode="ansi")
     e.reset(seed=0)
     assert "to choose: [0]" in e.render()
+
+
+def test_a_player_without_choices_is_not_asked(tmp_path):
+    """At a simultaneous decision where only players 0 and 1 have actions, player 2 is
+    never the agent to act (until the end, when every agent is stepped out)."""
+    from test_openspiel_adapter import DUEL
+    (tmp_path / "duel.yaml").write_text(DUEL)
+    e = env(tmp_path / "duel.yaml")
+    e.reset(seed=0)
+    asked = []
+    for agent in e.agent_iter():
+        obs, reward, term, trunc, info = e.last()
+        if term or trunc:
+            e.step(None)
+            continue
+        asked.append(agent)
+        e.step(int(np.flatnonzero(obs["action_mask"])[-1]))
+    assert asked == ["player_0", "player_1"] * 2
+    assert e.rewards == {} and e.tabula.returns() == [2, 2, 0]
+
+
+@pytest.mark.parametrize("spec", ["specs/medina", "examples/leduc_poker"])
+def test_a_seed_plays_the_game_tabula_plays_with_that_seed(spec):
+    """reset(seed=s) seeds the game and draws chance as agents.play_game does: random
+    agents replayed through the environment (the same generators, the ids of the actions
+    they pick) end with the scores and actions of Tabula's own game of seed s."""
+    from interpreter.agents import RandomAgent, View, agent_rng, play_game
+    e = env(ROOT / spec, players=2)
+    space = ActionSpace(e.game)
+    for seed in (3, 4):
+        ref = play_game(e.game, seed, [RandomAgent(), RandomAgent()])
+        rngs = [agent_rng(seed, p) for p in range(2)]
+        e.reset(seed=seed)
+        for agent in e.agent_iter():
+            obs, reward, term, trunc, info = e.last()
+            if term or trunc:
+                e.step(None)
+                continue
+            p = e.possible_agents.index(agent)
+            action = RandomAgent().act(View(e.tabula, p, rngs[p]))
+            assert obs["action_mask"][space.action_id(action)] == 1
+            e.step(space.action_id(action))
+        assert e.tabula.scores() == ref["scores"]
+        replay, seen = e.game.new_state(seed=seed), []
+        for a in e.tabula.history:
+            seen.append([replay.current_player(), replay.action_to_string(a)])
+            replay.apply(a)
+        assert seen == ref["actions"]
