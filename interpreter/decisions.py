@@ -96,7 +96,7 @@ class Decisions:
                        optional=str(step.get("optional", "")),
                        done=str(step.get("done", "done")) if upto else "", upto=upto, pos=pos,
                        weighted=any(a.weight is not None for a in alts),
-                       chooser_slot=chooser_slot)
+                       chance=chance, chooser_slot=chooser_slot)
         p.decisions[did] = dec
         actions = self.mod.function("D", "st, L", [(0, "out = []", None)] + listing
                                     + [(0, "return out", None)], pos, f"decision {did}")
@@ -268,8 +268,9 @@ class Decisions:
         guard = c.steps.expr(opt["if"], scope, "an option's condition", T.BOOL) \
             if "if" in opt else None
         slots: tuple = ()
+        binds: tuple = ()
         if "choose" in opt:
-            lines, slots = self._enumerator(did, i, opt, scope, inner)
+            lines, slots, binds = self._enumerator(did, i, opt, scope, inner)
         else:
             lines = [(0, f"out.append(({did}, {i}))", None)]
         if guard is not None:
@@ -279,20 +280,22 @@ class Decisions:
                                            trace_id=oid or "", trace_pos=opt.pos)
         label = self._label(opt.get("label"), inner, slots, opt, i)
         return Alt(i, label, slots, body, str(opt.get("source", "")), self._weight(opt, inner),
-                   self._visible(step if step is not None else opt, inner)), lines, flow
+                   self._visible(step if step is not None else opt, inner),
+                   binds), lines, flow
 
     def _enumerator(self, did, alt, opt, scope: Scope, inner: Scope):
-        """The listing lines of an option with bindings, and the frame slots its values
-        go to (the option's body reads them as locals)."""
+        """The listing lines of an option with bindings, the frame slots its values go
+        to (the option's body reads them as locals), and each binding's (source, type)."""
         c = self.c
         node = parse(opt["choose"], "bindings")
         if node.take is not None:
             raise SpecError("a choice's bindings take no `while` (it is for a `for` step and "
                             "for generators)", node.take.pos, "write the condition with where")
         listing = scope.child()          # the bindings as Python locals of the listing
-        srcs, names, pieces, slots = [], [], [], []
+        srcs, names, pieces, slots, styps = [], [], [], [], []
         for b in node.items:
             src, styp = c.x.compile(b.source, listing)
+            styps.append(styp)
             if not T.iterable(styp):
                 raise SpecError(f"cannot choose from {T.describe(styp)}", b.source.pos,
                                 "choose from a zone, a list or a player list")
@@ -303,6 +306,8 @@ class Decisions:
             pieces.append(et == T.PIECE)
         cond = c.x.expect(node.cond, listing, T.BOOL, "a where condition") \
             if node.cond else None
+        binds = tuple((str(src), T.elem(styp) if T.iterable(styp) else T.ANY)
+                      for (src, _), styp in zip(srcs, styps))
         distinct = bool(opt.get("distinct", False))
         kind = self.mod.const(tuple(c.prog.piece_kind))
         independent = not any(set(name_uses(b.source)) & {x.var for x in node.items}
@@ -323,7 +328,8 @@ class Decisions:
                           (1, f"B_too_many_actions({MAX_ACTIONS}, {self.mod.const(node.pos)})",
                            node.pos)]
             return lines + loops + [(len(names), f"out.append(({did}, {alt}, "
-                                                  f"{', '.join(names)}))", None)], tuple(slots)
+                                                  f"{', '.join(names)}))", None)], \
+                tuple(slots), binds
         lines = []
         if distinct:
             lines.append((0, "seen = set()", None))
@@ -359,7 +365,7 @@ class Decisions:
             lines.append((depth, f"if len(out) > {MAX_ACTIONS}:", None))
             lines.append((depth + 1, f"B_too_many_actions({MAX_ACTIONS}, "
                                      f"{self.mod.const(node.pos)})", None))
-        return lines, tuple(slots)
+        return lines, tuple(slots), binds
 
     def _early_tests(self, node, listing: Scope) -> list:
         """The parts of a `where` joined by `and`, each compiled: [(source, position,

@@ -94,6 +94,9 @@ class Alt:
     source: str = ""
     weight: object = None    # callable(state, locals) -> a chance outcome's weight
     visible: object = None   # callable(state, locals) -> who sees the action (visible_to)
+    # each binding's compiled source and static type, in order (what the action space of
+    # interpreter/actionspace.py numbers the bound values by)
+    binds: tuple = ()
 
 
 @dataclass
@@ -108,6 +111,7 @@ class Decision:
     upto: bool = False
     pos: Pos = NOWHERE
     weighted: bool = False   # a chance decision whose outcomes have weights
+    chance: bool = False     # `player: chance`
     # a simultaneous decision: the frame slot of its player variable, and the callable
     # (state, frame, [(player, action), ...]) that runs every player's choice at once
     chooser_slot: int | None = None
