@@ -416,7 +416,7 @@ def test_a_scenario_expects_fractions(tmp_path):
 
 def arrivals(tmp_path, order: str, extra: str = ""):
     path = tmp_path / f"a_{order}.yaml"
-    path.write_text(BASE + textwrap.dedent("""
+    path.write_text(BASE + textwrap.dedent(f"""
         options:
           order: {{default: up, choices: [up, down]}}
         play:
