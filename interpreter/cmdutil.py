@@ -29,6 +29,23 @@ def parse_options(pairs) -> dict:
     return out
 
 
+def parse_option_text(text) -> dict:
+    """'temple=sewu;x=y' or 'temple:sewu;x:y' (or a dict) -> {'temple': 'sewu', 'x': 'y'}:
+    the options of a game named in one string (OpenSpiel's game parameters, whose strings
+    take no '=' inside a value: there, write KEY:VALUE; PettingZoo's env())."""
+    if isinstance(text, dict):
+        return {str(k): str(v) for k, v in text.items()}
+    out = {}
+    for pair in str(text or "").replace(",", ";").split(";"):
+        if not pair.strip():
+            continue
+        cut = min((i for i in (pair.find("="), pair.find(":")) if i >= 0), default=-1)
+        if cut <= 0:
+            raise TabulaError(f"an option is KEY=VALUE (or KEY:VALUE), not '{pair.strip()}'")
+        out[pair[:cut].strip()] = pair[cut + 1:].strip()
+    return out
+
+
 def package_version() -> str:
     """The installed distribution's version (its metadata), or why there is none."""
     from importlib import metadata

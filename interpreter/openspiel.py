@@ -41,6 +41,7 @@ import numpy as np
 import pyspiel
 
 from .actionspace import DEFAULT_INT_SPAN, ActionSpace
+from .cmdutil import parse_option_text
 from .engine import State
 from .errors import IllegalAction, TabulaError
 from .observe import Encoder
@@ -67,17 +68,7 @@ _REGISTERED_TYPE = _T(
 def parse_options(text) -> dict:
     """'temple=sewu;x=y' or 'temple:sewu;x:y' (or a dict) -> {'temple': 'sewu', 'x': 'y'}.
     OpenSpiel's game strings take no '=' inside a value: there, write KEY:VALUE."""
-    if isinstance(text, dict):
-        return {str(k): str(v) for k, v in text.items()}
-    out = {}
-    for pair in str(text or "").replace(",", ";").split(";"):
-        if not pair.strip():
-            continue
-        cut = min((i for i in (pair.find("="), pair.find(":")) if i >= 0), default=-1)
-        if cut <= 0:
-            raise TabulaError(f"an option is KEY=VALUE (or KEY:VALUE), not '{pair.strip()}'")
-        out[pair[:cut].strip()] = pair[cut + 1:].strip()
-    return out
+    return parse_option_text(text)
 
 
 def uses_shuffles(prog) -> bool:

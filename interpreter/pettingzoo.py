@@ -34,26 +34,15 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 
 from .actionspace import DEFAULT_INT_SPAN, ActionSpace
+from .cmdutil import parse_option_text
 from .errors import IllegalAction, TabulaError
 from .observe import Encoder
 from .spec import load_spec
 
 
 def _options(options) -> dict:
-    """A dict, or text as tabula_rules.openspiel.parse_options reads it (KEY=VALUE;...)."""
-    if options is None:
-        return {}
-    if isinstance(options, dict):
-        return {str(k): str(v) for k, v in options.items()}
-    out = {}
-    for pair in str(options).replace(",", ";").split(";"):
-        if not pair.strip():
-            continue
-        cut = min((i for i in (pair.find("="), pair.find(":")) if i >= 0), default=-1)
-        if cut <= 0:
-            raise TabulaError(f"an option is KEY=VALUE (or KEY:VALUE), not '{pair.strip()}'")
-        out[pair[:cut].strip()] = pair[cut + 1:].strip()
-    return out
+    """A dict, or text as cmdutil.parse_option_text reads it (KEY=VALUE;...)."""
+    return {} if options is None else parse_option_text(options)
 
 
 class TabulaEnv(AECEnv):
