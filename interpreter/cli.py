@@ -121,12 +121,17 @@ def cmd_validate(args) -> int:
     return EXIT_INPUT if bad else EXIT_OK
 
 
+STRICT_HELP = ("strict play: a choice that must be made but has nothing legal (no else:, "
+               "not optional) is a rule error at the decision, not a silent skip")
+
+
 def _play_check(spec, args) -> int:
     """validate --play N: random games of every player count; 1 if any failed."""
     from .compare import play_check
     lo, hi = spec.player_range
     progress = Progress(args.play * (hi - lo + 1), Progress.on_terminal()).begin()
-    r = play_check(spec, args.play, seed=args.seed, workers=args.workers, progress=progress)
+    r = play_check(spec, args.play, seed=args.seed, workers=args.workers, progress=progress,
+                   strict=args.strict)
     progress.finish()
     groups: dict = {}                     # the same error in many games: said once
     for rec in r["failed"]:
@@ -155,7 +160,7 @@ def cmd_run(args) -> int:
         print("tabula run: --for needs --log FILE", file=sys.stderr)
         return EXIT_USAGE
     spec = load_spec(args.spec)
-    game = spec.game(args.players, _options(args.option))
+    game = spec.game(args.players, _options(args.option), strict=args.strict)
     n = game.players
     if args.agents:        # agents.play_game's generators: the game play_game plays
         agents = make_agents(args.agents, n)
@@ -211,7 +216,7 @@ def cmd_test(args) -> int:
     passed = failed = 0
     for f in files:
         try:
-            results = run_file(f)
+            results = run_file(f, strict=args.strict)
         except TabulaError as e:
             failed += 1
             print(str(e), file=sys.stderr)
@@ -313,7 +318,7 @@ def cmd_simulate(args) -> int:
                         options=_options(args.option), agents=args.agents, seed=args.seed,
                         workers=args.workers, out=args.out, resume=args.resume,
                         progress=progress, backend=args.backend, address=args.address,
-                        rotate=args.rotate)
+                        rotate=args.rotate, strict=args.strict)
     progress.finish()
     if args.report:
         from .report import write_report
@@ -449,6 +454,7 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--workers", type=_positive(int), default=None, metavar="K",
                    help="with --play: processes (default: all cores); results do not "
                         "depend on it")
+    p.add_argument("--strict", action="store_true", help="with --play: " + STRICT_HELP)
     p.set_defaults(fn=cmd_validate)
 
     def game_args(p):
@@ -468,6 +474,7 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--log", metavar="FILE", help="write the game log (JSON lines) to FILE")
     p.add_argument("--for", dest="for_player", type=int, metavar="PLAYER",
                    help="with --log: write what PLAYER saw instead of the full log")
+    p.add_argument("--strict", action="store_true", help=STRICT_HELP)
     p.set_defaults(fn=cmd_run)
     gamelog.add_command(sub)
     graph_command(sub)
@@ -479,6 +486,8 @@ def parser() -> argparse.ArgumentParser:
                         "(their scenarios)")
     p.add_argument("-v", "--verbose", action="store_true",
                    help="print every scenario, not only those that fail")
+    p.add_argument("--strict", action="store_true",
+                   help=STRICT_HELP + " (in every scenario that does not say strict: false)")
     p.set_defaults(fn=cmd_test)
 
     p = sub.add_parser("bench", help="random playouts per second; --suite: every shipped spec")
@@ -540,6 +549,8 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--out", metavar="FILE.jsonl", help="append every finished game to FILE")
     p.add_argument("--resume", action="store_true",
                    help="complete --out without playing its finished games again")
+    p.add_argument("--strict", action="store_true",
+                   help=STRICT_HELP + " (a game that hits one is recorded as failed)")
     p.set_defaults(fn=cmd_simulate)
 
     p = sub.add_parser("compile", help="print the Python code generated for a game")

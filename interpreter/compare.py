@@ -196,8 +196,9 @@ def fired_in(rec: dict) -> dict:
 
 
 def play_check(spec: Spec, games: int, seed: int = 1, workers: int | None = None,
-               progress=None) -> dict:
-    """Random games of every player count the spec allows (default options), traced:
+               progress=None, strict: bool = False) -> dict:
+    """Random games of every player count the spec allows (default options), traced
+    (and strict, if asked: an empty mandatory choice is then a failed game):
     {"games": n, "failed": [records of games whose rules failed, with "players"],
     "never_fired": ids that fired in no game, "empty_choices": {decision's rule or step:
     games in which it came up with nothing to choose and no else: (so was skipped)}}.
@@ -210,7 +211,7 @@ def play_check(spec: Spec, games: int, seed: int = 1, workers: int | None = None
     played = 0
     for players in range(lo, hi + 1):
         run = run_batch(spec, games, players=players, seed=seed, workers=workers,
-                        trace=True, progress=None if progress is None else
+                        trace=True, strict=strict, progress=None if progress is None else
                         (lambda done, before=played: progress(before + done)))
         played += run.games
         ids |= set(rule_ids(spec, players, None))

@@ -51,10 +51,11 @@ class Compiler:
     """One spec, one player count, one set of options -> one Program."""
 
     def __init__(self, doc: LMap, players: int, options: dict, file: str = "",
-                 trace: bool = False, cache: bool = True):
+                 trace: bool = False, cache: bool = True, strict: bool = False):
         self.doc = doc
         self.file = file
         self.trace = trace
+        self.strict = strict
         game = doc["game"]
         self.prog = Program(spec_id=str(game["id"]), players=players, options=options,
                             traced=trace, cache=cache)

@@ -17,7 +17,7 @@ from . import ast
 from . import types as T
 from .ast import name_uses
 from .codegen import is_unique, paren
-from .errors import NOWHERE, SpecError
+from .errors import NOWHERE, RuleError, SpecError
 from .expressions import Scope
 from .flowgraph import Flow
 from .loader import LList, LStr
@@ -436,6 +436,9 @@ class Decisions:
         # says "nothing then" on purpose.
         empty_key = ("empty:" + dec.rule.removeprefix("step:")
                      if self.c.trace and not has_else and not upto and not optional else None)
+        # strict games (Spec.game(strict=True)): that skip is a rule error at the decision
+        strict_pos = (dec.pos if getattr(self.c, "strict", False) and not has_else
+                      and not upto and not optional else None)
 
         weighted = dec.weighted
 
@@ -448,6 +451,11 @@ class Decisions:
             if not found:
                 if empty_key is not None:
                     st.fired[empty_key] = st.fired.get(empty_key, 0) + 1
+                if strict_pos is not None:
+                    raise RuleError("a choice that must be made has nothing legal (strict "
+                                    "play)", strict_pos, "give it an `else:` (`else: []` for "
+                                    "nothing), make it optional, or fix the condition that "
+                                    "emptied it")
                 if upto:
                     st.stack.pop()              # nothing (more) to pick: the loop ends
                 if else_ins:

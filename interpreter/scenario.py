@@ -66,7 +66,10 @@ def find_scenario_files(paths) -> list:
     return out
 
 
-def run_file(path) -> list:
+def run_file(path, strict: bool = False) -> list:
+    """Run a scenario file. strict (tabula test --strict): scenarios play strictly
+    unless they (or the file) say strict: false; else as the file's and scenario's
+    strict: keys say (Spec.game(strict=True))."""
     path = Path(path)
     doc = load_yaml(path, "scenario file")
     check_schema(doc, SCENARIO_SCHEMA)
@@ -76,10 +79,11 @@ def run_file(path) -> list:
              doc.where("spec"))
     spec = load_spec(spec_path)
     results = []
+    file_strict = bool(doc.get("strict", strict))
     for sc in doc["scenarios"]:
         sid = str(sc["id"])
         try:
-            run_scenario(spec, sc)
+            run_scenario(spec, sc, bool(sc.get("strict", file_strict)))
             results.append(Result(str(path), sid, True))
         except ScenarioFailure as f:
             results.append(Result(str(path), sid, False, f.message, f.pos))
@@ -89,14 +93,14 @@ def run_file(path) -> list:
     return results
 
 
-def run_scenario(spec, sc: LMap) -> State | None:
+def run_scenario(spec, sc: LMap, strict: bool = False) -> State | None:
     """Build the scenario's state, make its decisions, check what it expects. A scenario
     that expects an error passes when building the game or making a decision fails with
     that error (an option refused for this player count, an illegal action, ...)."""
     expect = sc.get("expect", LMap())
     want_error = expect.get("error")
     try:
-        st = _play(spec, sc, want_error is not None)
+        st = _play(spec, sc, want_error is not None, strict)
     except TabulaError as e:
         if want_error is not None and str(want_error) in str(e):
             return None
@@ -112,10 +116,10 @@ def run_scenario(spec, sc: LMap) -> State | None:
     return st
 
 
-def _play(spec, sc: LMap, error_expected: bool) -> State:
+def _play(spec, sc: LMap, error_expected: bool, strict: bool = False) -> State:
     players = int(sc.get("players", spec.player_range[0]))
     options = {str(k): plain(v) for k, v in sc.get("options", {}).items()}
-    game = spec.game(players, options)
+    game = spec.game(players, options, strict=strict)
     seed = int(sc.get("seed", 0))
     st = build_position(game, sc["given"], seed) if "given" in sc else game.new_state(seed=seed)
     steps = sc.get("do", [])

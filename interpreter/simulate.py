@@ -229,10 +229,12 @@ class Job:
     rotate: bool
     seed: int
     trace: bool = False
+    strict: bool = False
 
     @property
     def key(self) -> tuple:
-        return (self.spec.hash, self.players, tuple(sorted(self.options.items())), self.trace)
+        return (self.spec.hash, self.players, tuple(sorted(self.options.items())), self.trace,
+                self.strict)
 
 
 _WORKER: dict = {}
@@ -242,7 +244,8 @@ def _init_worker(job: Job) -> None:
     """Once per worker process (and run): compile the game."""
     if _WORKER.get("key") != job.key:
         _WORKER["key"] = job.key
-        _WORKER["game"] = job.spec.game(job.players, job.options, trace=job.trace)
+        _WORKER["game"] = job.spec.game(job.players, job.options, trace=job.trace,
+                                        strict=job.strict)
 
 
 def _play_chunk(indices: list, job: Job | None = None) -> list:
@@ -406,7 +409,8 @@ def run_batch(spec_path, games: int, players: int | None = None, options: dict |
               agents=None, seed: int = 0, workers: int | None = None, out=None,
               resume: bool = False, progress=None, rotate: bool = False,
               start_method: str | None = None, backend: str = "local",
-              address: str | None = None, trace: bool = False) -> "Summary":
+              address: str | None = None, trace: bool = False,
+              strict: bool = False) -> "Summary":
     """Play games 0..games-1 of a run and summarise them.
 
     spec_path: a spec file or a game's folder, or a Spec already loaded.
@@ -423,6 +427,8 @@ def run_batch(spec_path, games: int, players: int | None = None, options: dict |
     Whatever the backend and the workers, the records are the same.
     trace: play games compiled with trace (Spec.game): each record gets `fired`, how
     often each id'd step, option and rule was reached.
+    strict: play games compiled strict (Spec.game): an empty mandatory choice is a rule
+    error, so its game is recorded with its `error`.
     """
     t0 = time.perf_counter()
     if games < 0:
@@ -436,10 +442,10 @@ def run_batch(spec_path, games: int, players: int | None = None, options: dict |
     if address is not None and backend != "ray":
         raise TabulaError("--address is for --backend ray")
     spec = spec_path if isinstance(spec_path, Spec) else load_spec(spec_path)
-    game = spec.game(players, options, trace=trace)   # bad players or options fail here
+    game = spec.game(players, options, trace=trace, strict=strict)   # bad players, options fail
     names = agent_names(agents, game.players)
     job = Job(spec, game.players, dict(game.options), tuple(names), bool(rotate),
-              int(seed), bool(trace))
+              int(seed), bool(trace), bool(strict))
 
     path = Path(out) if out is not None else None
     if resume and path is None:

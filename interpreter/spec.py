@@ -118,7 +118,8 @@ class Spec:
         return out
 
     def game(self, players: int | None = None, options: dict | None = None,
-             trace: bool = False, cache: bool = True, recall: bool = False) -> Game:
+             trace: bool = False, cache: bool = True, recall: bool = False,
+             strict: bool = False) -> Game:
         """The game compiled for a player count and options (cached). With trace, its
         states count in `state.fired` how often each id'd step, option and rule was
         reached (an `if` step: when its condition held); untraced games pay nothing.
@@ -126,18 +127,20 @@ class Spec:
         computed at every use): the same games, slower; for checking the cache. With
         recall, its states keep every player's information state (the decisions made as
         each saw them: State.information_state), at the cost of an action string per
-        decision."""
+        decision. With strict, a mandatory choice with nothing legal and no `else:` is a
+        rule error at the decision (docs/language.md 3.11); compiled in, so a game that
+        is not strict pays nothing."""
         lo, hi = self.player_range
         players = lo if players is None else int(players)
         if not lo <= players <= hi:
             fail(f"{self.id} is for {lo} to {hi} players, not {players}",
                  self.doc["game"].where("players"))
         opts = self.options(options, players)
-        key = (players, tuple(sorted(opts.items())), bool(trace), bool(cache))
+        key = (players, tuple(sorted(opts.items())), bool(trace), bool(cache), bool(strict))
         game = self._games.get(key)
         if game is None:
             prog = Compiler(self.doc, players, opts, str(self.path), trace=trace,
-                            cache=cache).compile()
+                            cache=cache, strict=strict).compile()
             game = self._games[key] = Game(prog, self)
         return Game(game.prog, self, recall=True) if recall else game
 
@@ -196,7 +199,8 @@ def load_spec(path: str | Path) -> Spec:
 
 
 def load_game(path: str | Path, players: int | None = None, options: dict | None = None,
-              recall: bool = False) -> Game:
+              recall: bool = False, strict: bool = False) -> Game:
     """The usual entry point: load_game('specs/GAME', players=3).new_state(seed=1).
-    recall=True keeps information states (State.information_state)."""
-    return load_spec(path).game(players, options, recall=recall)
+    recall=True keeps information states (State.information_state); strict=True makes
+    a mandatory choice with nothing legal a rule error (Spec.game)."""
+    return load_spec(path).game(players, options, recall=recall, strict=strict)
