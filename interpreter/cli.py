@@ -111,6 +111,9 @@ def cmd_validate(args) -> int:
         try:
             spec = load_spec(path)
             spec.validate()
+            from .deadcode import dead_data
+            for warning in dead_data(spec):     # warnings: the exit code stays
+                print(str(warning), file=sys.stderr)
             if args.play:
                 bad += _play_check(spec, args)
             else:

@@ -14,6 +14,7 @@ from . import readers, runtime, steps, values
 from . import types as T
 from .builtins import AGGREGATES, Builtins
 from .codegen import Module
+from .deadcode import Usage
 from .decisions import Decisions
 from .errors import NOWHERE, SpecError
 from .expressions import ExprCompiler, Scope
@@ -56,6 +57,7 @@ class Compiler:
         self.file = file
         self.trace = trace
         self.strict = strict
+        self.usage = Usage()      # what the rules read of data and attributes (deadcode.py)
         game = doc["game"]
         self.prog = Program(spec_id=str(game["id"]), players=players, options=options,
                             traced=trace, cache=cache)

@@ -206,8 +206,20 @@ class ExprCompiler:
         if ref is not None:                     # a table variable's entry: read it directly
             key, _ = self.compile(node.key, scope)
             return names.table_entry(ref, key, node.pos), ref.vtyp
+        # a data table read at a constant key reads that key alone (deadcode.py)
+        use = self.c.usage
+        dn = (node.obj.id if isinstance(node.obj, ast.Name) and node.obj.id in self.c.data
+              and node.obj.id not in scope.names and node.obj.id not in use.whole else None)
         obj, otyp = self.compile(node.obj, scope)
+        if dn is not None:
+            use.whole.discard(dn)
         key, ktyp = self.compile(node.key, scope)
+        if dn is not None:
+            kv = self.constant(key)
+            if kv is MISSING:
+                use.whole.add(dn)
+            else:
+                use.keys.setdefault(dn, set()).add(str(kv))
         mod = self.c.mod
         if otyp[0] in ("zone", "list"):
             self.whole(ktyp, node.key, "a slot number" if otyp[0] == "zone" else "an index")

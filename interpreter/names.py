@@ -98,6 +98,7 @@ class Names:
             typ = T.slot(z) if z.nslots == 1 else T.zone(z)
             return str(z.base), typ
         if name in c.data:
+            c.usage.whole.add(name)
             v = c.data[name]
             return mod.literal(v), type_of_value(v)
         if name in c.enums:
@@ -124,6 +125,7 @@ class Names:
         p = c.prog
         name = node.name
         if typ == T.PIECE:
+            c.usage.attrs.add(name)
             if name not in p.piece_attrs:
                 raise SpecError(f"pieces have no attribute '{name}'", node.pos,
                                 did_you_mean(name, p.piece_attrs) or
