@@ -143,7 +143,8 @@ def _play_check(spec, args) -> int:
         first = recs[0]
         print(f"{at + ': ' if at else ''}error: {error}\n  in {len(recs)} of the games "
               f"of --play; the first: tabula run {shown_path(spec.path)} --players {first['players']} "
-              f"--seed {first['seed']} --agents random", file=sys.stderr)
+              f"--seed {first['seed']} --agents random"
+              + (" --strict" if args.strict else ""), file=sys.stderr)
     never = r["never_fired"]
     status = "ok  " if not r["failed"] else "FAIL"
     print(f"{status} {shown_path(spec.path)} ({spec.id}): {r['games']} random games, "

@@ -127,6 +127,7 @@ def test_validate_play_strict(empty, safe, capsys):
     captured = capsys.readouterr()
     assert "FAIL" in captured.out and "3 random games, 3 failed" in captured.out
     assert "11:9: error: a choice that must be made has nothing legal" in captured.err
+    assert "--agents random --strict" in captured.err
     assert main(["validate", str(safe), "--play", "3", "--workers", "1", "--strict"]) == 0
 
 
