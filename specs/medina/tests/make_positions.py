@@ -757,6 +757,29 @@ y=8  -.......m..,W,...-
         3, position(3, small, start=0, teas={0: 2}, screen={0: ["merchant"], 1: ["merchant"]}),
         act(0, "place merchant", "merchant at 9,8"),
         {"current": 1, "sizes": {"teas": {0: 2}}}))
+    choice = src(
+        "You can use these tiles to skip putting something down during your turn (tea break).",
+        "Instead of playing both wooden components, I savor the privilege of only placing one "
+        "while gracefully returning a tea tile back to the box.")
+    sc.append(scenario(
+        "tea-break-not-forced-when-the-rooftop-fits-nowhere", choice,
+        "R7, R8: A holds two tea tiles, a merchant and a red rooftop, and no palace is on "
+        "the board. After the merchant, the rooftop fits nowhere: the tea break is a choice, "
+        "not the only move left, so the turn ends, A keeps both tea tiles and Yellow (1) is "
+        "next.",
+        3, position(3, small, start=0, teas={0: 2}, screen={0: ["merchant"], 1: ["merchant"]},
+                    roof_supply={0: ["red rooftop"]}),
+        act(0, "place merchant", "merchant at 9,8"),
+        {"current": 1, "sizes": {"teas": {0: 2}, "roofs": {0: 1}}}))
+    sc.append(scenario(
+        "tea-break-not-forced-when-the-stable-fits-nowhere", choice,
+        "R7, R8: A holds one tea tile, a merchant and a stable, and no building is on the "
+        "board. After the merchant, the stable fits nowhere: the turn ends, A keeps the tea "
+        "tile and Yellow (1) is next.",
+        3, position(3, small, start=0, teas={0: 1},
+                    screen={0: ["merchant", "stable"], 1: ["merchant"]}),
+        act(0, "place merchant", "merchant at 9,8"),
+        {"current": 1, "sizes": {"teas": {0: 1}, "screen": {0: 1}}}))
     return "tea.yaml", header, sc
 
 
