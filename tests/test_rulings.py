@@ -146,3 +146,19 @@ def test_rulings_lists_switchable_and_not(spec_path, capsys):
 def test_rulings_of_a_missing_spec_is_an_error(tmp_path, capsys):
     assert main(["rulings", str(tmp_path / "none.yaml")]) == 1
     assert "no such spec" in capsys.readouterr().err
+
+
+def test_a_variant_inherits_rulings_and_can_remove_one(spec_path, tmp_path):
+    var = tmp_path / "var.yaml"
+    var.write_text("extends: tiny.yaml\ngame: {id: var, name: Var}\n")
+    assert hands(Spec(var).game(2, {"deal_more": "four"}).new_state()) == [4, 4]
+    var.write_text("extends: tiny.yaml\ngame: {id: var, name: Var}\n"
+                   "remove: [rulings.deal_more]\n")
+    spec = Spec(var)
+    assert spec.options() == {"short": False}
+    with pytest.raises(SpecError, match="unknown option 'deal_more'"):
+        spec.game(2, {"deal_more": "four"})
+    var.write_text("extends: tiny.yaml\ngame: {id: var, name: Var}\n"
+                   "remove: [data.deal_size]\n")
+    with pytest.raises(SpecError, match="ruling deal_more, reading four: override of data"):
+        Spec(var)
