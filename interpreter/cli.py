@@ -331,7 +331,9 @@ def cmd_simulate(args) -> int:
 def cmd_diff(args) -> int:
     from .diff import diff_specs, format_diff, to_json
     spec_a, spec_b = load_spec(args.a), load_spec(args.b)
-    d = diff_specs(spec_a, spec_b)
+    both = _options(args.option)          # readings of switchable rulings: their changes
+    d = diff_specs(spec_a, spec_b, (rulings.doc_with(spec_a, {**both, **_options(args.option_a)}),
+                                    rulings.doc_with(spec_b, {**both, **_options(args.option_b)})))
     if args.simulate is None:
         for flag in ("report", "players", "agents", "workers", "address", "option",
                      "option_a", "option_b"):

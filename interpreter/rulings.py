@@ -78,6 +78,13 @@ def apply(doc: LMap, chosen: dict) -> LMap:
     return out
 
 
+def doc_with(spec, options: dict | None) -> LMap:
+    """A Spec's document with the readings that `options` (text or values) name, the
+    other rulings at their defaults: what `tabula diff --option-a/-b` compares."""
+    chosen = {k: v for k, v in (options or {}).items() if k in declared(spec.base_doc)}
+    return spec.doc_for(selection(spec.base_doc, chosen))
+
+
 def _changes(reading) -> bool:
     return isinstance(reading, dict) and any(a in reading for a in ACTIONS)
 

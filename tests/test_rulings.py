@@ -162,3 +162,11 @@ def test_a_variant_inherits_rulings_and_can_remove_one(spec_path, tmp_path):
                    "remove: [data.deal_size]\n")
     with pytest.raises(SpecError, match="ruling deal_more, reading four: override of data"):
         Spec(var)
+
+
+def test_diff_of_two_readings_lists_the_changed_entry(spec_path, capsys):
+    assert main(["diff", str(spec_path), str(spec_path), "--option-a", "deal_more=literal",
+                 "--option-b", "deal_more=four", "--simulate", "4", "--workers", "1"]) == 0
+    out = capsys.readouterr().out
+    assert "changed data.deal_size" in out and "1 difference" in out
+    assert "B short=False, deal_more=four" in out
