@@ -22,6 +22,8 @@ from .cmdutil import (DISTRIBUTION, EXIT_INPUT, EXIT_OK, EXIT_USAGE, Progress, b
                       package_version, parse_options as _options, positive as _positive)
 from .graph import add_command as graph_command
 from .play import add_command as play_command
+from . import rulings
+from .rulings import add_command as rulings_command
 from .simulate import BACKENDS
 from .errors import IllegalAction, TabulaError, shown_path
 from .model import CHANCE
@@ -53,8 +55,7 @@ def cmd_list(args) -> int:
             lo, hi = spec.player_range
             row.update(id=spec.id, title=str(spec.doc["game"].get("name", "")),
                        players={"min": lo, "max": hi},
-                       options={str(k): _plain(v.get("default"))
-                                for k, v in spec.doc.get("options", {}).items()})
+                       options={k: _plain(v) for k, v in spec.options().items()})
             if spec.variant_doc is not None:
                 base = base_of(spec.variant_doc, spec.path)
                 row["extends"] = next((b.name for b in catalog.shipped()
@@ -117,7 +118,9 @@ def cmd_validate(args) -> int:
             if args.play:
                 bad += _play_check(spec, args)
             else:
-                print(f"ok   {shown_path(spec.path)} ({spec.id})")
+                print(f"ok   {shown_path(spec.path)} ({spec.id}"
+                      + "".join(f"; ruling {k}: {'|'.join(rulings.readings(r))}"
+                                for k, r in rulings.declared(spec.base_doc).items()) + ")")
         except TabulaError as e:
             bad += 1
             print(str(e), file=sys.stderr)
@@ -337,7 +340,9 @@ def cmd_simulate(args) -> int:
 def cmd_diff(args) -> int:
     from .diff import diff_specs, format_diff, to_json
     spec_a, spec_b = load_spec(args.a), load_spec(args.b)
-    d = diff_specs(spec_a, spec_b)
+    both = _options(args.option)          # readings of switchable rulings: their changes
+    d = diff_specs(spec_a, spec_b, (rulings.doc_with(spec_a, {**both, **_options(args.option_a)}),
+                                    rulings.doc_with(spec_b, {**both, **_options(args.option_b)})))
     if args.simulate is None:
         for flag in ("report", "players", "agents", "workers", "address", "option",
                      "option_a", "option_b"):
@@ -483,6 +488,7 @@ def parser() -> argparse.ArgumentParser:
     gamelog.add_command(sub)
     graph_command(sub)
     play_command(sub)
+    rulings_command(sub)
 
     p = sub.add_parser("test", help="run scenario files")
     p.add_argument("paths", nargs="+", metavar="PATH",

@@ -75,8 +75,10 @@ def entries(doc) -> dict:
     return out
 
 
-def diff_specs(a, b) -> dict:
-    ea, eb = entries(a.doc), entries(b.doc)
+def diff_specs(a, b, docs: tuple | None = None) -> dict:
+    """docs: the two documents to compare instead of a.doc and b.doc (the readings of
+    switchable rulings chosen by options: rulings.doc_with)."""
+    ea, eb = entries(docs[0] if docs else a.doc), entries(docs[1] if docs else b.doc)
     added = [{"id": k, "kind": k.split(".")[0].split("[")[0], "b": _normalised(eb[k])}
              for k in eb if k not in ea]
     removed = [{"id": k, "kind": k.split(".")[0].split("[")[0], "a": _normalised(ea[k])}

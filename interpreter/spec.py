@@ -16,6 +16,7 @@ from .engine import Game
 from .errors import Pos, SpecError, did_you_mean, fail
 from .loader import LMap, check_schema, load_yaml
 from .variants import resolve
+from . import rulings
 
 SPEC_SCHEMA = "spec.schema.json"
 
@@ -64,6 +65,10 @@ class Spec:
         if isinstance(players, dict) and int(players["min"]) > int(players["max"]):
             fail(f"game.players: min ({players['min']}) is greater than max ({players['max']})",
                  self.doc["game"].where("players"))
+        rulings.check(self.doc)             # every reading of every ruling applies
+        self.base_doc = self.doc            # the spec as written; .doc: default readings
+        self._docs = {(): self.doc}
+        self.doc = self.doc_for(rulings.selection(self.doc))
         self.text = self.path.read_text(encoding="utf-8")
         self.hash = hashlib.sha256(canonical_text(self.doc).encode()).hexdigest()[:16]
         self._games: dict = {}
@@ -75,6 +80,13 @@ class Spec:
         state = dict(self.__dict__)
         state["_games"] = {}
         return state
+
+    def doc_for(self, chosen: dict) -> LMap:
+        """The document with the chosen readings of its switchable rulings (cached)."""
+        key = tuple(sorted(chosen.items()))
+        if key not in self._docs:
+            self._docs[key] = rulings.apply(self.base_doc, chosen)
+        return self._docs[key]
 
     @property
     def id(self) -> str:
@@ -90,13 +102,17 @@ class Spec:
         converted to the option's type). Unknown options and bad values are errors."""
         decl = self.doc.get("options", LMap())
         out = {str(k): plain(v.get("default")) for k, v in decl.items()}
-        for key, value in (given or {}).items():
+        switchable = rulings.declared(self.base_doc)
+        given = dict(given or {})
+        out.update(rulings.selection(self.base_doc, {k: given.pop(k) for k in list(given)
+                                                     if k in switchable}))
+        for key, value in given.items():
             if key not in decl:
                 where = (self.doc.where_key("options") if "options" in self.doc
                          else self.doc.where_key("game"))
                 fail(f"unknown option '{key}'", where,
-                     did_you_mean(key, decl) or
-                     f"this game's options: {', '.join(decl) or 'none'}")
+                     did_you_mean(key, list(decl) + list(switchable)) or
+                     f"this game's options: {', '.join(list(decl) + list(switchable)) or 'none'}")
             choices = [plain(c) for c in decl[key].get("choices", [])]
             try:
                 value = _convert(value, out[key], choices)
@@ -111,6 +127,8 @@ class Spec:
             out[key] = value
         if players is not None:
             for key, value in out.items():
+                if key in switchable:
+                    continue
                 rng = decl[key].get("players", {}).get(value)
                 if rng and not int(rng["min"]) <= players <= int(rng["max"]):
                     fail(f"option {key}={value} is for {rng['min']} to {rng['max']} players, "
@@ -139,7 +157,13 @@ class Spec:
         key = (players, tuple(sorted(opts.items())), bool(trace), bool(cache), bool(strict))
         game = self._games.get(key)
         if game is None:
-            prog = Compiler(self.doc, players, opts, str(self.path), trace=trace,
+            switchable = rulings.declared(self.base_doc)
+            doc = self.doc_for({k: v for k, v in opts.items() if k in switchable})
+            # game.options (a log's header, run's and diff's reports) names a ruling only
+            # when a reading other than its default is played
+            shown = {k: v for k, v in opts.items()
+                     if k not in switchable or v != str(switchable[k]["default"])}
+            prog = Compiler(doc, players, shown, str(self.path), trace=trace,
                             cache=cache, strict=strict).compile()
             game = self._games[key] = Game(prog, self)
         return Game(game.prog, self, recall=True) if recall else game
@@ -154,6 +178,9 @@ class Spec:
                 rng = o.get("players", {}).get(choice)
                 n = int(rng["min"]) if rng else lo
                 self.game(n, {str(key): plain(choice)})
+        for name, r in rulings.declared(self.base_doc).items():
+            for reading in rulings.readings(r):
+                self.game(lo, {str(name): reading})
         if hi != lo:
             self.game(hi)
 

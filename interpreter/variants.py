@@ -18,7 +18,7 @@ MAX_EXTENDS = 16
 
 # what a variant can name by id: a section of the spec (a mapping of ids), or "steps"
 MAPPED = ("options", "enums", "data", "components", "zones", "variables", "functions",
-          "rules", "invariants")
+          "rules", "invariants", "rulings")
 SCORING = ("points", "tiebreak")
 KINDS = MAPPED + SCORING + ("steps",)
 

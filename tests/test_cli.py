@@ -282,7 +282,8 @@ def test_list_names_every_shipped_spec(capsys):
              else next(p.glob("*.yaml"))).relative_to(ROOT) for p in EXAMPLES}
     assert games["medang"]["players"] == {"min": 2, "max": 5}
     assert games["medang"]["title"] == "Medang" and games["medang"]["options"] == {
-        "temple": "borobudur"}
+        "temple": "borobudur", "row_majority": "all_dynasties",     # rulings: defaults
+        "end_immediate": "immediate"}
     assert games["medang"]["variants"] == ["medang-prambanan"]
     assert games["medang-prambanan"]["extends"] == "medang"
     assert games["medang-prambanan"]["names"] == ["medang-prambanan", "medang_prambanan"]

@@ -34,7 +34,7 @@ from tabula_rules.spec import Spec  # noqa: E402
 
 TINY = ROOT / "examples" / "tiny" / "tiny.yaml"
 SECTIONS = {"game", "options", "enums", "data", "components", "zones", "variables",
-            "functions", "setup", "play", "rules", "scoring", "invariants"}
+            "functions", "setup", "play", "rules", "scoring", "invariants", "rulings"}
 SHAPES = {"do", "if", "for", "repeat", "while", "turns", "match", "choose", "choose_one"}
 EXPR_KEYS = ("if", "while", "match", "repeat", "up_to", "player", "weight", "visible_to")
 FIELD = re.compile(r"\{([^{}]*)\}")
