@@ -18,3 +18,45 @@ EXAMPLES = sorted(p for p in (ROOT / "examples").iterdir()
 @pytest.fixture(scope="session")
 def root() -> Path:
     return ROOT
+
+
+# A game of choices that come up empty (a chip taken in round 1, none left after): a bare
+# one, and ones that say what then (else:, else: [], optional). validate --play lists the
+# bare one (tests/test_compare.py); strict play stops there (tests/test_strict.py).
+EMPTY = """\
+game: {id: empty, name: Empty, source: none, players: {min: 2, max: 2}}
+components:
+  chip: {name: chip, count: 1, zone: pool}
+zones:
+  pool: {kind: stack, visibility: public}
+  box: {kind: stack, visibility: public}
+play:
+  - id: turn
+    repeat: 3
+    do:
+      - id: take
+        choose: c in pool
+        label: "take {c}"
+        do:
+          - move c to box
+      - id: take_or_say
+        choose: c in pool
+        label: "take {c}"
+        do:
+          - move c to box
+        else:
+          - id: said
+            do: []
+      - id: take_or_nothing
+        choose: c in pool
+        label: "take {c}"
+        do:
+          - move c to box
+        else: []
+      - id: take_if_you_like
+        choose: c in pool
+        optional: take nothing
+        label: "take {c}"
+        do:
+          - move c to box
+"""

@@ -13,7 +13,7 @@ from tabula_rules.compare import (Comparison, compare_records, compare_variants,
                                  paired, t975, verdict)
 from tabula_rules.spec import Spec
 
-from conftest import ROOT
+from conftest import EMPTY, ROOT
 
 MEDANG = str(ROOT / "specs" / "medang")
 PRAMBANAN = str(ROOT / "examples" / "medang-prambanan")
@@ -425,43 +425,6 @@ def test_validate_play_fails_a_game_that_never_ends(capsys, tmp_path):
     assert "--players 3 --seed" in captured.err and "Traceback" not in captured.err
 
 
-EMPTY = """\
-game: {id: empty, name: Empty, source: none, players: {min: 2, max: 2}}
-components:
-  chip: {name: chip, count: 1, zone: pool}
-zones:
-  pool: {kind: stack, visibility: public}
-  box: {kind: stack, visibility: public}
-play:
-  - id: turn
-    repeat: 3
-    do:
-      - id: take
-        choose: c in pool
-        label: "take {c}"
-        do:
-          - move c to box
-      - id: take_or_say
-        choose: c in pool
-        label: "take {c}"
-        do:
-          - move c to box
-        else:
-          - id: said
-            do: []
-      - id: take_or_nothing
-        choose: c in pool
-        label: "take {c}"
-        do:
-          - move c to box
-        else: []
-      - id: take_if_you_like
-        choose: c in pool
-        optional: take nothing
-        label: "take {c}"
-        do:
-          - move c to box
-"""
 
 
 def test_a_choice_skipped_for_lack_of_options_is_counted_in_traced_games(tmp_path, capsys):

@@ -11,44 +11,11 @@ from tabula_rules.errors import RuleError
 from tabula_rules.scenario import run_file
 from tabula_rules.spec import Spec
 
+from conftest import EMPTY as EMPTY_CHOICES
+
 # round 1: `take` has the chip; rounds 2 and 3: `take` is empty (strict: an error at
 # line 11), the others are empty too but say what then (else:, else: [], optional)
-EMPTY = """\
-game: {id: empty, name: Empty, source: none, players: {min: 2, max: 2}}
-components:
-  chip: {name: chip, count: 1, zone: pool}
-zones:
-  pool: {kind: stack, visibility: public}
-  box: {kind: stack, visibility: public}
-play:
-  - id: turn
-    repeat: 3
-    do:
-      - id: take
-        choose: c in pool
-        label: "take {c}"
-        do:
-          - move c to box
-      - id: take_or_say
-        choose: c in pool
-        label: "take {c}"
-        do:
-          - move c to box
-        else:
-          - id: said
-            do: []
-      - id: take_or_nothing
-        choose: c in pool
-        label: "take {c}"
-        do:
-          - move c to box
-        else: []
-      - id: take_if_you_like
-        choose: c in pool
-        optional: take nothing
-        label: "take {c}"
-        do:
-          - move c to box
+EMPTY = EMPTY_CHOICES + """\
       - id: take_some
         choose: c in pool
         up_to: 1
