@@ -36,6 +36,57 @@ TOKENS = ["not ", "(", ")", "[", "]", "{", "}", ":", "- ", "  ", "\n", "#", "'",
           "end game", "call ", "range(1, 100000)", "choose: ", "player: 7", "max_steps: 0"]
 
 
+# hand-made hostile inputs, one or more per class of the hostile-input issue: each must
+# give a located error (or a result) quickly and within bounded memory
+HOSTILE_RULES = ["not " * 3000 + "true", " + ".join(["1"] * 3000), "9" * 5000,
+                 "(" * 2000 + "1" + ")" * 2000, "[" * 2000 + "]" * 2000]
+TINY = (ROOT / "examples" / "tiny" / "tiny.yaml").read_text(encoding="utf-8")
+BASE = """\
+game: {id: h, name: H, source: none, players: {min: 2, max: 2}%s}
+components:
+  card:
+    name: "%s"
+    for_each: {n: "range(1, 3)"}
+    count: %s
+    zone: deck
+zones:
+  deck: {kind: stack}
+  board: {kind: grid, width: %s, height: %s}
+%s
+play:
+%s
+"""
+
+
+def hostile_specs() -> list:
+    """(what, spec text) for each hostile spec of the issue's classes."""
+    def spec(game="", name="c{n}", count="1", width="3", height="3", extra="",
+             play="  - move top(deck) to board[0, 0]"):
+        return BASE % (game, name, count, width, height, extra, play)
+    alias = "data:\n  s: {value: &a '" + "x" * 5000 + "'}\n" + "".join(
+        f"  t{i}: {{value: [*a, *a, *a, *a, *a, *a, *a, *a, *a, *a]}}\n" for i in range(2000))
+    return [
+        ("a count of a billion", spec(count="1000000000")),
+        ("10^10 combinations", spec(name="c", count="1").replace(
+            'for_each: {n: "range(1, 3)"}',
+            'for_each: {a: "range(1, 100000)", b: "range(1, 100000)"}')),
+        ("a 10^5 x 10^5 grid", spec(width="100000", height="100000")),
+        ("max_steps 10^15", spec(game=", max_steps: 1000000000000000")),
+        ("a template walking attributes", spec(name="{n.__class__}")),
+        ("a template's format spec", spec(name="{n:>999999999}")),
+        ("a template naming nothing", spec(name="{n.nope}")),
+        ("a player out of range", spec(play="  - choose: c in deck\n    player: 5\n"
+                                            "    do:\n      - move c to board[0, 0]")),
+        ("x = x * x in a loop", spec(extra="variables:\n  x: {value: 2}",
+                                     play="  - repeat: 100\n    do:\n      - x = x * x")),
+        ("mixed key types", spec(extra="data:\n  m: {value: {1: a, x: b}}")),
+        ("a NUL character", spec().replace("source: none", "source: no\x00ne")),
+        ("an alias bomb", spec(extra=alias)),
+        ("a 5,000-digit number", spec(play="  - move top(deck) to board[" + "9" * 5000
+                                           + " // " + "9" * 5000 + ", 0]")),
+    ]
+
+
 def mutate(text: str, rng: random.Random) -> str:
     """One to four random edits: delete, duplicate or swap lines, insert a token, change
     a character."""
@@ -104,6 +155,25 @@ def check_command(argv: list) -> int:
     if "Traceback" in err.getvalue():
         raise AssertionError("a traceback reached the user:\n" + err.getvalue()[-2000:])
     return code
+
+
+def hostile(folder: Path, slow: float = 20.0) -> dict:
+    """Every hand-made hostile input once: {what: outcome or the traceback}."""
+    out = {}
+    for what, text in hostile_specs():
+        t0 = time.perf_counter()
+        try:
+            out[what] = check_spec_text(text, folder)
+        except Exception:  # noqa: BLE001
+            out[what] = traceback.format_exc()[-800:]
+        if time.perf_counter() - t0 > slow:
+            out[what] = f"slow: {time.perf_counter() - t0:.0f} s"
+    for text in HOSTILE_RULES:
+        try:
+            out[f"rule text {text[:12]!r}..."] = check_rule_text(text)
+        except Exception:  # noqa: BLE001
+            out[f"rule text {text[:12]!r}..."] = traceback.format_exc()[-800:]
+    return out
 
 
 def campaign(inputs: int, seed: int, folder: Path, slow: float = 20.0, log=print) -> dict:
