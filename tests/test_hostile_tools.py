@@ -101,3 +101,41 @@ def test_an_old_log_replays_with_a_warning(capsys, tmp_path):
     write_rows(log, rows)
     code, _, err = run(capsys, "replay", log)
     assert code == 1 and "'check'" in err
+
+
+# ---- 12: simulate --resume writes only to its own run's file --------------------------------
+
+def sim(capsys, *argv):
+    return run(capsys, "simulate", MEDANG, "--players", 3, "--seed", 7, "--workers", 1,
+               *argv)
+
+
+def test_resume_refuses_an_unrelated_file_and_leaves_it(capsys, tmp_path):
+    log = tmp_path / "game.jsonl"
+    assert run(capsys, "run", TTT, "--seed", 1, "--log", log)[0] == 0
+    before = log.read_bytes()
+    code, out, err = sim(capsys, "--games", 3, "--out", log, "--resume")
+    assert code == 1 and "Traceback" not in err
+    assert err.startswith(f"{log}:1: not a record file of tabula simulate")
+    assert log.read_bytes() == before
+    notes = tmp_path / "notes.txt"
+    notes.write_text("my notes\nno newline at the end")
+    code, _, err = sim(capsys, "--games", 3, "--out", notes, "--resume")
+    assert code == 1 and notes.read_text() == "my notes\nno newline at the end"
+
+
+def test_resume_reports_a_corrupted_middle_line_and_plays_its_game(capsys, tmp_path):
+    out = tmp_path / "run.jsonl"
+    assert sim(capsys, "--games", 5, "--out", out)[0] == 0
+    whole = out.read_text().splitlines(keepends=True)
+    broken = whole[:2] + ['{"index": 2, "seed": 1\n'] + whole[3:]
+    out.write_text("".join(broken))
+    code, _, err = sim(capsys, "--games", 5, "--out", out, "--resume", "--json")
+    assert code == 0
+    assert f"warning: {out}: 1 line cannot be read: line 3 (not JSON)" in err
+    # game 2 was played again (appended), games 3 and 4 were kept, not dropped
+    from tabula_rules.simulate import read_records
+    recs = read_records(out)
+    assert sorted(r["index"] for r in recs) == [0, 1, 2, 3, 4]
+    assert json.loads(whole[2]) in recs
+    assert out.read_text().splitlines(keepends=True)[:5] == broken[:5]
