@@ -139,3 +139,50 @@ def test_resume_reports_a_corrupted_middle_line_and_plays_its_game(capsys, tmp_p
     assert sorted(r["index"] for r in recs) == [0, 1, 2, 3, 4]
     assert json.loads(whole[2]) in recs
     assert out.read_text().splitlines(keepends=True)[:5] == broken[:5]
+
+
+# ---- 10: scenario player keys and per-player shapes ----------------------------------------
+
+GOOF = ROOT / "examples" / "goofspiel" / "goofspiel.yaml"
+KUHN = ROOT / "examples" / "kuhn_poker" / "kuhn_poker.yaml"
+
+BAD_SCENARIOS = {
+    # name: (spec, the scenario's body, the failure expected (after file:line:col: ))
+    "null zone key": (GOOF, "given: {zones: {hand: {~: [P0-2]}}}",
+                      "'hand': null is not a player of this game (a player number 0 to 1)"),
+    "player 99 zone": (GOOF, "given: {zones: {hand: {99: [P0-2]}}}",
+                       "'hand': 99 is not a player"),
+    "true as a player": (GOOF, "given: {zones: {hand: {true: [P0-2]}}}",
+                         "'hand': True is not a player"),
+    "null sizes key": (GOOF, "expect: {sizes: {hand: {~: 3}}}",
+                       "sizes of 'hand': null is not a player"),
+    "player 99 sizes": (GOOF, "expect: {sizes: {hand: {99: 3}}}",
+                        "sizes of 'hand': 99 is not a player"),
+    "sizes map for one zone": (GOOF, "expect: {sizes: {point_deck: {0: 3}}}",
+                               "'point_deck' is one zone, not one per player"),
+    "null legal key": (GOOF, "expect: {legal_includes: {~: [a]}}",
+                       "legal_includes: null is not a player"),
+    "player 99 legal": (GOOF, "expect: {legal: {99: [a]}}", "legal: 99 is not a player"),
+    "player 99 expected current": (GOOF, "expect: {current: 99}",
+                                   "current: 99 is not a player"),
+    "player 99 step": (GOOF, "do: [{player: 99, action: a}]", "player: 99 is not a player"),
+    "null variable key": (KUHN, "given: {variables: {stake: {~: 1}}}",
+                          "'stake': null is not a player"),
+    "player 99 variable": (KUHN, "given: {variables: {stake: {99: 1}}}",
+                           "'stake': 99 is not a player"),
+    "a number for a per-player variable": (
+        KUHN, "expect: {variables: {stake: 3}}",
+        "'stake' is per player: give a map from player number (0 to 1) to a value, not 3"),
+    "player 99 expected variable": (KUHN, "expect: {variables: {stake: {99: 3}}}",
+                                    "'stake': 99 is not a player"),
+}
+
+
+def test_scenario_player_keys_and_shapes_fail_located(capsys, tmp_path):
+    for name, (spec, body, message) in BAD_SCENARIOS.items():
+        f = tmp_path / "bad.test.yaml"
+        f.write_text(f"spec: {spec}\nscenarios:\n  - id: x\n    {body}\n")
+        code, out, err = run(capsys, "test", f)
+        assert code == 1 and "Traceback" not in out + err, (name, out, err)
+        assert f"FAIL {f}::x\n     {f}:4:" in out, (name, out)
+        assert message in out, (name, out)
