@@ -23,6 +23,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 
 from .agents import next_action
+from .cmdutil import writing
 from .engine import Game, State
 from .errors import TabulaError
 from .model import CHANCE, TERMINAL
@@ -190,12 +191,9 @@ def open_log(path, header: dict, player: int | None = None):
     n = header["players"]
     if player is not None and not 0 <= player < n:
         raise TabulaError(f"--for {player}: the players of this game are 0 to {n - 1}")
-    try:
-        fh = open(path, "w", encoding="utf-8", newline="\n")
-    except OSError as e:
-        raise TabulaError(f"cannot write the log {path}: {e.strerror or e}") from None
-    with fh:
-        yield LogWriter(fh, header) if player is None else PlayerLogWriter(fh, header, player)
+    with writing(f"the log {path}"):      # opening, every line, closing: a full disk too
+        with open(path, "w", encoding="utf-8", newline="\n") as fh:
+            yield LogWriter(fh, header) if player is None else PlayerLogWriter(fh, header, player)
 
 
 # ---- observation changes ------------------------------------------------------------------

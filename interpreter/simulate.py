@@ -38,6 +38,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from .agents import make_agent, play_game
+from .cmdutil import writing
 from .errors import SpecError, TabulaError, did_you_mean
 from .spec import Spec, load_spec
 from .values import as_float, encode
@@ -487,12 +488,10 @@ def run_batch(spec_path, games: int, players: int | None = None, options: dict |
     path = Path(out) if out is not None else None
     if resume and path is None:
         raise TabulaError("--resume completes the file of --out; name it")
-    try:
+    with writing(path):
         done = _resume(path, job, game, warn) if resume else {}
         sink = None if path is None else open(path, "a" if resume else "w", encoding="utf-8",
                                               newline="\n")
-    except OSError as e:
-        raise TabulaError(f"cannot write {path}: {e.strerror}") from None
     todo = [i for i in range(games) if i not in done]
     records = [rec for i, rec in sorted(done.items()) if i < games]
     finished = len(records)
@@ -505,15 +504,19 @@ def run_batch(spec_path, games: int, players: int | None = None, options: dict |
                 rec = waiting.pop(todo[pos])
                 pos += 1
                 if sink is not None:
-                    sink.write(record_line(rec))
-                    sink.flush()
+                    with writing(path):
+                        sink.write(record_line(rec))
+                        sink.flush()
                 records.append(rec)
                 finished += 1
                 if progress is not None:
                     progress(finished)
     finally:
         if sink is not None:
-            sink.close()
+            try:
+                sink.close()
+            except OSError:
+                pass            # a write that failed said so (cannot_write); nothing more
     records.sort(key=lambda r: r["index"])
     summary = summarize(records)
     summary.seconds = time.perf_counter() - t0

@@ -4,6 +4,9 @@ that is not its own run's; scenario player keys and shapes are checked; counts o
 command line are positive and output files that cannot be written are a clear error."""
 
 import json
+import os
+
+import pytest
 
 from tabula_rules.cli import main
 from tabula_rules.gamelog import header_digest
@@ -186,3 +189,52 @@ def test_scenario_player_keys_and_shapes_fail_located(capsys, tmp_path):
         assert code == 1 and "Traceback" not in out + err, (name, out, err)
         assert f"FAIL {f}::x\n     {f}:4:" in out, (name, out)
         assert message in out, (name, out)
+
+
+# ---- 11: counts are positive; an output file that cannot be written is an error --------------
+
+FULL = "/dev/full"
+needs_full = pytest.mark.skipif(not os.path.exists(FULL), reason="no /dev/full here")
+
+
+@needs_full
+def test_a_full_disk_is_a_clear_error(capsys, tmp_path):
+    for argv, message in (
+            (("run", TTT, "--log", FULL), f"cannot write the log {FULL}: "),
+            (("run", TTT, "--log", FULL, "--for", 1), f"cannot write the log {FULL}: "),
+            (("simulate", TTT, "--games", 3, "--workers", 1, "--out", FULL),
+             f"cannot write {FULL}: "),
+            (("compile", TTT, "--out", FULL), f"cannot write {FULL}: ")):
+        code, _, err = run(capsys, *argv)
+        assert code == 1 and "Traceback" not in err, argv
+        assert err.startswith(message), (argv, err)
+
+
+def test_an_output_error_no_command_wraps_is_still_exit_1(capsys, monkeypatch):
+    from tabula_rules import cli
+
+    def broken(args):
+        raise OSError(28, "No space left on device", "/somewhere/out.json")
+    monkeypatch.setattr(cli, "cmd_run", broken)
+    code, _, err = run(capsys, "run", TTT)
+    assert code == 1 and err == "tabula: /somewhere/out.json: No space left on device\n"
+
+
+def test_counts_must_be_positive(capsys):
+    from tabula_rules import bench
+    from tabula_rules.errors import TabulaError
+    from tabula_rules.spec import load_spec
+    for games in ("0", "-3"):
+        with pytest.raises(SystemExit) as e:
+            main(["bench", TTT, "--games", games])
+        assert e.value.code == 2
+        assert "--games: must be greater than 0" in capsys.readouterr().err
+    spec = load_spec(TTT)
+    game = spec.game(None, {})
+    for games in (0, -3):
+        with pytest.raises(TabulaError, match="games must be a whole number greater than 0"):
+            bench.bench(game, games, 1)
+        with pytest.raises(TabulaError, match="games must be a whole number greater than 0"):
+            bench.bench_spec(spec, game, games, 1)
+    with pytest.raises(TabulaError, match="repeat must be"):
+        bench.bench_spec(spec, game, 2, 1, repeat=0)
