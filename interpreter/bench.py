@@ -40,8 +40,16 @@ CLONES_PER_STATE = 250           # cloned 250 times each
 
 # ---- one spec -----------------------------------------------------------------------------
 
+def _count(name: str, value) -> None:
+    """A count of the library's callers, as the command line's (cmdutil.positive) are:
+    a whole number greater than 0 (0 games would divide by zero)."""
+    if type(value) is not int or value < 1:
+        raise TabulaError(f"{name} must be a whole number greater than 0, not {value!r}")
+
+
 def bench(game, games: int, seed: int) -> dict:
     """Random playouts through the public API; decisions exclude chance decisions."""
+    _count("games", games)
     rng = bot_rng(seed)
     decisions = chance = branching = 0
     t0 = time.perf_counter()
@@ -118,8 +126,10 @@ def bench_spec(spec, game, games: int, seed: int, repeat: int = 1, reference=Non
     the reference's, so that drift hits both alike) and the ratio to the reference."""
     out = {"spec": spec.id, "players": game.players, "options": game.options, "seed": seed,
            "repeat": repeat}
+    _count("games", games)
+    _count("repeat", repeat)
     runs, refs, ratios = [], [], []
-    for _ in range(max(1, repeat)):
+    for _ in range(repeat):
         runs.append(bench(game, games, seed))
         if reference:
             ref = run_reference(reference, game.players, games, seed, game.options)

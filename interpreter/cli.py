@@ -19,7 +19,8 @@ from pathlib import Path
 
 from . import bench, benchconfig, catalog, gamelog
 from .cmdutil import (DISTRIBUTION, EXIT_INPUT, EXIT_OK, EXIT_USAGE, Progress, bot_rng,
-                      package_version, parse_options as _options, positive as _positive)
+                      package_version, parse_options as _options, positive as _positive,
+                      writing)
 from .graph import add_command as graph_command
 from .play import add_command as play_command
 from . import rulings
@@ -382,10 +383,8 @@ def cmd_compile(args) -> int:
     text = game.prog.module.source(f"{spec.id}, {game.players} players"
                                    + (f", {options}" if options else ""))
     if args.out:
-        try:
+        with writing(args.out):
             Path(args.out).write_text(text, encoding="utf-8")
-        except OSError as e:
-            raise TabulaError(f"cannot write {args.out}: {e.strerror}") from None
     else:
         sys.stdout.write(text)
     return EXIT_OK
@@ -612,6 +611,11 @@ def main(argv=None) -> int:
         except OSError:
             pass
         return EXIT_OK
+    except OSError as e:              # a file no command wraps itself: still no traceback
+        Progress.wipe()
+        where = f"{e.filename}: " if getattr(e, "filename", None) else ""
+        print(f"tabula: {where}{e.strerror or e}", file=sys.stderr)
+        return EXIT_INPUT
 
 
 if __name__ == "__main__":

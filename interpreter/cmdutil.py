@@ -11,6 +11,7 @@ import argparse
 import random
 import sys
 import time
+from contextlib import contextmanager
 
 from .errors import TabulaError
 
@@ -59,6 +60,22 @@ def bot_rng(seed: int) -> random.Random:
     """The random bots' own generator in `tabula run` (and bench): separate from the
     game's, derived from the seed."""
     return random.Random(f"tabula-bots:{seed}")
+
+
+def cannot_write(path, e: OSError) -> TabulaError:
+    """An output file that cannot be written (no such folder, no permission, a full
+    disk, ...) as a clear error: exit 1, never a traceback."""
+    return TabulaError(f"cannot write {path}: {e.strerror or e}")
+
+
+@contextmanager
+def writing(path):
+    """Around every write of an output file (opening, writing, flushing, closing): an
+    OSError is cannot_write(path, e)."""
+    try:
+        yield
+    except OSError as e:
+        raise cannot_write(path, e) from None
 
 
 def positive(kind):

@@ -16,12 +16,14 @@ exception.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import sys
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 
 from .agents import next_action
+from .cmdutil import writing
 from .engine import Game, State
 from .errors import TabulaError
 from .model import CHANCE, TERMINAL
@@ -29,12 +31,13 @@ from .spec import load_spec
 from .values import decode, encode, is_number
 
 __all__ = ["LOG_FORMAT", "LOG_VERSION", "GameLog", "LogWriter", "PlayerLogWriter", "Stop",
-           "add_command", "apply_changes", "changes", "check_full", "check_variant",
+           "add_command", "apply_changes", "changes", "check_full", "check_header", "check_variant",
            "format_variant", "format_view", "full_view", "log_header", "open_log", "play",
-           "player_views", "read_log", "replay"]
+           "player_views", "read_log", "replay", "state_digest"]
 
 LOG_FORMAT = "tabula-log"
-LOG_VERSION = 1
+LOG_VERSION = 2      # 2: decisions and the end line carry the state's digest, the header its own
+OLD_VERSIONS = (1,)  # read and replayed, with a warning that they cannot be proven
 SHOWN = 8            # legal actions quoted in a refusal
 
 
@@ -49,6 +52,23 @@ def _who_text(player) -> str:
     if player == TERMINAL:
         return "nobody"
     return f"player {player}"
+
+
+def state_digest(st: State) -> str:
+    """A short digest of everything in a state (State.to_json_text: zones, variables, turn,
+    history, the generator's state): equal digests, the same state."""
+    return hashlib.sha256(st.to_json_text().encode("utf-8")).hexdigest()[:16]
+
+
+_UNCHECKED = ("spec_path", "check")      # information, and the digest itself
+
+
+def header_digest(header: dict) -> str:
+    """The digest of a full log's header: every field that makes the game (spec id and
+    hash, players, options, seed, agents, format and version), not the spec's path."""
+    fields = {k: v for k, v in header.items() if k not in _UNCHECKED}
+    text = json.dumps(fields, sort_keys=True, separators=(",", ":"))
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
 
 
 # ---- playing --------------------------------------------------------------------------------
@@ -87,35 +107,43 @@ def play(game: Game, seed: int, agents: list, chance, seats: list, log=None) -> 
 
 def log_header(spec, game: Game, spec_path: str, seed: int, agents: list) -> dict:
     """The first line of a full log: what replays the game (the decisions aside)."""
-    return {"format": LOG_FORMAT, "version": LOG_VERSION, "spec": game.id,
+    head = {"format": LOG_FORMAT, "version": LOG_VERSION, "spec": game.id,
             "spec_hash": spec.hash, "spec_path": str(spec_path), "players": game.players,
             "options": dict(game.options), "seed": seed,
             "agents": [getattr(a, "name", str(a)) for a in agents]}
+    head["check"] = header_digest(head)
+    return head
 
 
 class LogWriter:
     """Writes a full log, one line as each decision is made (a game that stops on a rule
-    error leaves the decisions made so far, without the end line)."""
+    error leaves the decisions made so far, without the end line). Each decision holds
+    the digest of the state it was taken in (`begin` is given the state before the first
+    decision, `decision` the state after each), the end line the final state's."""
 
     def __init__(self, fh, header: dict):
         self.fh = fh
         self.header = header
         self.n = 0
+        self.digest = None
 
     def _line(self, record: dict) -> None:
         self.fh.write(json.dumps(record) + "\n")
 
     def begin(self, st: State) -> None:
+        self.digest = state_digest(st)
         self._line(self.header)
 
     def decision(self, player: int, action: tuple, text: str, turn: int, st: State) -> None:
         self.n += 1
         self._line({"n": self.n, "turn": turn, "player": _who(player), "action": text,
-                    "tuple": encode(action)})
+                    "tuple": encode(action), "state": self.digest})
+        self.digest = state_digest(st)
 
     def end(self, st: State) -> None:
         self._line({"end": True, "decisions": self.n, "points": encode(st.points()),
-                    "scores": encode(st.scores()), "winners": st.winners()})
+                    "scores": encode(st.scores()), "winners": st.winners(),
+                    "state": state_digest(st)})
 
 
 class PlayerLogWriter(LogWriter):
@@ -134,7 +162,7 @@ class PlayerLogWriter(LogWriter):
     def begin(self, st: State) -> None:
         head = {"format": LOG_FORMAT, "version": LOG_VERSION, "for": self.player}
         head.update((k, v) for k, v in self.header.items()
-                    if k not in ("format", "version", "seed"))
+                    if k not in ("format", "version", "seed", "check"))
         self.view = st.observation(self.player)
         head["start"] = self.view
         self._line(head)
@@ -163,12 +191,9 @@ def open_log(path, header: dict, player: int | None = None):
     n = header["players"]
     if player is not None and not 0 <= player < n:
         raise TabulaError(f"--for {player}: the players of this game are 0 to {n - 1}")
-    try:
-        fh = open(path, "w", encoding="utf-8", newline="\n")
-    except OSError as e:
-        raise TabulaError(f"cannot write the log {path}: {e.strerror or e}") from None
-    with fh:
-        yield LogWriter(fh, header) if player is None else PlayerLogWriter(fh, header, player)
+    with writing(f"the log {path}"):      # opening, every line, closing: a full disk too
+        with open(path, "w", encoding="utf-8", newline="\n") as fh:
+            yield LogWriter(fh, header) if player is None else PlayerLogWriter(fh, header, player)
 
 
 # ---- observation changes ------------------------------------------------------------------
@@ -256,6 +281,8 @@ _KINDS = {
     "an object of lists of numbers": lambda x: isinstance(x, dict) and all(
         isinstance(v, list) and all(_is_num(n) for n in v) for v in x.values()),
     "true": lambda x: x is True,
+    "a digest (16 hex digits)": lambda x: isinstance(x, str) and len(x) == 16 and all(
+        c in "0123456789abcdef" for c in x),
 }
 
 
@@ -276,6 +303,7 @@ _FULL_HEADER = {**_HEADER, "seed": "an integer"}
 _PLAYER_HEADER = {**_HEADER, "for": "an integer", "start": "an object"}
 _DECISION = {"n": "an integer", "turn": "a whole number, 0 or more"}
 _FULL_DECISION = {"action": "a string", "tuple": "an action tuple (2 integers, then values)"}
+_DIGEST = {"state": "a digest (16 hex digits)"}
 _FULL_END = {"decisions": "an integer", "points": "an object of lists of numbers",
              "scores": "a list of numbers", "winners": "a list of integers"}
 _PLAYER_END = {"decisions": "an integer", "scores": "a list of numbers",
@@ -300,6 +328,18 @@ class GameLog:
     @property
     def for_player(self) -> int | None:
         return self.header.get("for")
+
+    @property
+    def proven(self) -> bool:
+        """A full log whose header and decisions carry digests (version 2 on): a replay
+        proves it is the logged game. Older logs replay with a warning."""
+        return self.for_player is None and self.header.get("version", 0) >= 2
+
+    def unproven_warning(self) -> str:
+        return (f"warning: {self.path}: a log of version {self.header.get('version')}: its "
+                "decisions carry no state digests, so the replay checks legality and the "
+                "final scores only, and cannot prove this is the game that was played (an "
+                "edit that keeps every decision legal would pass)")
 
     def where(self, line: int) -> str:
         return f"{self.path}:{line}"
@@ -358,11 +398,13 @@ def read_log(path) -> GameLog:
     version = head.get("version")
     if not _is_int(version):
         raise TabulaError(f"{name}:{first + 1}: the header's 'version' is not an integer")
-    if version != LOG_VERSION:
+    if version != LOG_VERSION and version not in OLD_VERSIONS:
         raise TabulaError(f"{name}:{first + 1}: a log of version {version}; this Tabula reads "
                           f"version {LOG_VERSION}")
     player_log = "for" in head
     bad = _bad_field(head, _PLAYER_HEADER if player_log else _FULL_HEADER)
+    if bad is None and not player_log and version >= 2:
+        bad = _bad_field(head, {"check": "a digest (16 hex digits)"})
     if bad is None and len(head["agents"]) != head["players"]:
         bad = f"{len(head['agents'])} agents for {head['players']} players"
     if bad is None and player_log and not 0 <= head["for"] < head["players"]:
@@ -403,7 +445,8 @@ def _read_body(log: GameLog, lines: list, start: int, ends_with_newline: bool,
             return
         if "end" in record:
             bad = _bad_field(record, {"end": "true",
-                                      **(_PLAYER_END if player_log else _FULL_END)})
+                                      **(_PLAYER_END if player_log else _FULL_END),
+                                      **(_DIGEST if log.proven else {})})
             if bad is None and len(record["scores"]) != players:
                 bad = f"{len(record['scores'])} scores for {players} players"
             if bad is None and record["decisions"] != n:
@@ -432,7 +475,8 @@ def _read_body(log: GameLog, lines: list, start: int, ends_with_newline: bool,
                 if bad is None and who == log.header["for"]:
                     bad = _bad_field(record, {"action": "a string"})
             else:
-                bad = _bad_field(record, _FULL_DECISION)
+                bad = _bad_field(record, {**_FULL_DECISION,
+                                          **(_DIGEST if log.proven else {})})
         if bad is not None:
             log.problem = (line, f"decision {n + 1}: {bad}")
             return
@@ -523,11 +567,16 @@ def replay(log: GameLog, game: Game, upto: int | None = None,
     if log.for_player is not None:
         raise TabulaError(_player_log_refusal(log))
     decisions = log.decisions if upto is None else log.decisions[:upto]
+    prove = log.proven and not by_string
+    if prove:
+        check_header(log, game)
     try:
         st = game.new_state(seed=log.header["seed"])
     except TabulaError as e:
         raise TabulaError(f"{log.path}: the game cannot be set up:\n{e}") from None
     for k, (line, record) in enumerate(decisions, 1):
+        if prove:
+            _check_digest(log, st, k, line, record)
         a, why = _action(st, record, by_string)
         if a is None:
             return st, Stop(k, line, record, why)
@@ -538,6 +587,41 @@ def replay(log: GameLog, game: Game, upto: int | None = None,
                               f"({_who_text(record['player'])}, '{record['action']}'): "
                               f"the rules fail after it:\n{e}") from None
     return st, None
+
+
+def check_header(log: GameLog, game: Game) -> None:
+    """A proven log's header: its digest is the digest of its fields (none was edited), and
+    it names the game being replayed (spec id, players, options)."""
+    head, where = log.header, log.where(log.header_line)
+    if head["check"] != header_digest(head):
+        raise TabulaError(f"{where}: the header was edited: its digest is {head['check']}, "
+                          f"its fields' {header_digest(head)} (the spec, players, options, "
+                          "seed or agents are not the ones the game was played with)")
+    for key, value in (("spec", game.id), ("players", game.players),
+                       ("options", _json(dict(game.options)))):
+        if _json(head[key]) != value:
+            raise TabulaError(f"{where}: the header's {key} {json.dumps(head[key])} is not "
+                              f"the replayed game's {json.dumps(value)}")
+
+
+def _check_digest(log: GameLog, st: State, k: int, line: int, record: dict) -> None:
+    """Decision k's logged state digest against the replayed state it is taken in; a
+    difference names the line where the game diverged: the header (the seed or options)
+    for the first decision, else the decision before, after which the states differ."""
+    got = state_digest(st)
+    if got == record["state"]:
+        return
+    if k == 1:
+        raise TabulaError(f"{log.where(line)}: decision 1: the game diverges before it: the "
+                          f"state it was logged in (digest {record['state']}) is not the "
+                          f"replayed start (digest {got}): the header's seed or options, or "
+                          "this line's digest, were edited")
+    prev_line, prev = log.decisions[k - 2]
+    raise TabulaError(f"{log.where(prev_line)}: decision {k - 1} ({_who_text(prev['player'])},"
+                      f" '{prev['action']}'): the game diverges here: after it the state is "
+                      f"not the logged one (digest {got}, logged {record['state']} at line "
+                      f"{line}): this decision was replaced, moved or edited, or the next "
+                      "line's digest was")
 
 
 def _json(x):
@@ -557,6 +641,16 @@ def check_full(log: GameLog, game: Game) -> State:
         raise TabulaError(log.problem_text())
     end, where = log.end, log.where(log.end_line)
     n = len(log.decisions)
+    if log.proven and state_digest(st) != end["state"]:
+        if n:
+            line, last = log.decisions[-1]
+            raise TabulaError(f"{log.where(line)}: decision {n} ({_who_text(last['player'])}, "
+                              f"'{last['action']}'): the game diverges here: after it the "
+                              f"state is not the logged final state (digest "
+                              f"{state_digest(st)}, logged {end['state']} at line "
+                              f"{log.end_line}): this decision or the end line was edited")
+        raise TabulaError(f"{where}: the final state's digest {end['state']} is not the "
+                          f"replayed {state_digest(st)}: the header or the end line was edited")
     if not st.terminal:
         raise TabulaError(f"{where}: the log ends after decision {n}, but the game is not "
                           f"over: {_who_text(st.current_player())} is to decide; "
@@ -733,6 +827,8 @@ def cmd_replay(args) -> int:
     log = read_log(args.log)
     if log.for_player is not None:
         raise TabulaError(_player_log_refusal(log))
+    if not log.proven:
+        print(log.unproven_warning(), file=sys.stderr)
     head = log.header
     if args.spec:
         spec = load_spec(args.spec)

@@ -223,9 +223,11 @@ class Session:
         try:
             with open(tmp, "w", encoding="utf-8", newline="\n") as fh:
                 w = LogWriter(fh, self.header)
-                w.begin(self.st)
+                st = self.game.new_state(seed=self.seed)    # each decision's state, again
+                w.begin(st)
                 for who, action, text, turn in self.record:
-                    w.decision(who, action, text, turn, self.st)
+                    st._apply(st.pending, action)
+                    w.decision(who, action, text, turn, st)
                 if self.st.terminal:
                     w.end(self.st)
             os.replace(tmp, self.log_path)

@@ -130,8 +130,9 @@ def _play(spec, sc: LMap, error_expected: bool, strict: bool = False) -> State:
             continue
         text = str(step["action"] if isinstance(step, dict) else step)
         if isinstance(step, dict) and "player" in step:
-            want = str(step["player"])
-            want_i = CHANCE if want == "chance" else int(want)
+            want = step["player"]
+            want_i = CHANCE if str(want) == "chance" else \
+                _player(want, st.prog.players, _pos(step, "player", where), "player")
             if st.current_player() != want_i:
                 raise ScenarioFailure(f"{_who(want_i)} was to act, but it is "
                                       f"{_who(st.current_player())}'s decision", where)
@@ -151,8 +152,10 @@ def _joint(st: State, joint, where: Pos, error_expected: bool) -> None:
         raise ScenarioFailure(f"a joint move, but it is {_who(st.current_player())}'s "
                               "decision, not a simultaneous one", where)
     chosen = {}
-    for k, text in joint.items():
-        who, text = int(k), str(text)
+    if not isinstance(joint, dict):
+        raise ScenarioFailure("joint: give a map from player number to action string", where)
+    for who, text, _, k in _per_player(joint, st.prog.players, where, "joint"):
+        text = str(text)
         found = [a for a in st.legal_actions(who) if st.action_to_string(a, who) == text]
         if not found:
             legal = st.legal_action_strings(who)
@@ -169,6 +172,50 @@ def _joint(st: State, joint, where: Pos, error_expected: bool) -> None:
 
 def _who(p: int) -> str:
     return {CHANCE: "chance", TERMINAL: "nobody (the game is over)"}.get(p, f"player {p}")
+
+
+def _key_pos(table, k, default: Pos) -> Pos:
+    """Where a key of a scenario's map is written (the key itself, else its value)."""
+    for name in ("where_key", "where"):
+        if hasattr(table, name):
+            try:
+                return getattr(table, name)(k)
+            except (KeyError, TypeError, AttributeError):
+                pass
+    return default
+
+
+def _player(k, players: int, where: Pos, what: str) -> int:
+    """A player key of a scenario (a seat number, 0 to players - 1; "2" as 2), checked:
+    anything else (null, a map, true, a name, 99) is a ScenarioFailure at `where`."""
+    n = k
+    if isinstance(k, str) and k.strip().isdigit():
+        n = int(k.strip())
+    if type(n) is not int or not 0 <= n < players:
+        shown = "null" if k is None else str(k) if type(k) is int else _shown_value(k)
+        raise ScenarioFailure(f"{what}: {shown} is not a player of this game (a player number "
+                              f"0 to {players - 1})", where)
+    return n
+
+
+def _per_player(table, players: int, where: Pos, what: str) -> list:
+    """A per-player table of a scenario ({player: value, ...}), checked: [(player, value,
+    position of the value, the key as written), ...]; not a map, or a key that is not a
+    player, is a ScenarioFailure."""
+    if not isinstance(table, dict):
+        raise ScenarioFailure(f"{what} is per player: give a map from player number (0 to "
+                              f"{players - 1}) to a value, not {_shown_value(table)}",
+                              where)
+    out = []
+    for k, v in table.items():
+        at = _key_pos(table, k, where)
+        out.append((_player(k, players, at, what), v, _pos(table, k, at), k))
+    return out
+
+
+def _shown_value(x) -> str:
+    text = "null" if x is None else repr(str(x)) if isinstance(x, str) else repr(plain(x))
+    return text if len(text) <= 40 else text[:37] + "..."
 
 
 # ---- building a position ---------------------------------------------------------------
@@ -387,12 +434,8 @@ def _slots_of(prog, zname: str, content, where: Pos):
         if not isinstance(content, dict):
             raise ScenarioFailure(f"'{zname}' belongs to each player: give a map from player "
                                   "number to its contents", where)
-        owners = []
-        for k, v in content.items():
-            o = int(k)
-            if not 0 <= o < prog.players:
-                raise ScenarioFailure(f"there is no player {o}", content.where_key(k))
-            owners.append((o, v, content.where(k)))
+        owners = [(o, v, pos) for o, v, pos, _ in
+                  _per_player(content, prog.players, where, f"'{zname}'")]
     else:
         owners = [(0, content, where)]
     for o, value, pos in owners:
@@ -519,11 +562,9 @@ def _set_variables(st: State, variables: LMap) -> None:
             st.gv[i] = _value(st, value, comp.gvar_types[i])
         elif name in prog.pvar_names:
             i = prog.pvar_names.index(name)
-            if not isinstance(value, dict):
-                raise ScenarioFailure(f"'{name}' is per player: give a map from player number "
-                                      "to value", variables.where(name))
-            for k, v in value.items():
-                st.pv[int(k)][i] = _value(st, v, comp.pvar_types[i])
+            for k, v, _, _ in _per_player(value, prog.players, variables.where(name),
+                                          f"'{name}'"):
+                st.pv[k][i] = _value(st, v, comp.pvar_types[i])
         else:
             raise ScenarioFailure(f"unknown variable '{name}'", variables.where_key(name))
 
@@ -535,18 +576,32 @@ def check_expectations(st: State, expect: LMap) -> None:
         if key not in expect:
             continue
         if isinstance(expect[key], dict):       # per player: {0: [...], 1: [...]}
-            for k, want in expect[key].items():
-                _check_legal(key, st.legal_action_strings(int(k)), [str(x) for x in want],
-                             expect[key].where(k), f" of player {k}")
+            for k, want, at, _ in _per_player(expect[key], st.prog.players,
+                                              expect.where(key), key):
+                if not isinstance(want, list):
+                    raise ScenarioFailure(f"{key} of player {k}: give a list of action "
+                                          f"strings, not {_shown_value(want)}", at)
+                _check_legal(key, st.legal_action_strings(k), [str(x) for x in want],
+                             at, f" of player {k}")
         else:
             _check_legal(key, st.legal_action_strings(), [str(x) for x in expect[key]],
                          expect.where(key))
     if "choosers" in expect:
-        want = [int(x) for x in expect["choosers"]]
+        want = _players_listed(st, expect, "choosers")
         if st.choosers() != want:
             raise ScenarioFailure(f"expected players {want} to choose, but it is "
                                   f"{st.choosers()}", expect.where("choosers"))
     _check_table(st, expect)
+
+
+def _players_listed(st: State, expect: LMap, key: str) -> list:
+    """expect: choosers or winners, a list of players, each checked."""
+    value, where = expect[key], expect.where(key)
+    if not isinstance(value, list):
+        raise ScenarioFailure(f"{key}: give a list of player numbers, not "
+                              f"{_shown_value(value)}", where)
+    return [_player(x, st.prog.players, _pos(value, i, where), key)
+            for i, x in enumerate(value)]
 
 
 def _check_legal(key: str, legal: list, want: list, where: Pos, whose: str = "") -> None:
@@ -592,13 +647,23 @@ def _check_table(st: State, expect: LMap) -> None:
         if z is None:
             raise ScenarioFailure(f"unknown zone '{zname}'", where)
         if isinstance(size, dict):
-            for k, n in size.items():
-                base = z.slot(int(k), 0)
+            if not z.per_player:
+                raise ScenarioFailure(f"'{zname}' is one zone, not one per player: give its "
+                                      "number of pieces", where)
+            for k, n, at, _ in _per_player(size, prog.players, where, f"sizes of '{zname}'"):
+                base = z.slot(k, 0)
                 got = sum(len(s) for s in st.slots[base:base + z.nslots])
-                if got != int(n):
+                if type(n) is not int:
+                    raise ScenarioFailure(f"{zname} of player {k}: a number of pieces, not "
+                                          f"{_shown_value(n)}", at)
+                if got != n:
                     raise ScenarioFailure(f"{zname} of player {k}: expected {n} pieces, found {got}",
-                                          size.where(k))
+                                          at)
         else:
+            if type(size) is not int:
+                raise ScenarioFailure(f"{zname}: a number of pieces (or, for a zone per "
+                                      f"player, a map from player number to one), not "
+                                      f"{_shown_value(size)}", where)
             got = sum(len(s) for s in st.slots[z.base:z.base + z.nslots])
             if got != int(size):
                 raise ScenarioFailure(f"{zname}: expected {size} pieces, found {got}", where)
@@ -612,17 +677,19 @@ def _check_table(st: State, expect: LMap) -> None:
                 raise ScenarioFailure(f"{name}: expected {want}, found {got}", where)
         elif name in prog.pvar_names:
             i = prog.pvar_names.index(name)
-            for k, v in value.items():
+            for k, v, at, _ in _per_player(value, prog.players, where, f"'{name}'"):
                 want = _expected(v, prog.compiler.pvar_types[i])
-                if st.pv[int(k)][i] != want:
+                if st.pv[k][i] != want:
                     raise ScenarioFailure(f"{name} of player {k}: expected {want}, "
-                                          f"found {st.pv[int(k)][i]}", value.where(k))
+                                          f"found {st.pv[k][i]}", at)
         else:
             raise ScenarioFailure(f"unknown variable '{name}'", where)
     if "current" in expect:
         want = expect["current"]
         got = st.current_player()
-        want_i = {"chance": CHANCE, "terminal": TERMINAL}.get(str(want), want)
+        want_i = {"chance": CHANCE, "terminal": TERMINAL}.get(str(want))
+        if want_i is None:
+            want_i = _player(want, prog.players, expect.where("current"), "current")
         if got != want_i:
             raise ScenarioFailure(f"expected {_who(int(want_i))} to act, but it is {_who(got)}",
                                   expect.where("current"))
@@ -646,6 +713,6 @@ def _check_table(st: State, expect: LMap) -> None:
                                                         expect.where("returns")):
         raise ScenarioFailure(f"returns: expected {list(expect['returns'])}, "
                               f"found {_shown(st.returns())}", expect.where("returns"))
-    if "winners" in expect and st.winners() != sorted(int(x) for x in expect["winners"]):
+    if "winners" in expect and st.winners() != sorted(_players_listed(st, expect, "winners")):
         raise ScenarioFailure(f"winners: expected {list(expect['winners'])}, "
                               f"found {st.winners()}", expect.where("winners"))

@@ -38,6 +38,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from .agents import make_agent, play_game
+from .cmdutil import writing
 from .errors import SpecError, TabulaError, did_you_mean
 from .spec import Spec, load_spec
 from .values import as_float, encode
@@ -352,40 +353,59 @@ def _ray_results(job: Job, todo: list, workers: int, address: str | None):
 # ---- JSONL files ------------------------------------------------------------------------
 
 def read_records(path) -> list:
-    """The records of a JSONL file (complete, well-formed lines up to the first bad one)."""
-    return _read_prefix(Path(path))[0]
+    """The records of a JSONL file: every complete, well-formed record line (a line that
+    cannot be read is skipped; _scan says which)."""
+    return [rec for _, rec in _scan(Path(path))[0]]
 
 
-def _read_prefix(path: Path) -> tuple:
-    """(records, byte length of the good prefix) of a JSONL file."""
+def _scan(path: Path) -> tuple:
+    """A JSONL file of records read line by line: ([(line, record), ...], [(line, why),
+    ...] for the lines that are not records, the byte length without an unfinished last
+    line). A last line without its newline is an interrupted write."""
     if not path.exists():
-        return [], 0
+        return [], [], 0
     data = path.read_bytes()
-    records, good = [], 0
-    while good < len(data):
-        end = data.find(b"\n", good)
+    records, bad, pos, line = [], [], 0, 0
+    while pos < len(data):
+        line += 1
+        end = data.find(b"\n", pos)
         if end < 0:
-            break                    # an unfinished last line: the run was interrupted
+            bad.append((line, "cut off (the run was interrupted while writing it)"))
+            break
+        raw = data[pos:end]
+        pos = end + 1
+        if not raw.strip():
+            continue
         try:
-            rec = json.loads(data[good:end])
-        except ValueError:
-            break
-        if not isinstance(rec, dict) or not isinstance(rec.get("index"), int):
-            break
-        records.append(rec)
-        good = end + 1
-    return records, good
+            rec = json.loads(raw)
+        except (ValueError, RecursionError):
+            bad.append((line, "not JSON"))
+            continue
+        if not isinstance(rec, dict) or not isinstance(rec.get("index"), int) or \
+                isinstance(rec.get("index"), bool):
+            bad.append((line, "not a game record (no integer 'index')"))
+            continue
+        records.append((line, rec))
+    return records, bad, pos
 
 
-def _resume(path: Path, job: Job, game) -> dict:
-    """The finished games of an interrupted run, by index; the file is cut after the last
-    complete record so that new lines append cleanly."""
-    records, good = _read_prefix(path)
-    if path.exists() and good < path.stat().st_size:
-        with open(path, "r+b") as f:
-            f.truncate(good)
+def _resume(path: Path, job: Job, game, warn=None) -> dict:
+    """The finished games of an interrupted run, by index. The file is checked first and
+    written only once it is this run's own: it must hold records, and every record must be
+    of this run (spec, players, options, agents, seed, tracing), else a TabulaError and the
+    file is untouched. An unfinished last line (an interrupted write) is cut so that new
+    lines append cleanly; other lines that cannot be read are left in place and reported
+    (`warn`, by line number), and their games, being missing, are played again."""
+    records, bad, good = _scan(path)
+    if not path.exists() or path.stat().st_size == 0:
+        return {}
+    if not records:
+        line, why = bad[0] if bad else (1, "empty")
+        raise TabulaError(f"{path}:{line}: not a record file of tabula simulate ({why}; no "
+                          "line is a game record): --resume writes only to its own run's "
+                          "file, and this one was left as it was")
     done: dict = {}
-    for n, rec in enumerate(records, 1):
+    for n, rec in records:
         i = rec["index"]
         want = {"seed": game_seed(job.seed, i), "players": game.players,
                 "options": game.options, "spec_hash": game.spec.hash,
@@ -400,7 +420,24 @@ def _resume(path: Path, job: Job, game) -> dict:
                               f"{'with' if 'fired' in rec else 'without'} tracing; resume "
                               "it the same way, or write a new file")
         done.setdefault(i, rec)
+    cut = good < path.stat().st_size
+    if bad:
+        shown = ", ".join(f"{line} ({why})" for line, why in bad[:10])
+        more = f" and {len(bad) - 10} more" if len(bad) > 10 else ""
+        kept = len(bad) - (1 if cut else 0)
+        (warn or _warn)(f"warning: {path}: {len(bad)} line{'s' if len(bad) > 1 else ''} "
+                        f"cannot be read: line {shown}{more}; the games missing from the "
+                        "file are played again" +
+                        ("; the unfinished last line is cut" if cut else "") +
+                        (f"; the other {kept} left in place" if kept else ""))
+    if cut:
+        with open(path, "r+b") as f:
+            f.truncate(good)
     return done
+
+
+def _warn(text: str) -> None:
+    print(text, file=sys.stderr)
 
 
 # ---- the run ----------------------------------------------------------------------------
@@ -410,7 +447,7 @@ def run_batch(spec_path, games: int, players: int | None = None, options: dict |
               resume: bool = False, progress=None, rotate: bool = False,
               start_method: str | None = None, backend: str = "local",
               address: str | None = None, trace: bool = False,
-              strict: bool = False) -> "Summary":
+              strict: bool = False, warn=None) -> "Summary":
     """Play games 0..games-1 of a run and summarise them.
 
     spec_path: a spec file or a game's folder, or a Spec already loaded.
@@ -425,6 +462,7 @@ def run_batch(spec_path, games: int, players: int | None = None, options: dict |
     backend: 'local' (a process pool) or 'ray' (Ray tasks; `address` joins a running
     cluster, else a local Ray instance with `workers` CPUs is started for the run).
     Whatever the backend and the workers, the records are the same.
+    warn(text): told of the lines of a resumed file that cannot be read (default: stderr).
     trace: play games compiled with trace (Spec.game): each record gets `fired`, how
     often each id'd step, option and rule was reached.
     strict: play games compiled strict (Spec.game): an empty mandatory choice is a rule
@@ -450,12 +488,10 @@ def run_batch(spec_path, games: int, players: int | None = None, options: dict |
     path = Path(out) if out is not None else None
     if resume and path is None:
         raise TabulaError("--resume completes the file of --out; name it")
-    try:
-        done = _resume(path, job, game) if resume else {}
+    with writing(path):
+        done = _resume(path, job, game, warn) if resume else {}
         sink = None if path is None else open(path, "a" if resume else "w", encoding="utf-8",
                                               newline="\n")
-    except OSError as e:
-        raise TabulaError(f"cannot write {path}: {e.strerror}") from None
     todo = [i for i in range(games) if i not in done]
     records = [rec for i, rec in sorted(done.items()) if i < games]
     finished = len(records)
@@ -468,15 +504,19 @@ def run_batch(spec_path, games: int, players: int | None = None, options: dict |
                 rec = waiting.pop(todo[pos])
                 pos += 1
                 if sink is not None:
-                    sink.write(record_line(rec))
-                    sink.flush()
+                    with writing(path):
+                        sink.write(record_line(rec))
+                        sink.flush()
                 records.append(rec)
                 finished += 1
                 if progress is not None:
                     progress(finished)
     finally:
         if sink is not None:
-            sink.close()
+            try:
+                sink.close()
+            except OSError:
+                pass            # a write that failed said so (cannot_write); nothing more
     records.sort(key=lambda r: r["index"])
     summary = summarize(records)
     summary.seconds = time.perf_counter() - t0

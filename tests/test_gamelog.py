@@ -64,7 +64,7 @@ def test_a_log_round_trips_for_every_spec(capsys, tmp_path, spec):
     printed = json.loads(out)
     rows = [json.loads(x) for x in lines(log)]
     head, decisions, end = rows[0], rows[1:-1], rows[-1]
-    assert head["format"] == "tabula-log" and head["version"] == 1
+    assert head["format"] == "tabula-log" and head["version"] == 2
     assert head["spec"] == printed["spec"] and head["spec_hash"] == load_spec(spec).hash
     assert head["spec_path"] == spec and head["seed"] == 3 and head["players"] == n
     assert head["options"] == printed["options"] and head["agents"] == ["random"] * n
@@ -73,6 +73,7 @@ def test_a_log_round_trips_for_every_spec(capsys, tmp_path, spec):
         printed["decisions"]
     assert [d["n"] for d in decisions] == list(range(1, len(decisions) + 1))
     assert all(isinstance(d["tuple"], list) and isinstance(d["turn"], int) for d in decisions)
+    assert all(len(d["state"]) == 16 for d in decisions) and len(end.pop("state")) == 16
     assert end == {"end": True, "decisions": len(decisions), "points": printed["points"],
                    "scores": printed["scores"], "winners": printed["winners"]}
     code, out, err = run(capsys, "replay", log)
@@ -230,11 +231,13 @@ def test_an_edited_action_is_refused_at_that_decision(capsys, tmp_path, medang_l
     assert code == 1 and f"{bad}:{line}: decision 20 (" in err
     assert "'take the whole temple'): not legal here; legal: " in err
     assert f"'{rec['action']}'" in err
-    # string and tuple both changed to the other legal action: decision 20 is legal, the
-    # game goes elsewhere, and the replay is refused later (a decision or the end)
+    # string and tuple both changed to the other legal action: decision 20 is legal, but
+    # the game goes elsewhere, and the next line's state digest names decision 20
     edited(medang_log, bad, 20, action=other_text, tuple=list(other))
     code, _, err = run(capsys, "replay", bad)
-    assert code == 1 and "decision 20 " not in err and "Traceback" not in err
+    assert code == 1 and "Traceback" not in err
+    assert err.startswith(f"{bad}:{line}: decision 20 (player {rec['player']}, "
+                          f"'{other_text}'): the game diverges here")
 
 
 def test_an_edited_score_is_refused(capsys, tmp_path, medang_log):
@@ -302,8 +305,8 @@ MALFORMED = {
     "not JSON": (lambda r: ["hello, world"], ":1: not a Tabula game log (its first line"),
     "empty": (lambda r: [], ": empty; not a Tabula game log"),
     "a list": (lambda r: ["[1, 2, 3]"] + r[1:], 'has no "format": "tabula-log")'),
-    "another version": (lambda r: [r[0].replace('"version": 1', '"version": 7')] + r[1:],
-                        ":1: a log of version 7; this Tabula reads version 1"),
+    "another version": (lambda r: [r[0].replace('"version": 2', '"version": 7')] + r[1:],
+                        ":1: a log of version 7; this Tabula reads version 2"),
     "players as text": (lambda r: [r[0].replace('"players": 3', '"players": "3"')] + r[1:],
                         ":1: the header is not sound: 'players' is not a number of players"),
     "no seed": (lambda r: [without(r[0], "seed")] + r[1:],

@@ -1,0 +1,240 @@
+"""Hostile input to the tools (issue 14, the tool side): a log edited into another game is
+refused at the line where the game diverges; `simulate --resume` never writes to a file
+that is not its own run's; scenario player keys and shapes are checked; counts on the
+command line are positive and output files that cannot be written are a clear error."""
+
+import json
+import os
+
+import pytest
+
+from tabula_rules.cli import main
+from tabula_rules.gamelog import header_digest
+
+from conftest import ROOT
+
+TTT = str(ROOT / "examples" / "tic_tac_toe")
+MEDANG = str(ROOT / "specs" / "medang")
+
+
+def run(capsys, *argv):
+    code = main([str(a) for a in argv])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def rows_of(path):
+    return [json.loads(x) for x in path.read_text().splitlines()]
+
+
+def write_rows(path, rows):
+    path.write_text("".join(json.dumps(r) + "\n" for r in rows))
+
+
+def ttt_log(capsys, tmp_path, seed=2):
+    log = tmp_path / "ttt.jsonl"
+    assert run(capsys, "run", TTT, "--seed", seed, "--log", log)[0] == 0
+    return log
+
+
+# ---- 14: a log proves its game --------------------------------------------------------------
+
+def test_swapped_decisions_are_refused_where_the_game_diverges(capsys, tmp_path):
+    # X's first and second moves swapped: both stay legal and the final board (so the
+    # scores) is the same, so a replay that checks legality and scores alone says "ok"
+    log = ttt_log(capsys, tmp_path)
+    rows = rows_of(log)
+    d1, d3 = rows[1], rows[3]
+    assert d1["player"] == d3["player"] == 0
+    for key in ("action", "tuple"):
+        d1[key], d3[key] = d3[key], d1[key]
+    write_rows(log, rows)
+    code, out, err = run(capsys, "replay", log)
+    assert code == 1 and out == "" and "Traceback" not in err
+    assert err.startswith(f"{log}:2: decision 1 (player 0, '{d1['action']}'): the game "
+                          "diverges here")
+
+
+def test_a_replaced_last_decision_is_refused(capsys, tmp_path):
+    log = tmp_path / "m.jsonl"
+    assert run(capsys, "run", MEDANG, "--players", 3, "--seed", 1, "--log", log)[0] == 0
+    rows = rows_of(log)
+    # the end line's final state digest: an edited end line's state is refused
+    rows[-1]["state"] = "0" * 16
+    write_rows(log, rows)
+    code, _, err = run(capsys, "replay", log)
+    n = rows[-1]["decisions"]
+    assert code == 1 and f":{n + 1}: decision {n} (" in err and "diverges here" in err
+
+
+def test_an_edited_seed_or_agents_are_refused_at_the_header(capsys, tmp_path):
+    for key, value in (("seed", 3), ("agents", ["greedy", "greedy"]),
+                       ("spec", "chess")):
+        log = ttt_log(capsys, tmp_path)
+        rows = rows_of(log)
+        rows[0][key] = value
+        write_rows(log, rows)
+        code, _, err = run(capsys, "replay", log)
+        assert code == 1, key
+        assert err.startswith(f"{log}:1: the header was edited"), (key, err)
+    # the seed edited and the header's digest made again: the start differs at decision 1
+    log = ttt_log(capsys, tmp_path)
+    rows = rows_of(log)
+    rows[0]["seed"] = 99
+    rows[0]["check"] = header_digest(rows[0])
+    write_rows(log, rows)
+    code, _, err = run(capsys, "replay", log)
+    assert code == 1 and err.startswith(f"{log}:2: decision 1: the game diverges before it")
+
+
+def test_an_old_log_replays_with_a_warning(capsys, tmp_path):
+    log = ttt_log(capsys, tmp_path)
+    rows = rows_of(log)
+    rows[0]["version"] = 1
+    del rows[0]["check"]
+    for r in rows[1:]:
+        del r["state"]
+    write_rows(log, rows)
+    code, out, err = run(capsys, "replay", log)
+    assert code == 0 and out.startswith("ok: ")
+    assert err.startswith(f"warning: {log}: a log of version 1: its decisions carry no state "
+                          "digests")
+    # a version-2 log without its digests is not sound
+    rows[0]["version"] = 2
+    write_rows(log, rows)
+    code, _, err = run(capsys, "replay", log)
+    assert code == 1 and "'check'" in err
+
+
+# ---- 12: simulate --resume writes only to its own run's file --------------------------------
+
+def sim(capsys, *argv):
+    return run(capsys, "simulate", MEDANG, "--players", 3, "--seed", 7, "--workers", 1,
+               *argv)
+
+
+def test_resume_refuses_an_unrelated_file_and_leaves_it(capsys, tmp_path):
+    log = tmp_path / "game.jsonl"
+    assert run(capsys, "run", TTT, "--seed", 1, "--log", log)[0] == 0
+    before = log.read_bytes()
+    code, out, err = sim(capsys, "--games", 3, "--out", log, "--resume")
+    assert code == 1 and "Traceback" not in err
+    assert err.startswith(f"{log}:1: not a record file of tabula simulate")
+    assert log.read_bytes() == before
+    notes = tmp_path / "notes.txt"
+    notes.write_text("my notes\nno newline at the end")
+    code, _, err = sim(capsys, "--games", 3, "--out", notes, "--resume")
+    assert code == 1 and notes.read_text() == "my notes\nno newline at the end"
+
+
+def test_resume_reports_a_corrupted_middle_line_and_plays_its_game(capsys, tmp_path):
+    out = tmp_path / "run.jsonl"
+    assert sim(capsys, "--games", 5, "--out", out)[0] == 0
+    whole = out.read_text().splitlines(keepends=True)
+    broken = whole[:2] + ['{"index": 2, "seed": 1\n'] + whole[3:]
+    out.write_text("".join(broken))
+    code, _, err = sim(capsys, "--games", 5, "--out", out, "--resume", "--json")
+    assert code == 0
+    assert f"warning: {out}: 1 line cannot be read: line 3 (not JSON)" in err
+    # game 2 was played again (appended), games 3 and 4 were kept, not dropped
+    from tabula_rules.simulate import read_records
+    recs = read_records(out)
+    assert sorted(r["index"] for r in recs) == [0, 1, 2, 3, 4]
+    assert json.loads(whole[2]) in recs
+    assert out.read_text().splitlines(keepends=True)[:5] == broken[:5]
+
+
+# ---- 10: scenario player keys and per-player shapes ----------------------------------------
+
+GOOF = ROOT / "examples" / "goofspiel" / "goofspiel.yaml"
+KUHN = ROOT / "examples" / "kuhn_poker" / "kuhn_poker.yaml"
+
+BAD_SCENARIOS = {
+    # name: (spec, the scenario's body, the failure expected (after file:line:col: ))
+    "null zone key": (GOOF, "given: {zones: {hand: {~: [P0-2]}}}",
+                      "'hand': null is not a player of this game (a player number 0 to 1)"),
+    "player 99 zone": (GOOF, "given: {zones: {hand: {99: [P0-2]}}}",
+                       "'hand': 99 is not a player"),
+    "true as a player": (GOOF, "given: {zones: {hand: {true: [P0-2]}}}",
+                         "'hand': True is not a player"),
+    "null sizes key": (GOOF, "expect: {sizes: {hand: {~: 3}}}",
+                       "sizes of 'hand': null is not a player"),
+    "player 99 sizes": (GOOF, "expect: {sizes: {hand: {99: 3}}}",
+                        "sizes of 'hand': 99 is not a player"),
+    "sizes map for one zone": (GOOF, "expect: {sizes: {point_deck: {0: 3}}}",
+                               "'point_deck' is one zone, not one per player"),
+    "null legal key": (GOOF, "expect: {legal_includes: {~: [a]}}",
+                       "legal_includes: null is not a player"),
+    "player 99 legal": (GOOF, "expect: {legal: {99: [a]}}", "legal: 99 is not a player"),
+    "player 99 expected current": (GOOF, "expect: {current: 99}",
+                                   "current: 99 is not a player"),
+    "player 99 step": (GOOF, "do: [{player: 99, action: a}]", "player: 99 is not a player"),
+    "null variable key": (KUHN, "given: {variables: {stake: {~: 1}}}",
+                          "'stake': null is not a player"),
+    "player 99 variable": (KUHN, "given: {variables: {stake: {99: 1}}}",
+                           "'stake': 99 is not a player"),
+    "a number for a per-player variable": (
+        KUHN, "expect: {variables: {stake: 3}}",
+        "'stake' is per player: give a map from player number (0 to 1) to a value, not 3"),
+    "player 99 expected variable": (KUHN, "expect: {variables: {stake: {99: 3}}}",
+                                    "'stake': 99 is not a player"),
+}
+
+
+def test_scenario_player_keys_and_shapes_fail_located(capsys, tmp_path):
+    for name, (spec, body, message) in BAD_SCENARIOS.items():
+        f = tmp_path / "bad.test.yaml"
+        f.write_text(f"spec: {spec}\nscenarios:\n  - id: x\n    {body}\n")
+        code, out, err = run(capsys, "test", f)
+        assert code == 1 and "Traceback" not in out + err, (name, out, err)
+        assert f"FAIL {f}::x\n     {f}:4:" in out, (name, out)
+        assert message in out, (name, out)
+
+
+# ---- 11: counts are positive; an output file that cannot be written is an error --------------
+
+FULL = "/dev/full"
+needs_full = pytest.mark.skipif(not os.path.exists(FULL), reason="no /dev/full here")
+
+
+@needs_full
+def test_a_full_disk_is_a_clear_error(capsys, tmp_path):
+    for argv, message in (
+            (("run", TTT, "--log", FULL), f"cannot write the log {FULL}: "),
+            (("run", TTT, "--log", FULL, "--for", 1), f"cannot write the log {FULL}: "),
+            (("simulate", TTT, "--games", 3, "--workers", 1, "--out", FULL),
+             f"cannot write {FULL}: "),
+            (("compile", TTT, "--out", FULL), f"cannot write {FULL}: ")):
+        code, _, err = run(capsys, *argv)
+        assert code == 1 and "Traceback" not in err, argv
+        assert err.startswith(message), (argv, err)
+
+
+def test_an_output_error_no_command_wraps_is_still_exit_1(capsys, monkeypatch):
+    from tabula_rules import cli
+
+    def broken(args):
+        raise OSError(28, "No space left on device", "/somewhere/out.json")
+    monkeypatch.setattr(cli, "cmd_run", broken)
+    code, _, err = run(capsys, "run", TTT)
+    assert code == 1 and err == "tabula: /somewhere/out.json: No space left on device\n"
+
+
+def test_counts_must_be_positive(capsys):
+    from tabula_rules import bench
+    from tabula_rules.errors import TabulaError
+    from tabula_rules.spec import load_spec
+    for games in ("0", "-3"):
+        with pytest.raises(SystemExit) as e:
+            main(["bench", TTT, "--games", games])
+        assert e.value.code == 2
+        assert "--games: must be greater than 0" in capsys.readouterr().err
+    spec = load_spec(TTT)
+    game = spec.game(None, {})
+    for games in (0, -3):
+        with pytest.raises(TabulaError, match="games must be a whole number greater than 0"):
+            bench.bench(game, games, 1)
+        with pytest.raises(TabulaError, match="games must be a whole number greater than 0"):
+            bench.bench_spec(spec, game, games, 1)
+    with pytest.raises(TabulaError, match="repeat must be"):
+        bench.bench_spec(spec, game, 2, 1, repeat=0)
