@@ -74,6 +74,15 @@ class LStr(str):
         return Pos(self.pos.file, line, col + min(max(offset - voff, 0), length))
 
 
+def excerpt(text: str, limit: int = 40) -> str:
+    """A short, printable quotation of text for an error message (never a whole file)."""
+    text = str(text)
+    short = text[:limit]
+    shown = "".join(c if c.isprintable() else "?" for c in short)
+    return repr(shown) + (f" (and {len(text) - limit} more characters)" if len(text) > limit
+                          else "")
+
+
 def where(node, default: Pos) -> Pos:
     return getattr(node, "pos", default)
 
@@ -196,7 +205,8 @@ class _Builder:
             try:
                 return self.ctor.construct_object(node)
             except (yaml.YAMLError, ValueError) as exc:
-                fail(f"bad {tag.rsplit(':', 1)[-1]} value {node.value!r}: {exc}", self.pos(node))
+                fail(f"bad {tag.rsplit(':', 1)[-1]} value {excerpt(node.value)}: "
+                     f"{excerpt(str(exc), 80)}", self.pos(node))
         s = LStr(node.value)
         s.pos = self.pos(node)
         s.segments = _segments(node, self.lines)

@@ -1,0 +1,77 @@
+"""Hostile input: files and rule texts built to crash, hang or exhaust the loader and the
+parser (issue 14, input side). Each must end in a located SpecError, never a traceback, a
+hang or an exhausted memory, and the message must not quote more than a short excerpt."""
+
+from __future__ import annotations
+
+import pytest
+
+from tabula_rules import loader, parser
+from tabula_rules.errors import SpecError
+from tabula_rules.spec import Spec, load_game
+from test_errors import BASE, at, check, edit, raised, write
+
+SCORE = "value: player.score + reds(player)"
+
+
+def with_score(expr: str) -> str:
+    """BASE whose scoring formula is `expr` (quoted for YAML)."""
+    return edit(BASE, (SCORE, f"value: '{expr}'"))
+
+
+def plays(path) -> None:
+    Spec(path).validate()
+    st = load_game(path, players=2).new_state(seed=0)
+    while not st.is_terminal():
+        st.apply(st.legal_actions()[0])
+    st.scores()
+
+
+# ---- 1. rule texts that nest deeply or hold huge numbers ------------------------------------
+
+@pytest.mark.parametrize("expr, token", [
+    ("not " * 3000 + "true", None),
+    ("+".join(["1"] * 3000), None),
+    ("-" * 3000 + "1", None),
+    ("player" + ".score" * 3000, None),
+    ("max(" * 3000 + "1" + ")" * 3000, None),
+    ("if true then 1 else " * 3000 + "1", None),
+])
+def test_a_deeply_nested_rule_is_a_located_error(tmp_path, expr, token):
+    text = with_score(expr)
+    path = write(tmp_path, text)
+    err = raised(lambda: Spec(path).validate())
+    assert "nests deeper than" in err.message
+    line, _ = at(text, "value: '")
+    assert err.pos.line == line and err.pos.col > 1
+    assert len(str(err).splitlines()[0]) < 300
+
+
+@pytest.mark.parametrize("expr", [
+    "+".join(["1"] * parser.MAX_RULE_DEPTH),
+    "not " * (parser.MAX_RULE_DEPTH - 1) + "false",
+    "-" * (parser.MAX_RULE_DEPTH - 1) + "1",
+    "if false then 1 else " * (parser.MAX_RULE_DEPTH - 1) + "1",
+])
+def test_a_rule_nesting_up_to_the_bound_compiles_and_plays(tmp_path, expr):
+    plays(write(tmp_path, with_score(expr)))
+
+
+def test_a_huge_number_in_a_rule_is_a_located_error(tmp_path):
+    text = with_score("1 + " + "9" * 5000)
+    path = write(tmp_path, text)
+    err = raised(lambda: Spec(path).validate())
+    check(err, path, text, at(text, "9" * 5000), "digits", str(parser.MAX_INT_DIGITS))
+    assert len(err.message) < 200
+
+
+def test_a_number_up_to_the_bound_is_read(tmp_path):
+    plays(write(tmp_path, with_score("player.score + " + "9" * parser.MAX_INT_DIGITS)))
+
+
+def test_a_huge_yaml_number_is_not_quoted_whole(tmp_path):
+    text = edit(BASE, (SCORE, "value: " + "9" * 5000))
+    path = write(tmp_path, text)
+    err = raised(lambda: Spec(path).validate())
+    assert err.pos.line == at(text, "9" * 5000)[0]
+    assert len(err.message) < 300
