@@ -187,8 +187,12 @@ class _Builder:
                 if isinstance(key, (dict, list)):
                     fail("a mapping key must be a plain value", self.pos(knode))
                 if key in out:
-                    fail(f"duplicate key '{key}'", self.pos(knode),
-                         f"it was first given at line {out.key_pos[key].line}")
+                    first = next(k for k in out if k == key)
+                    same = ("" if type(first) is type(key) else
+                            f" (YAML reads {excerpt(knode.value)} as {key!r}, equal to "
+                            f"the key {first!r}: quote the keys to keep them apart)")
+                    fail(f"duplicate key {excerpt(str(key))}", self.pos(knode),
+                         f"it was first given at line {out.key_pos[key].line}{same}")
                 out[key] = self.build(vnode, depth + 1)
                 out.key_pos[key] = self.pos(knode)
                 out.val_pos[key] = self.pos(vnode)

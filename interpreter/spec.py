@@ -189,7 +189,34 @@ def canonical_text(doc) -> str:
     """The resolved spec as canonical JSON: the same game gives the same hash, however
     it is split into variants and however it is formatted."""
     import json
-    return json.dumps(plain(doc), sort_keys=True, separators=(",", ":"), default=str)
+    return json.dumps(_key_ordered(plain(doc)), separators=(",", ":"), default=str)
+
+
+def _key_ordered(data):
+    """Mappings with their keys in order (what json's sort_keys gives), also when a
+    mapping mixes keys of different types ({1: a, x: b}, null): those are ordered by type
+    name, then text, instead of failing to compare. Walked without recursion."""
+    def order(m: dict) -> dict:
+        items = list(m.items())
+        try:
+            items.sort(key=lambda kv: kv[0])
+        except TypeError:
+            items.sort(key=lambda kv: (type(kv[0]).__name__, str(kv[0])))
+        return dict(items)
+
+    root = [data]
+    stack = [(root, 0)]
+    while stack:
+        holder, i = stack.pop()
+        value = holder[i]
+        if isinstance(value, dict):
+            value = holder[i] = order(value)
+            keys = list(value)
+            stack.extend((value, k) for k in keys)
+        elif isinstance(value, list):
+            value = holder[i] = list(value)
+            stack.extend((value, j) for j in range(len(value)))
+    return root[0]
 
 
 def _convert(value, default, choices):

@@ -75,3 +75,28 @@ def test_a_huge_yaml_number_is_not_quoted_whole(tmp_path):
     err = raised(lambda: Spec(path).validate())
     assert err.pos.line == at(text, "9" * 5000)[0]
     assert len(err.message) < 300
+
+
+# ---- 2. mappings mixing key types -------------------------------------------------------------
+
+@pytest.mark.parametrize("value", ["{1: a, x: b}", "{1: a, x: b, null: c}",
+                                   "[{2: a, y: 3}, {null: 1, 3: 2}]"])
+def test_a_mapping_mixing_key_types_loads_and_hashes(tmp_path, value):
+    text = edit(BASE, ("  per_colour:\n", f"  mixed:\n    value: {value}\n  per_colour:\n"))
+    path = write(tmp_path, text)
+    plays(path)
+    assert len(Spec(path).hash) == 16
+
+
+def test_key_order_of_the_canonical_text_is_kept():
+    from tabula_rules.spec import canonical_text
+    assert canonical_text({"b": {10: 1, 2: 2}, "a": [{"y": 1, "x": 2}]}) == \
+        '{"a":[{"x":2,"y":1}],"b":{"2":2,"10":1}}'
+    assert canonical_text({1: "a", "x": "b", None: "c"}) == '{"null":"c","1":"a","x":"b"}'
+
+
+def test_true_and_1_as_keys_are_a_located_duplicate(tmp_path):
+    text = edit(BASE, ("  per_colour:\n", "  mixed:\n    value: {1: a, true: b}\n  per_colour:\n"))
+    path = write(tmp_path, text)
+    err = raised(lambda: Spec(path).validate())
+    check(err, path, text, at(text, "true: b"), "duplicate key", "quote the keys")
