@@ -8,6 +8,7 @@ the hint. Stages raise through `fail()` so that no Python traceback reaches a us
 from __future__ import annotations
 
 import difflib
+import re
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -67,13 +68,19 @@ class SpecError(TabulaError):
         out = [f"{self.pos}: {self.kind}: {self.message}"]
         src = source_line(self.pos)
         if src is not None:
-            out.append("    " + src.rstrip("\n"))
-            caret_col = max(self.pos.col, 1)
+            src, caret_col = shown_line(src.rstrip("\n"), max(self.pos.col, 1))
+            out.append("    " + src)
             prefix = "".join(ch if ch == "\t" else " " for ch in src[: caret_col - 1])
             out.append("    " + prefix + "^")
         if self.hint:
             out.append(f"  hint: {self.hint}")
         return "\n".join(out)
+
+
+def shown_line(src: str, col: int) -> tuple:
+    """(text, caret column) of a source line as an error quotes it: a control character
+    (which could drive the terminal) shows as '?'."""
+    return "".join(c if c == "\t" or c.isprintable() else "?" for c in src), col
 
 
 class RuleError(SpecError):
@@ -90,9 +97,21 @@ class IllegalAction(TabulaError):
 _SOURCES: dict[str, list[str]] = {}
 
 
+_LINE_BREAK = re.compile("\r\n|[\r\n\x85\u2028\u2029]")
+
+
+def split_lines(text: str) -> list:
+    """A text's lines as YAML counts them (str.splitlines also breaks at a form feed, a
+    vertical tab and other control characters, which YAML does not)."""
+    lines = _LINE_BREAK.split(text)
+    if lines and lines[-1] == "":
+        lines.pop()
+    return lines
+
+
 def register_source(file: str, text: str) -> None:
     """Remember a file's text so that errors can quote its lines."""
-    _SOURCES[file] = text.splitlines()
+    _SOURCES[file] = split_lines(text)
 
 
 def source_line(pos: Pos) -> str | None:

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import yaml
 
-from .errors import Pos, SpecError, did_you_mean, fail, register_source
+from .errors import Pos, SpecError, did_you_mean, fail, register_source, split_lines
 
 MAX_FILE_BYTES = 2_000_000
 MAX_DEPTH = 64
@@ -250,7 +250,12 @@ def load_yaml(path: str | Path, what: str = "file"):
 
 def load_yaml_text(text: str, name: str = "<input>"):
     register_source(name, text)
-    lines = text.splitlines()
+    lines = split_lines(text)
+    bad = yaml.reader.Reader.NON_PRINTABLE.search(text)
+    if bad:
+        fail(f"the file holds the non-printable character {_char_name(bad.group())}, which YAML "
+             "does not allow", _offset_pos(text, bad.start(), name),
+             "remove it (a spec is plain text: tabs, newlines and printable characters)")
     try:
         node = yaml.compose(text, Loader=yaml.SafeLoader)
     except yaml.MarkedYAMLError as exc:
@@ -264,6 +269,18 @@ def load_yaml_text(text: str, name: str = "<input>"):
     builder = _Builder(name, lines)
     builder.check_size(node)
     return builder.build(node)
+
+
+def _char_name(ch: str) -> str:
+    names = {"\0": "NUL", "\f": "form feed", "\v": "vertical tab", "\x1b": "escape",
+             "\x7f": "delete"}
+    return f"U+{ord(ch):04X}" + (f" ({names[ch]})" if ch in names else "")
+
+
+def _offset_pos(text: str, offset: int, name: str) -> Pos:
+    """The line and column of a character offset, lines counted as YAML counts them."""
+    before = split_lines(text[:offset] + "x")      # "x": a break just before starts a line
+    return Pos(name, len(before), len(before[-1]))
 
 
 def _yaml_error(exc, name: str, lines: list) -> SpecError:

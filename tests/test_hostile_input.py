@@ -100,3 +100,29 @@ def test_true_and_1_as_keys_are_a_located_duplicate(tmp_path):
     path = write(tmp_path, text)
     err = raised(lambda: Spec(path).validate())
     check(err, path, text, at(text, "true: b"), "duplicate key", "quote the keys")
+
+
+# ---- 13. control characters are reported where they are ---------------------------------------
+
+@pytest.mark.parametrize("char, name", [("\0", "NUL"), ("\f", "form feed"), ("\x0b", "vertical tab"),
+                                        ("\x1b", "escape"), ("\x7f", "delete"),
+                                        ("\x01", "U+0001"), ("\uffff", "U+FFFF")])
+def test_a_control_character_is_reported_at_its_line_and_column(tmp_path, char, name):
+    text = edit(BASE, ("  name: Mini\n", f"  name: Mi{char}ni\n"))
+    path = tmp_path / "mini.yaml"
+    path.write_text(text, encoding="utf-8", newline="")
+    err = raised(lambda: Spec(path).validate())
+    assert (err.pos.line, err.pos.col) == at(text, f"Mi{char}ni", char)
+    assert name in err.message
+    shown = str(err)
+    assert "      name: Mi?ni" in shown.split("\n")      # quoted, the character made visible
+    assert char not in shown
+
+
+def test_a_control_character_after_crlf_lines_is_located(tmp_path):
+    text = BASE.replace("\n", "\r\n").replace("  name: Mini", "  name: Mini\f")
+    path = tmp_path / "mini.yaml"
+    path.write_bytes(text.encode())
+    err = raised(lambda: Spec(path).validate())
+    assert (err.pos.line, err.pos.col) == (3, 13)
+
