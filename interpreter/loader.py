@@ -15,7 +15,8 @@ from pathlib import Path
 
 import yaml
 
-from .errors import Pos, SpecError, did_you_mean, fail, register_source, split_lines
+from .errors import (Pos, SpecError, did_you_mean, fail, read_input, register_source,
+                     shown_path, split_lines)
 
 MAX_FILE_BYTES = 2_000_000
 MAX_DEPTH = 64
@@ -223,33 +224,57 @@ _PLAIN_TAGS = ("tag:yaml.org,2002:int", "tag:yaml.org,2002:bool",
                "tag:yaml.org,2002:null", "tag:yaml.org,2002:float")
 
 
-def load_yaml(path: str | Path, what: str = "file"):
-    """Load one YAML file into located data; every problem is a SpecError."""
-    path = Path(path)
+def load_yaml(path: str | Path, what: str = "file", where: Pos | None = None):
+    """Load one YAML file into located data; every problem is a SpecError.
+
+    The file is read by errors.read_input (a regular file only, at most MAX_FILE_BYTES).
+    `where`: the position of the key that names this file in another one (`extends:`, a
+    scenario's `spec:`). Such a file is not trusted to be a spec: no line of it is quoted
+    in an error, and unless it is a mapping with a `game:` section it is refused at
+    `where` without showing anything of it (/etc/passwd, /proc/self/environ)."""
+    return load_yaml_source(path, what, where)[0]
+
+
+def load_yaml_source(path: str | Path, what: str = "file", where: Pos | None = None):
+    """(located data, text) of a YAML file: load_yaml, with the text it was read from."""
     name = str(path)
-    try:
-        raw = path.read_bytes()
-    except FileNotFoundError:
-        fail(f"no such {what}: {name}")
-    except IsADirectoryError:
-        fail(f"{name} is a directory, not a {what}")
-    except OSError as exc:
-        fail(f"cannot read {name}: {exc.strerror}")
-    if len(raw) > MAX_FILE_BYTES:
-        fail(f"{name} is {len(raw)} bytes; a {what} may hold at most {MAX_FILE_BYTES}",
-             Pos(name, 1, 1))
+    raw = read_input(name, what, MAX_FILE_BYTES, where)
+    named = "" if where is None else f"{what} named at {where}: "
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
+        if where is not None:
+            fail(f"{shown_path(name)} is not a {what}: it is not UTF-8 text", where)
         line = raw.count(b"\n", 0, exc.start) + 1
         col = exc.start - (raw.rfind(b"\n", 0, exc.start) + 1) + 1
         fail(f"{name} is not UTF-8 text ({exc.reason} at byte {exc.start})", Pos(name, line, col),
              "save the file as UTF-8")
-    return load_yaml_text(text, name)
-
-
-def load_yaml_text(text: str, name: str = "<input>"):
+    if where is None:
+        return load_yaml_text(text, name), text
+    try:
+        doc = load_yaml_text(text, name, quote=False)
+    except SpecError as exc:
+        if not _looks_like_spec(text):
+            fail(f"{shown_path(name)} is not a {what} (not a YAML mapping with a 'game:' "
+                 "section); its content is not shown", where)
+        exc.hint = (exc.hint + "; " if exc.hint else "") + named.rstrip(": ")
+        raise
+    if not (isinstance(doc, LMap) and isinstance(doc.get("game"), LMap)):
+        fail(f"{shown_path(name)} is not a {what} (not a YAML mapping with a 'game:' "
+             "section); its content is not shown", where)
     register_source(name, text)
+    return doc, text
+
+
+def _looks_like_spec(text: str) -> bool:
+    """Whether a file that failed to load still starts out as a spec does: a line
+    `game:` at the top level. Only then are its YAML errors shown."""
+    return any(line.rstrip() == "game:" or line.startswith("game: {")
+               for line in split_lines(text))
+
+
+def load_yaml_text(text: str, name: str = "<input>", quote: bool = True):
+    register_source(name, text if quote else None)
     lines = split_lines(text)
     bad = yaml.reader.Reader.NON_PRINTABLE.search(text)
     if bad:
@@ -263,7 +288,7 @@ def load_yaml_text(text: str, name: str = "<input>"):
     except RecursionError:
         fail(f"the document nests deeper than {MAX_DEPTH} levels", _deep_pos(text, name))
     except yaml.YAMLError as exc:  # pragma: no cover - every PyYAML error is marked
-        fail(f"YAML: {exc}", Pos(name, 1, 1))
+        fail(f"YAML: {excerpt(str(exc), 80)}", Pos(name, 1, 1))
     if node is None:
         fail("the file is empty", Pos(name, 1, 1))
     builder = _Builder(name, lines)
@@ -459,13 +484,20 @@ def _schema_message(err) -> str:
         if extra:
             return f"unknown key '{extra[0]}' in {where_}"
     if err.validator == "required":
-        return f"{where_}: {err.message}"
+        return f"{where_}: {_short(err.message)}"
     if err.validator == "enum":
         return f"{where_}: {err.instance!r} is not one of {', '.join(map(str, err.validator_value))}"
     if err.validator == "pattern" and isinstance(err.schema, dict) \
             and "patternErrorMessage" in err.schema:
         return f"{where_}: {err.schema['patternErrorMessage']}"
-    return f"{where_}: {err.message}"
+    return f"{where_}: {_short(err.message)}"
+
+
+def _short(message: str, limit: int = 200) -> str:
+    """A schema message cut short: jsonschema quotes the whole offending value (for a
+    file that is not a spec, its whole text)."""
+    message = "".join(c if c.isprintable() else "?" for c in message)
+    return message if len(message) <= limit else message[:limit] + "..."
 
 
 def _schema_hint(err, doc) -> str:

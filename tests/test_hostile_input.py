@@ -126,3 +126,86 @@ def test_a_control_character_after_crlf_lines_is_located(tmp_path):
     err = raised(lambda: Spec(path).validate())
     assert (err.pos.line, err.pos.col) == (3, 13)
 
+
+
+# ---- 7 and 8. files named by `extends:` and `spec:`; unbounded and special files -----------------
+
+import os  # noqa: E402
+
+from tabula_rules.errors import MAX_INPUT_BYTES, read_input  # noqa: E402
+from tabula_rules.scenario import run_file  # noqa: E402
+
+SECRET = "API_TOKEN=hunter2-very-secret"
+
+
+def special_files(tmp_path) -> dict:
+    """name -> a path that is not a spec (made in tmp_path, so the test needs no /proc)."""
+    (tmp_path / "secret.txt").write_text(SECRET + "\n" + SECRET + "\n")
+    (tmp_path / "secret0.txt").write_bytes((SECRET + "\0OTHER=x\0").encode())
+    (tmp_path / "list.yaml").write_text("- " + SECRET + "\n- b\n")
+    (tmp_path / "mapping.yaml").write_text(f"{SECRET.split('=')[0]}: {SECRET}\n")
+    (tmp_path / "bad.yaml").write_text(f"key: [{SECRET}\n")
+    os.symlink("loop_b.yaml", tmp_path / "loop_a.yaml")
+    os.symlink("loop_a.yaml", tmp_path / "loop_b.yaml")
+    os.mkfifo(tmp_path / "fifo.yaml")
+    with open(tmp_path / "sparse.yaml", "wb") as f:
+        f.truncate(3 * 1024 ** 3)                      # 3 GB of nothing, instantly
+    return {"text": "secret.txt", "nul": "secret0.txt", "list": "list.yaml",
+            "mapping": "mapping.yaml", "bad yaml": "bad.yaml", "loop": "loop_a.yaml",
+            "fifo": "fifo.yaml", "sparse": "sparse.yaml", "device": "/dev/zero",
+            "urandom": "/dev/urandom"}
+
+
+EXPECTED = {"text": "not a spec", "nul": "not a spec", "list": "not a spec",
+            "mapping": "not a spec", "bad yaml": "not a spec", "loop": "symbolic link loop",
+            "fifo": "not a regular file", "sparse": f"more than {MAX_INPUT_BYTES} bytes",
+            "device": "not a regular file", "urandom": "not a regular file"}
+
+
+@pytest.mark.parametrize("kind", list(EXPECTED))
+def test_extends_of_a_file_that_is_not_a_spec_is_located_and_not_quoted(tmp_path, kind):
+    ref = special_files(tmp_path)[kind]
+    text = f"extends: {ref}\ngame: {{id: v, name: V}}\n"
+    path = write(tmp_path, text, "variant.yaml")
+    err = raised(lambda: Spec(path).validate(), seconds=10)
+    check(err, path, text, at(text, ref), EXPECTED[kind])
+    assert "hunter2" not in str(err)
+
+
+@pytest.mark.parametrize("kind", list(EXPECTED))
+def test_a_scenario_spec_that_is_not_a_spec_is_located_and_not_quoted(tmp_path, kind):
+    ref = special_files(tmp_path)[kind]
+    text = f"spec: {ref}\nscenarios:\n  - id: a\n"
+    path = write(tmp_path, text, "s.test.yaml")
+    err = raised(lambda: run_file(path), seconds=10)
+    check(err, path, text, at(text, ref), EXPECTED[kind])
+    assert "hunter2" not in str(err)
+
+
+@pytest.mark.parametrize("kind", ["fifo", "sparse", "device", "urandom", "loop"])
+def test_a_special_file_as_the_spec_itself_is_refused_at_once(tmp_path, kind):
+    path = tmp_path / special_files(tmp_path)[kind]
+    err = raised(lambda: Spec(path).validate(), seconds=10)
+    assert EXPECTED[kind] in err.message
+
+
+@pytest.mark.parametrize("kind", ["fifo", "sparse", "device"])
+def test_a_special_file_as_a_scenario_file_is_refused_at_once(tmp_path, kind):
+    path = tmp_path / special_files(tmp_path)[kind]
+    err = raised(lambda: run_file(path), seconds=10)
+    assert EXPECTED[kind] in err.message
+
+
+def test_a_file_growing_past_the_limit_is_refused_after_limit_bytes(tmp_path):
+    path = tmp_path / "a.yaml"
+    path.write_bytes(b"x" * 101)
+    assert read_input(path, limit=101) == b"x" * 101
+    err = raised(lambda: read_input(path, limit=100))
+    assert "more than 100 bytes" in err.message
+
+
+def test_a_symlink_to_a_spec_still_works(tmp_path):
+    base = write(tmp_path, BASE, "base.yaml")
+    os.symlink(base, tmp_path / "link.yaml")
+    text = "extends: link.yaml\ngame: {id: v, name: V}\n"
+    plays(write(tmp_path, text, "variant.yaml"))
