@@ -21,6 +21,7 @@ from .errors import (Pos, SpecError, did_you_mean, fail, read_input, register_so
 MAX_FILE_BYTES = 2_000_000
 MAX_DEPTH = 64
 MAX_NODES = 200_000
+MAX_EXPANDED_CHARS = 20_000_000     # characters of all scalars, each alias counted again
 
 
 class LMap(dict):
@@ -152,8 +153,9 @@ class _Builder:
         return Pos(self.file, node.start_mark.line + 1, node.start_mark.column + 1)
 
     def check_size(self, root) -> None:
-        """Count the nodes the document expands to (an alias counts its whole tree
-        again) before building anything, so that an alias bomb is refused at once."""
+        """Count the nodes the document expands to, and the characters of its scalars
+        (an alias counts its whole tree again), before building anything, so that an
+        alias bomb (few nodes, each a long text, repeated) is refused at once."""
         sizes: dict = {}
         stack = [(root, False)]
         while stack:
@@ -167,12 +169,18 @@ class _Builder:
                 stack.append((node, True))
                 stack.extend((k, False) for k in kids if id(k) not in sizes)
                 continue
-            total = 1 + sum(sizes.get(id(k), 0) for k in kids)
-            sizes[id(node)] = total
-            if total > MAX_NODES:
+            nodes = 1 + sum(sizes[id(k)][0] for k in kids)
+            chars = (len(node.value) if isinstance(node, yaml.ScalarNode) else
+                     sum(sizes[id(k)][1] for k in kids))
+            sizes[id(node)] = (nodes, chars)
+            if nodes > MAX_NODES:
                 fail(f"the document expands to more than {MAX_NODES} nodes (aliases "
                      "included)", self.pos(node), "a spec this large is refused, to keep "
                      "loading bounded")
+            if chars > MAX_EXPANDED_CHARS:
+                fail(f"the document expands to more than {MAX_EXPANDED_CHARS} characters of "
+                     "text (aliases included)", self.pos(node), "an alias repeats the "
+                     "text it names: a spec this large is refused, to keep loading bounded")
 
     def build(self, node, depth: int = 0):
         if not node.tag.startswith(_CORE) or node.tag[len(_CORE):] not in _CORE_TAGS:

@@ -209,3 +209,34 @@ def test_a_symlink_to_a_spec_still_works(tmp_path):
     os.symlink(base, tmp_path / "link.yaml")
     text = "extends: link.yaml\ngame: {id: v, name: V}\n"
     plays(write(tmp_path, text, "variant.yaml"))
+
+
+# ---- 9. YAML alias amplification ---------------------------------------------------------------
+
+def alias_bomb(copies_of_l1: int) -> str:
+    big = "x" * 50_000
+    return "\n".join([f"s: &s '{big}'",
+                      "l1: &l1 [" + ",".join(["*s"] * 100) + "]",
+                      "l2: [" + ",".join(["*l1"] * copies_of_l1) + "]", ""])
+
+
+def test_an_alias_bomb_of_long_texts_is_refused_before_building(tmp_path):
+    # 50 KB named once, reached 500 times: 25 MB of text from a 52 KB file (the issue's
+    # file reached it 120,000 times: 6 GB)
+    text = alias_bomb(5)
+    path = write(tmp_path, text, "bomb.yaml")
+    err = raised(lambda: loader.load_yaml(path), seconds=5)
+    assert f"more than {loader.MAX_EXPANDED_CHARS} characters" in err.message
+    assert err.pos.line == 3 and err.pos.col == 5
+    assert len(str(err)) < 2000
+
+
+def test_the_issues_alias_bomb_is_refused_at_once(tmp_path):
+    path = write(tmp_path, alias_bomb(1200), "bomb.yaml")
+    err = raised(lambda: loader.load_yaml(path), seconds=5)
+    assert "characters" in err.message
+
+
+def test_aliases_below_the_text_bound_load(tmp_path):
+    doc = loader.load_yaml(write(tmp_path, alias_bomb(2), "ok.yaml"))   # 15 MB in all
+    assert len(doc["l2"]) == 2 and doc["l2"][1][99] == "x" * 50_000
