@@ -8,6 +8,10 @@ the hint. Stages raise through `fail()` so that no Python traceback reaches a us
 from __future__ import annotations
 
 import difflib
+import errno
+import os
+import re
+import stat
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -67,13 +71,19 @@ class SpecError(TabulaError):
         out = [f"{self.pos}: {self.kind}: {self.message}"]
         src = source_line(self.pos)
         if src is not None:
-            out.append("    " + src.rstrip("\n"))
-            caret_col = max(self.pos.col, 1)
+            src, caret_col = shown_line(src.rstrip("\n"), max(self.pos.col, 1))
+            out.append("    " + src)
             prefix = "".join(ch if ch == "\t" else " " for ch in src[: caret_col - 1])
             out.append("    " + prefix + "^")
         if self.hint:
             out.append(f"  hint: {self.hint}")
         return "\n".join(out)
+
+
+def shown_line(src: str, col: int) -> tuple:
+    """(text, caret column) of a source line as an error quotes it: a control character
+    (which could drive the terminal) shows as '?'."""
+    return "".join(c if c == "\t" or c.isprintable() else "?" for c in src), col
 
 
 class RuleError(SpecError):
@@ -87,27 +97,157 @@ class IllegalAction(TabulaError):
     """An action that is not among the legal actions of the state."""
 
 
-_SOURCES: dict[str, list[str]] = {}
+# ---- reading input files, bounded -------------------------------------------------------
+
+MAX_INPUT_BYTES = 2_000_000      # a spec, a variant's base, a scenario file
 
 
-def register_source(file: str, text: str) -> None:
-    """Remember a file's text so that errors can quote its lines."""
-    _SOURCES[file] = text.splitlines()
+def _why(exc: OSError) -> str:
+    if exc.errno == errno.ELOOP:
+        return "a symbolic link loop"
+    if exc.errno == errno.ENAMETOOLONG:
+        return "the name is too long"
+    return exc.strerror or type(exc).__name__
+
+
+def check_input(path, what: str = "file", where: Pos | None = None) -> os.stat_result:
+    """Refuse, before opening it, anything but an existing regular file: a folder, a
+    FIFO, a device (/dev/zero, /dev/urandom), a socket, a symbolic link loop. Errors are
+    located at `where` (the key that names the file) when given, else at the file."""
+    name = str(path)
+    at = where if where is not None else Pos(name)
+    try:
+        st = os.stat(name)
+    except FileNotFoundError:
+        fail(f"no such {what}: {shown_path(name)}", at)
+    except (OSError, ValueError) as exc:         # ValueError: a NUL in the name
+        reason = _why(exc) if isinstance(exc, OSError) else "a NUL character in the name"
+        fail(f"cannot read the {what} {shown_path(name)}: {reason}", at)
+    if stat.S_ISDIR(st.st_mode):
+        fail(f"{shown_path(name)} is a folder, not a {what}", at)
+    if not stat.S_ISREG(st.st_mode):
+        fail(f"{shown_path(name)} is not a regular file (a device, a FIFO or a socket), "
+             f"so not a {what}", at, "name a file")
+    return st
+
+
+def read_input(path, what: str = "file", limit: int = MAX_INPUT_BYTES,
+               where: Pos | None = None) -> bytes:
+    """The bytes of a user's input file, read safely: only a regular file (check_input),
+    refused at once when its size is over `limit`, opened without blocking, and read at
+    most `limit` + 1 bytes (a file that grows, or one of /proc that tells no size, is
+    refused when it holds more). The one reader of every input file."""
+    name = str(path)
+    at = where if where is not None else Pos(name)
+    too_big = (f"{shown_path(name)} holds more than {limit} bytes; a {what} may hold at "
+               f"most {limit}")
+    st = check_input(name, what, where)
+    if where is None:
+        at = Pos(name, 1, 1)
+    if st.st_size > limit:
+        fail(too_big, at, "a file this large is refused before it is read")
+    try:
+        fd = os.open(name, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) |
+                     getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_NOCTTY", 0))
+    except OSError as exc:
+        fail(f"cannot read the {what} {shown_path(name)}: {_why(exc)}", at)
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):     # replaced since the check
+            fail(f"{shown_path(name)} is not a regular file, so not a {what}", at)
+        chunks, total = [], 0
+        while total <= limit:
+            chunk = os.read(fd, min(1 << 20, limit + 1 - total))
+            if not chunk:
+                break
+            chunks.append(chunk)
+            total += len(chunk)
+    except OSError as exc:
+        fail(f"cannot read the {what} {shown_path(name)}: {_why(exc)}", at)
+    finally:
+        os.close(fd)
+    if total > limit:
+        fail(too_big, at, "a file this large is refused")
+    return b"".join(chunks)
+
+
+def open_input(path, what: str = "file", where: Pos | None = None):
+    """A binary file object on a user's input file that is a regular file (check_input),
+    opened without blocking: for readers that go line by line (a game log), which must
+    still bound each line they read (readline(limit))."""
+    name = str(path)
+    check_input(name, what, where)
+    try:
+        fd = os.open(name, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) |
+                     getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_NOCTTY", 0))
+    except OSError as exc:
+        fail(f"cannot read the {what} {shown_path(name)}: {_why(exc)}",
+             where if where is not None else Pos(name))
+    if not stat.S_ISREG(os.fstat(fd).st_mode):
+        os.close(fd)
+        fail(f"{shown_path(name)} is not a regular file, so not a {what}",
+             where if where is not None else Pos(name))
+    return os.fdopen(fd, "rb")
+
+
+# ---- quoting source lines ----------------------------------------------------------------
+
+# file -> its lines; None: a file whose lines must not be quoted (one a spec names that
+# did not turn out to be a spec: /etc/passwd, /proc/self/environ)
+_SOURCES: dict[str, list[str] | None] = {}
+
+
+_LINE_BREAK = re.compile("\r\n|[\r\n\x85\u2028\u2029]")
+
+
+def split_lines(text: str) -> list:
+    """A text's lines as YAML counts them (str.splitlines also breaks at a form feed, a
+    vertical tab and other control characters, which YAML does not)."""
+    lines = _LINE_BREAK.split(text)
+    if lines and lines[-1] == "":
+        lines.pop()
+    return lines
+
+
+def register_source(file: str, text: str | None) -> None:
+    """Remember a file's text so that errors can quote its lines (None: never quote)."""
+    _SOURCES[file] = None if text is None else split_lines(text)
 
 
 def source_line(pos: Pos) -> str | None:
     if not pos.line:
         return None
-    lines = _SOURCES.get(pos.file)
-    if lines is None:
-        try:
-            lines = Path(pos.file).read_text(encoding="utf-8").splitlines()
-        except (OSError, UnicodeDecodeError):
+    if pos.file in _SOURCES:
+        lines = _SOURCES[pos.file]
+        if lines is None:
+            return None
+    else:
+        lines = _head_lines(pos.file)
+        if lines is None:
             return None
         _SOURCES[pos.file] = lines
     if 0 < pos.line <= len(lines):
         return lines[pos.line - 1]
     return None
+
+
+def _head_lines(file: str, size: int = 1 << 20) -> list | None:
+    """The lines within the first `size` bytes of a regular file (the last, maybe cut
+    off, left out), for quoting; None if it cannot be read."""
+    try:
+        check_input(file)
+        fd = os.open(file, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    except (SpecError, OSError):
+        return None
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            return None
+        data = os.read(fd, size + 1)
+    except OSError:
+        return None
+    finally:
+        os.close(fd)
+    lines = split_lines(data[:size].decode("utf-8", errors="replace"))
+    return lines[:-1] if len(data) > size else lines
 
 
 def fail(message: str, pos: Pos = NOWHERE, hint: str = "") -> "NoReturn":  # noqa: F821

@@ -15,11 +15,13 @@ from pathlib import Path
 
 import yaml
 
-from .errors import Pos, SpecError, did_you_mean, fail, register_source
+from .errors import (Pos, SpecError, did_you_mean, fail, read_input, register_source,
+                     shown_path, split_lines)
 
 MAX_FILE_BYTES = 2_000_000
 MAX_DEPTH = 64
 MAX_NODES = 200_000
+MAX_EXPANDED_CHARS = 20_000_000     # characters of all scalars, each alias counted again
 
 
 class LMap(dict):
@@ -72,6 +74,15 @@ class LStr(str):
             found = seg
         voff, line, col, length = found
         return Pos(self.pos.file, line, col + min(max(offset - voff, 0), length))
+
+
+def excerpt(text: str, limit: int = 40) -> str:
+    """A short, printable quotation of text for an error message (never a whole file)."""
+    text = str(text)
+    short = text[:limit]
+    shown = "".join(c if c.isprintable() else "?" for c in short)
+    return repr(shown) + (f" (and {len(text) - limit} more characters)" if len(text) > limit
+                          else "")
 
 
 def where(node, default: Pos) -> Pos:
@@ -142,8 +153,9 @@ class _Builder:
         return Pos(self.file, node.start_mark.line + 1, node.start_mark.column + 1)
 
     def check_size(self, root) -> None:
-        """Count the nodes the document expands to (an alias counts its whole tree
-        again) before building anything, so that an alias bomb is refused at once."""
+        """Count the nodes the document expands to, and the characters of its scalars
+        (an alias counts its whole tree again), before building anything, so that an
+        alias bomb (few nodes, each a long text, repeated) is refused at once."""
         sizes: dict = {}
         stack = [(root, False)]
         while stack:
@@ -157,12 +169,18 @@ class _Builder:
                 stack.append((node, True))
                 stack.extend((k, False) for k in kids if id(k) not in sizes)
                 continue
-            total = 1 + sum(sizes.get(id(k), 0) for k in kids)
-            sizes[id(node)] = total
-            if total > MAX_NODES:
+            nodes = 1 + sum(sizes[id(k)][0] for k in kids)
+            chars = (len(node.value) if isinstance(node, yaml.ScalarNode) else
+                     sum(sizes[id(k)][1] for k in kids))
+            sizes[id(node)] = (nodes, chars)
+            if nodes > MAX_NODES:
                 fail(f"the document expands to more than {MAX_NODES} nodes (aliases "
                      "included)", self.pos(node), "a spec this large is refused, to keep "
                      "loading bounded")
+            if chars > MAX_EXPANDED_CHARS:
+                fail(f"the document expands to more than {MAX_EXPANDED_CHARS} characters of "
+                     "text (aliases included)", self.pos(node), "an alias repeats the "
+                     "text it names: a spec this large is refused, to keep loading bounded")
 
     def build(self, node, depth: int = 0):
         if not node.tag.startswith(_CORE) or node.tag[len(_CORE):] not in _CORE_TAGS:
@@ -178,8 +196,12 @@ class _Builder:
                 if isinstance(key, (dict, list)):
                     fail("a mapping key must be a plain value", self.pos(knode))
                 if key in out:
-                    fail(f"duplicate key '{key}'", self.pos(knode),
-                         f"it was first given at line {out.key_pos[key].line}")
+                    first = next(k for k in out if k == key)
+                    same = ("" if type(first) is type(key) else
+                            f" (YAML reads {excerpt(knode.value)} as {key!r}, equal to "
+                            f"the key {first!r}: quote the keys to keep them apart)")
+                    fail(f"duplicate key {excerpt(str(key))}", self.pos(knode),
+                         f"it was first given at line {out.key_pos[key].line}{same}")
                 out[key] = self.build(vnode, depth + 1)
                 out.key_pos[key] = self.pos(knode)
                 out.val_pos[key] = self.pos(vnode)
@@ -196,7 +218,8 @@ class _Builder:
             try:
                 return self.ctor.construct_object(node)
             except (yaml.YAMLError, ValueError) as exc:
-                fail(f"bad {tag.rsplit(':', 1)[-1]} value {node.value!r}: {exc}", self.pos(node))
+                fail(f"bad {tag.rsplit(':', 1)[-1]} value {excerpt(node.value)}: "
+                     f"{excerpt(str(exc), 80)}", self.pos(node))
         s = LStr(node.value)
         s.pos = self.pos(node)
         s.segments = _segments(node, self.lines)
@@ -209,34 +232,63 @@ _PLAIN_TAGS = ("tag:yaml.org,2002:int", "tag:yaml.org,2002:bool",
                "tag:yaml.org,2002:null", "tag:yaml.org,2002:float")
 
 
-def load_yaml(path: str | Path, what: str = "file"):
-    """Load one YAML file into located data; every problem is a SpecError."""
-    path = Path(path)
+def load_yaml(path: str | Path, what: str = "file", where: Pos | None = None):
+    """Load one YAML file into located data; every problem is a SpecError.
+
+    The file is read by errors.read_input (a regular file only, at most MAX_FILE_BYTES).
+    `where`: the position of the key that names this file in another one (`extends:`, a
+    scenario's `spec:`). Such a file is not trusted to be a spec: no line of it is quoted
+    in an error, and unless it is a mapping with a `game:` section it is refused at
+    `where` without showing anything of it (/etc/passwd, /proc/self/environ)."""
+    return load_yaml_source(path, what, where)[0]
+
+
+def load_yaml_source(path: str | Path, what: str = "file", where: Pos | None = None):
+    """(located data, text) of a YAML file: load_yaml, with the text it was read from."""
     name = str(path)
-    try:
-        raw = path.read_bytes()
-    except FileNotFoundError:
-        fail(f"no such {what}: {name}")
-    except IsADirectoryError:
-        fail(f"{name} is a directory, not a {what}")
-    except OSError as exc:
-        fail(f"cannot read {name}: {exc.strerror}")
-    if len(raw) > MAX_FILE_BYTES:
-        fail(f"{name} is {len(raw)} bytes; a {what} may hold at most {MAX_FILE_BYTES}",
-             Pos(name, 1, 1))
+    raw = read_input(name, what, MAX_FILE_BYTES, where)
+    named = "" if where is None else f"{what} named at {where}: "
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
+        if where is not None:
+            fail(f"{shown_path(name)} is not a {what}: it is not UTF-8 text", where)
         line = raw.count(b"\n", 0, exc.start) + 1
         col = exc.start - (raw.rfind(b"\n", 0, exc.start) + 1) + 1
         fail(f"{name} is not UTF-8 text ({exc.reason} at byte {exc.start})", Pos(name, line, col),
              "save the file as UTF-8")
-    return load_yaml_text(text, name)
-
-
-def load_yaml_text(text: str, name: str = "<input>"):
+    if where is None:
+        return load_yaml_text(text, name), text
+    try:
+        doc = load_yaml_text(text, name, quote=False)
+    except SpecError as exc:
+        if not _looks_like_spec(text):
+            fail(f"{shown_path(name)} is not a {what} (not a YAML mapping with a 'game:' "
+                 "section); its content is not shown", where)
+        exc.hint = (exc.hint + "; " if exc.hint else "") + named.rstrip(": ")
+        raise
+    if not (isinstance(doc, LMap) and isinstance(doc.get("game"), LMap)):
+        fail(f"{shown_path(name)} is not a {what} (not a YAML mapping with a 'game:' "
+             "section); its content is not shown", where)
     register_source(name, text)
-    lines = text.splitlines()
+    return doc, text
+
+
+def _looks_like_spec(text: str) -> bool:
+    """Whether a file that failed to load still starts out as a spec does: a line
+    `game:` at the top level. Only then are its YAML errors shown."""
+    return any(line.rstrip() == "game:" or line.startswith("game: {")
+               for line in split_lines(text))
+
+
+def load_yaml_text(text: str, name: str = "<input>", quote: bool = True):
+    register_source(name, text if quote else None)
+    lines = split_lines(text)
+    bad = yaml.reader.Reader.NON_PRINTABLE.search(text)
+    if bad:
+        fail(f"the file holds the non-printable character {_char_name(bad.group())}, which YAML "
+             "does not allow", _offset_pos(text, bad.start(), name),
+             "remove it (a spec is plain text: tabs, newlines and printable characters)")
     try:
         node = yaml.compose(text, Loader=yaml.SafeLoader)
     except yaml.MarkedYAMLError as exc:
@@ -244,12 +296,24 @@ def load_yaml_text(text: str, name: str = "<input>"):
     except RecursionError:
         fail(f"the document nests deeper than {MAX_DEPTH} levels", _deep_pos(text, name))
     except yaml.YAMLError as exc:  # pragma: no cover - every PyYAML error is marked
-        fail(f"YAML: {exc}", Pos(name, 1, 1))
+        fail(f"YAML: {excerpt(str(exc), 80)}", Pos(name, 1, 1))
     if node is None:
         fail("the file is empty", Pos(name, 1, 1))
     builder = _Builder(name, lines)
     builder.check_size(node)
     return builder.build(node)
+
+
+def _char_name(ch: str) -> str:
+    names = {"\0": "NUL", "\f": "form feed", "\v": "vertical tab", "\x1b": "escape",
+             "\x7f": "delete"}
+    return f"U+{ord(ch):04X}" + (f" ({names[ch]})" if ch in names else "")
+
+
+def _offset_pos(text: str, offset: int, name: str) -> Pos:
+    """The line and column of a character offset, lines counted as YAML counts them."""
+    before = split_lines(text[:offset] + "x")      # "x": a break just before starts a line
+    return Pos(name, len(before), len(before[-1]))
 
 
 def _yaml_error(exc, name: str, lines: list) -> SpecError:
@@ -428,13 +492,20 @@ def _schema_message(err) -> str:
         if extra:
             return f"unknown key '{extra[0]}' in {where_}"
     if err.validator == "required":
-        return f"{where_}: {err.message}"
+        return f"{where_}: {_short(err.message)}"
     if err.validator == "enum":
         return f"{where_}: {err.instance!r} is not one of {', '.join(map(str, err.validator_value))}"
     if err.validator == "pattern" and isinstance(err.schema, dict) \
             and "patternErrorMessage" in err.schema:
         return f"{where_}: {err.schema['patternErrorMessage']}"
-    return f"{where_}: {err.message}"
+    return f"{where_}: {_short(err.message)}"
+
+
+def _short(message: str, limit: int = 200) -> str:
+    """A schema message cut short: jsonschema quotes the whole offending value (for a
+    file that is not a spec, its whole text)."""
+    message = "".join(c if c.isprintable() else "?" for c in message)
+    return message if len(message) <= limit else message[:limit] + "..."
 
 
 def _schema_hint(err, doc) -> str:

@@ -12,13 +12,18 @@ import re
 from functools import lru_cache
 from pathlib import Path
 
-from lark import Lark, Token, Transformer, v_args
+from lark import Lark, Token, Transformer, Tree, v_args
 from lark.exceptions import (UnexpectedCharacters, UnexpectedEOF, UnexpectedInput,
                              UnexpectedToken, VisitError)
 
 from . import ast
 from .errors import Pos, SpecError
 from .loader import LStr
+
+# bounds on one rule text, checked before the recursive stages (transformer, checker,
+# compiler) walk it: a deeper text is refused with its position, not a RecursionError
+MAX_RULE_DEPTH = 100         # nesting of operators, calls, attributes, indexing
+MAX_INT_DIGITS = 18          # digits of a number written in a rule (below 10**18)
 
 # words of the language: never names, even where the lexer would let them be one
 KEYWORDS = frozenset("""move to bottom of shuffled swap with shuffle refill from end game call let
@@ -272,12 +277,42 @@ def parse(text, what: str = "expression"):
         tree = _parser().parse(source, start=START[what])
     except UnexpectedInput as exc:
         raise _syntax_error(exc, text, what) from None
+    _check_bounds(tree, text, what)
     try:
         return _ToAst(text).transform(tree)
     except VisitError as exc:      # a check inside the transformer: report it, not Lark
         if isinstance(exc.orig_exc, SpecError):
             raise exc.orig_exc from None
         raise
+    except RecursionError:         # pragma: no cover - _check_bounds keeps trees shallow
+        raise SpecError(f"the {what} nests too deeply", _pos_in(text, 0)) from None
+
+
+def _pos_in(text, offset: int) -> Pos:
+    return text.pos_at(offset) if isinstance(text, LStr) else Pos("", 1, offset + 1)
+
+
+def _check_bounds(tree, text, what: str) -> None:
+    """Refuse a tree nesting deeper than MAX_RULE_DEPTH and a number longer than
+    MAX_INT_DIGITS, walking it without recursion, before anything recursive sees it."""
+    stack = [(tree, 0)]
+    while stack:
+        node, depth = stack.pop()
+        if isinstance(node, Token):
+            if node.type == "INT" and len(node) > MAX_INT_DIGITS:
+                raise SpecError(f"a number of {len(node)} digits in the {what}",
+                                _pos_in(text, node.start_pos or 0),
+                                f"a number in a rule has at most {MAX_INT_DIGITS} digits")
+            continue
+        if not isinstance(node, Tree):
+            continue
+        if depth > MAX_RULE_DEPTH:
+            offset = getattr(node.meta, "start_pos", None) if not node.meta.empty else None
+            raise SpecError(f"the {what} nests deeper than {MAX_RULE_DEPTH} levels",
+                            _pos_in(text, offset or 0),
+                            "split it with functions or let, or write a long sum with "
+                            "sum() over a list")
+        stack.extend((child, depth + 1) for child in node.children)
 
 
 def _syntax_error(exc: UnexpectedInput, text, what: str) -> SpecError:

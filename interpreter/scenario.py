@@ -8,6 +8,7 @@ bottom to top), variables, then runs the spec's `play` from there.
 
 from __future__ import annotations
 
+import os
 import re
 import string
 
@@ -17,13 +18,13 @@ from pathlib import Path
 from . import types as T
 from .compiler import plain, type_of_value
 from .engine import Game, State
-from .errors import NOWHERE, Pos, SpecError, TabulaError, fail
-from .loader import LMap, check_schema, load_yaml
+from .errors import NOWHERE, Pos, SpecError, TabulaError, check_input, fail
+from .loader import LMap, check_schema, excerpt, load_yaml
 from .model import CHANCE, TERMINAL
 from .readers import piece_names_now
 from .runtime import slot_name
 from .values import decode, is_number
-from .spec import load_spec
+from .spec import load_spec, resolve_spec_path
 
 SCENARIO_SCHEMA = "scenario.schema.json"
 
@@ -61,6 +62,8 @@ def find_scenario_files(paths) -> list:
             for f in sorted(p.rglob("*.yaml")):
                 if f.name.endswith(".test.yaml") or f.parent.name == "tests":
                     out.append(f)
+        elif os.path.lexists(p):
+            check_input(p, "scenario file")   # a FIFO, a device, a link loop: say so
         else:
             fail(f"no such file or folder: {p}")
     return out
@@ -73,11 +76,21 @@ def run_file(path, strict: bool = False) -> list:
     path = Path(path)
     doc = load_yaml(path, "scenario file")
     check_schema(doc, SCENARIO_SCHEMA)
-    spec_path = (path.parent / str(doc["spec"])).resolve()
-    if not spec_path.exists():
-        fail(f"the spec {doc['spec']} does not exist (relative to {path.parent})",
-             doc.where("spec"))
-    spec = load_spec(spec_path)
+    where = doc.where("spec")
+    try:
+        spec_path = (path.parent / str(doc["spec"])).resolve()
+    except (OSError, RuntimeError, ValueError):
+        fail(f"cannot follow the path of the spec {excerpt(str(doc['spec']), 120)}: a "
+             "symbolic link loop or a name the system refuses", where)
+    if not os.path.lexists(spec_path):
+        fail(f"the spec {doc['spec']} does not exist (relative to {path.parent})", where)
+    if spec_path.is_dir():
+        try:
+            spec_path = resolve_spec_path(spec_path)
+        except SpecError as exc:
+            fail(exc.message, where, exc.hint)
+    check_input(spec_path, "spec", where)       # a FIFO, a device: refused, not opened
+    spec = load_spec(spec_path, where)
     results = []
     file_strict = bool(doc.get("strict", strict))
     for sc in doc["scenarios"]:

@@ -8,13 +8,14 @@ option values given as text or data. Output: a checked Spec, and from it compile
 from __future__ import annotations
 
 import hashlib
+import os
 from pathlib import Path
 
 from . import catalog
 from .compiler import Compiler, plain
 from .engine import Game
-from .errors import Pos, SpecError, did_you_mean, fail
-from .loader import LMap, check_schema, load_yaml
+from .errors import Pos, SpecError, check_input, did_you_mean, fail
+from .loader import LMap, check_schema, load_yaml_source
 from .variants import resolve
 from . import rulings
 
@@ -28,6 +29,8 @@ def resolve_spec_path(path: str | Path) -> Path:
     if str(path).startswith(catalog.PREFIX):
         return catalog.find(str(path)).path
     p = Path(path)
+    if not p.exists() and os.path.lexists(p):
+        check_input(p, "spec")              # a link loop or a dangling link: say which
     if not p.exists() and catalog.is_name(str(path)):
         shipped = catalog.find(str(path))
         if shipped is not None:
@@ -50,9 +53,12 @@ def resolve_spec_path(path: str | Path) -> Path:
 class Spec:
     """A loaded, schema-checked spec; .game(players, options) compiles it."""
 
-    def __init__(self, path: str | Path):
+    def __init__(self, path: str | Path, where: Pos | None = None):
+        """where: the position of the key naming the spec in another file (a scenario's
+        `spec:`): the file is then not trusted to be a spec (loader.load_yaml)."""
         self.path = resolve_spec_path(path)
-        self.doc = load_yaml(self.path, "spec")
+        self.doc, text = load_yaml_source(self.path, "spec", where)
+        self.text = text.replace("\r\n", "\n").replace("\r", "\n")   # as read_text gave
         if not isinstance(self.doc, LMap):
             fail("a spec is a mapping of sections (game:, zones:, rules:, ...)",
                  getattr(self.doc, "pos", Pos(str(self.path), 1, 1)))
@@ -69,7 +75,6 @@ class Spec:
         self.base_doc = self.doc            # the spec as written; .doc: default readings
         self._docs = {(): self.doc}
         self.doc = self.doc_for(rulings.selection(self.doc))
-        self.text = self.path.read_text(encoding="utf-8")
         self.hash = hashlib.sha256(canonical_text(self.doc).encode()).hexdigest()[:16]
         self._games: dict = {}
 
@@ -189,7 +194,34 @@ def canonical_text(doc) -> str:
     """The resolved spec as canonical JSON: the same game gives the same hash, however
     it is split into variants and however it is formatted."""
     import json
-    return json.dumps(plain(doc), sort_keys=True, separators=(",", ":"), default=str)
+    return json.dumps(_key_ordered(plain(doc)), separators=(",", ":"), default=str)
+
+
+def _key_ordered(data):
+    """Mappings with their keys in order (what json's sort_keys gives), also when a
+    mapping mixes keys of different types ({1: a, x: b}, null): those are ordered by type
+    name, then text, instead of failing to compare. Walked without recursion."""
+    def order(m: dict) -> dict:
+        items = list(m.items())
+        try:
+            items.sort(key=lambda kv: kv[0])
+        except TypeError:
+            items.sort(key=lambda kv: (type(kv[0]).__name__, str(kv[0])))
+        return dict(items)
+
+    root = [data]
+    stack = [(root, 0)]
+    while stack:
+        holder, i = stack.pop()
+        value = holder[i]
+        if isinstance(value, dict):
+            value = holder[i] = order(value)
+            keys = list(value)
+            stack.extend((value, k) for k in keys)
+        elif isinstance(value, list):
+            value = holder[i] = list(value)
+            stack.extend((value, j) for j in range(len(value)))
+    return root[0]
 
 
 def _convert(value, default, choices):
@@ -213,14 +245,18 @@ def _convert(value, default, choices):
 _SPECS: dict = {}
 
 
-def load_spec(path: str | Path) -> Spec:
-    """Load (once per path and content) and check a spec."""
-    p = resolve_spec_path(path).resolve()
-    mtime = p.stat().st_mtime_ns
+def load_spec(path: str | Path, where: Pos | None = None) -> Spec:
+    """Load (once per path and content) and check a spec. where: as for Spec."""
+    p = resolve_spec_path(path)
+    try:
+        p = p.resolve()
+        mtime = p.stat().st_mtime_ns
+    except (OSError, RuntimeError, ValueError):
+        return Spec(p, where)           # unreadable: Spec reports why, located
     cached = _SPECS.get(p)
     if cached is not None and cached[0] == mtime:
         return cached[1]
-    spec = Spec(p)
+    spec = Spec(p, where)
     _SPECS[p] = (mtime, spec)
     return spec
 

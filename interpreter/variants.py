@@ -8,11 +8,12 @@ the base does not have, or adding one it already has, is a located error.
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 from . import catalog
-from .errors import Pos, SpecError, did_you_mean, fail
-from .loader import LList, LMap, load_yaml
+from .errors import Pos, SpecError, check_input, did_you_mean, fail
+from .loader import LList, LMap, excerpt, load_yaml
 
 MAX_EXTENDS = 16
 
@@ -33,9 +34,10 @@ def resolve(doc: LMap, path: Path, chain: tuple = ()) -> LMap:
     if len(chain) >= MAX_EXTENDS:
         fail(f"more than {MAX_EXTENDS} specs extend one another", doc.where("extends"))
     base_path = base_of(doc, path)
-    if base_path in chain or base_path == path.resolve():
+    if base_path in chain or base_path == _resolved(path, doc.where("extends")):
         fail("a spec cannot extend itself (directly or through others)", doc.where("extends"))
-    base = resolve(load_yaml(base_path, "spec"), base_path, chain + (path.resolve(),))
+    base = resolve(load_yaml(base_path, "spec", doc.where("extends")), base_path,
+                   chain + (_resolved(path, doc.where("extends")),))
     return apply_variant(base, doc)
 
 
@@ -46,12 +48,16 @@ def base_of(doc: LMap, path: Path) -> Path:
     ref = str(doc["extends"])
     where = doc.where("extends")
     if not ref.startswith(catalog.PREFIX):
-        local = (path.parent / ref).resolve()
-        if local.is_file():
-            return local
+        local = _resolved(path.parent / ref, where)
         if local.is_dir():                 # a game's folder, as on the command line
             from .spec import resolve_spec_path
-            return resolve_spec_path(local).resolve()
+            try:
+                return _resolved(resolve_spec_path(local), where)
+            except SpecError as exc:
+                fail(exc.message, where, exc.hint)
+        if os.path.lexists(local):         # a file, or a FIFO or device: refused there
+            check_input(local, "spec", where)
+            return local
         shipped = catalog.find(ref, where) if catalog.is_name(ref) else None
         if shipped is None:
             fail(f"the spec it extends does not exist: {ref}", where,
@@ -60,6 +66,16 @@ def base_of(doc: LMap, path: Path) -> Path:
     else:
         shipped = catalog.find(ref, where)
     return shipped.path.resolve()
+
+
+def _resolved(path: Path, where) -> Path:
+    """path.resolve(), a symbolic link loop (or a name the system refuses) being a
+    located error at `where`."""
+    try:
+        return Path(path).resolve()
+    except (OSError, RuntimeError, ValueError):
+        fail(f"cannot follow the path {excerpt(str(path), 120)}: a symbolic link loop or "
+             "a name the system refuses", where)
 
 
 def _copy(m: LMap) -> LMap:

@@ -1,0 +1,242 @@
+"""Hostile input: files and rule texts built to crash, hang or exhaust the loader and the
+parser (issue 14, input side). Each must end in a located SpecError, never a traceback, a
+hang or an exhausted memory, and the message must not quote more than a short excerpt."""
+
+from __future__ import annotations
+
+import pytest
+
+from tabula_rules import loader, parser
+from tabula_rules.errors import SpecError
+from tabula_rules.spec import Spec, load_game
+from test_errors import BASE, at, check, edit, raised, write
+
+SCORE = "value: player.score + reds(player)"
+
+
+def with_score(expr: str) -> str:
+    """BASE whose scoring formula is `expr` (quoted for YAML)."""
+    return edit(BASE, (SCORE, f"value: '{expr}'"))
+
+
+def plays(path) -> None:
+    Spec(path).validate()
+    st = load_game(path, players=2).new_state(seed=0)
+    while not st.is_terminal():
+        st.apply(st.legal_actions()[0])
+    st.scores()
+
+
+# ---- 1. rule texts that nest deeply or hold huge numbers ------------------------------------
+
+@pytest.mark.parametrize("expr, token", [
+    ("not " * 3000 + "true", None),
+    ("+".join(["1"] * 3000), None),
+    ("-" * 3000 + "1", None),
+    ("player" + ".score" * 3000, None),
+    ("max(" * 3000 + "1" + ")" * 3000, None),
+    ("if true then 1 else " * 3000 + "1", None),
+])
+def test_a_deeply_nested_rule_is_a_located_error(tmp_path, expr, token):
+    text = with_score(expr)
+    path = write(tmp_path, text)
+    err = raised(lambda: Spec(path).validate())
+    assert "nests deeper than" in err.message
+    line, _ = at(text, "value: '")
+    assert err.pos.line == line and err.pos.col > 1
+    assert len(str(err).splitlines()[0]) < 300
+
+
+@pytest.mark.parametrize("expr", [
+    "+".join(["1"] * parser.MAX_RULE_DEPTH),
+    "not " * (parser.MAX_RULE_DEPTH - 1) + "false",
+    "-" * (parser.MAX_RULE_DEPTH - 1) + "1",
+    "if false then 1 else " * (parser.MAX_RULE_DEPTH - 1) + "1",
+])
+def test_a_rule_nesting_up_to_the_bound_compiles_and_plays(tmp_path, expr):
+    plays(write(tmp_path, with_score(expr)))
+
+
+def test_a_huge_number_in_a_rule_is_a_located_error(tmp_path):
+    text = with_score("1 + " + "9" * 5000)
+    path = write(tmp_path, text)
+    err = raised(lambda: Spec(path).validate())
+    check(err, path, text, at(text, "9" * 5000), "digits", str(parser.MAX_INT_DIGITS))
+    assert len(err.message) < 200
+
+
+def test_a_number_up_to_the_bound_is_read(tmp_path):
+    plays(write(tmp_path, with_score("player.score + " + "9" * parser.MAX_INT_DIGITS)))
+
+
+def test_a_huge_yaml_number_is_not_quoted_whole(tmp_path):
+    text = edit(BASE, (SCORE, "value: " + "9" * 5000))
+    path = write(tmp_path, text)
+    err = raised(lambda: Spec(path).validate())
+    assert err.pos.line == at(text, "9" * 5000)[0]
+    assert len(err.message) < 300
+
+
+# ---- 2. mappings mixing key types -------------------------------------------------------------
+
+@pytest.mark.parametrize("value", ["{1: a, x: b}", "{1: a, x: b, null: c}",
+                                   "[{2: a, y: 3}, {null: 1, 3: 2}]"])
+def test_a_mapping_mixing_key_types_loads_and_hashes(tmp_path, value):
+    text = edit(BASE, ("  per_colour:\n", f"  mixed:\n    value: {value}\n  per_colour:\n"))
+    path = write(tmp_path, text)
+    plays(path)
+    assert len(Spec(path).hash) == 16
+
+
+def test_key_order_of_the_canonical_text_is_kept():
+    from tabula_rules.spec import canonical_text
+    assert canonical_text({"b": {10: 1, 2: 2}, "a": [{"y": 1, "x": 2}]}) == \
+        '{"a":[{"x":2,"y":1}],"b":{"2":2,"10":1}}'
+    assert canonical_text({1: "a", "x": "b", None: "c"}) == '{"null":"c","1":"a","x":"b"}'
+
+
+def test_true_and_1_as_keys_are_a_located_duplicate(tmp_path):
+    text = edit(BASE, ("  per_colour:\n", "  mixed:\n    value: {1: a, true: b}\n  per_colour:\n"))
+    path = write(tmp_path, text)
+    err = raised(lambda: Spec(path).validate())
+    check(err, path, text, at(text, "true: b"), "duplicate key", "quote the keys")
+
+
+# ---- 13. control characters are reported where they are ---------------------------------------
+
+@pytest.mark.parametrize("char, name", [("\0", "NUL"), ("\f", "form feed"), ("\x0b", "vertical tab"),
+                                        ("\x1b", "escape"), ("\x7f", "delete"),
+                                        ("\x01", "U+0001"), ("\uffff", "U+FFFF")])
+def test_a_control_character_is_reported_at_its_line_and_column(tmp_path, char, name):
+    text = edit(BASE, ("  name: Mini\n", f"  name: Mi{char}ni\n"))
+    path = tmp_path / "mini.yaml"
+    path.write_text(text, encoding="utf-8", newline="")
+    err = raised(lambda: Spec(path).validate())
+    assert (err.pos.line, err.pos.col) == at(text, f"Mi{char}ni", char)
+    assert name in err.message
+    shown = str(err)
+    assert "      name: Mi?ni" in shown.split("\n")      # quoted, the character made visible
+    assert char not in shown
+
+
+def test_a_control_character_after_crlf_lines_is_located(tmp_path):
+    text = BASE.replace("\n", "\r\n").replace("  name: Mini", "  name: Mini\f")
+    path = tmp_path / "mini.yaml"
+    path.write_bytes(text.encode())
+    err = raised(lambda: Spec(path).validate())
+    assert (err.pos.line, err.pos.col) == (3, 13)
+
+
+
+# ---- 7 and 8. files named by `extends:` and `spec:`; unbounded and special files -----------------
+
+import os  # noqa: E402
+
+from tabula_rules.errors import MAX_INPUT_BYTES, read_input  # noqa: E402
+from tabula_rules.scenario import run_file  # noqa: E402
+
+SECRET = "API_TOKEN=hunter2-very-secret"
+
+
+def special_files(tmp_path) -> dict:
+    """name -> a path that is not a spec (made in tmp_path, so the test needs no /proc)."""
+    (tmp_path / "secret.txt").write_text(SECRET + "\n" + SECRET + "\n")
+    (tmp_path / "secret0.txt").write_bytes((SECRET + "\0OTHER=x\0").encode())
+    (tmp_path / "list.yaml").write_text("- " + SECRET + "\n- b\n")
+    (tmp_path / "mapping.yaml").write_text(f"{SECRET.split('=')[0]}: {SECRET}\n")
+    (tmp_path / "bad.yaml").write_text(f"key: [{SECRET}\n")
+    os.symlink("loop_b.yaml", tmp_path / "loop_a.yaml")
+    os.symlink("loop_a.yaml", tmp_path / "loop_b.yaml")
+    os.mkfifo(tmp_path / "fifo.yaml")
+    with open(tmp_path / "sparse.yaml", "wb") as f:
+        f.truncate(3 * 1024 ** 3)                      # 3 GB of nothing, instantly
+    return {"text": "secret.txt", "nul": "secret0.txt", "list": "list.yaml",
+            "mapping": "mapping.yaml", "bad yaml": "bad.yaml", "loop": "loop_a.yaml",
+            "fifo": "fifo.yaml", "sparse": "sparse.yaml", "device": "/dev/zero",
+            "urandom": "/dev/urandom"}
+
+
+EXPECTED = {"text": "not a spec", "nul": "not a spec", "list": "not a spec",
+            "mapping": "not a spec", "bad yaml": "not a spec", "loop": "symbolic link loop",
+            "fifo": "not a regular file", "sparse": f"more than {MAX_INPUT_BYTES} bytes",
+            "device": "not a regular file", "urandom": "not a regular file"}
+
+
+@pytest.mark.parametrize("kind", list(EXPECTED))
+def test_extends_of_a_file_that_is_not_a_spec_is_located_and_not_quoted(tmp_path, kind):
+    ref = special_files(tmp_path)[kind]
+    text = f"extends: {ref}\ngame: {{id: v, name: V}}\n"
+    path = write(tmp_path, text, "variant.yaml")
+    err = raised(lambda: Spec(path).validate(), seconds=10)
+    check(err, path, text, at(text, ref), EXPECTED[kind])
+    assert "hunter2" not in str(err)
+
+
+@pytest.mark.parametrize("kind", list(EXPECTED))
+def test_a_scenario_spec_that_is_not_a_spec_is_located_and_not_quoted(tmp_path, kind):
+    ref = special_files(tmp_path)[kind]
+    text = f"spec: {ref}\nscenarios:\n  - id: a\n"
+    path = write(tmp_path, text, "s.test.yaml")
+    err = raised(lambda: run_file(path), seconds=10)
+    check(err, path, text, at(text, ref), EXPECTED[kind])
+    assert "hunter2" not in str(err)
+
+
+@pytest.mark.parametrize("kind", ["fifo", "sparse", "device", "urandom", "loop"])
+def test_a_special_file_as_the_spec_itself_is_refused_at_once(tmp_path, kind):
+    path = tmp_path / special_files(tmp_path)[kind]
+    err = raised(lambda: Spec(path).validate(), seconds=10)
+    assert EXPECTED[kind] in err.message
+
+
+@pytest.mark.parametrize("kind", ["fifo", "sparse", "device"])
+def test_a_special_file_as_a_scenario_file_is_refused_at_once(tmp_path, kind):
+    path = tmp_path / special_files(tmp_path)[kind]
+    err = raised(lambda: run_file(path), seconds=10)
+    assert EXPECTED[kind] in err.message
+
+
+def test_a_file_growing_past_the_limit_is_refused_after_limit_bytes(tmp_path):
+    path = tmp_path / "a.yaml"
+    path.write_bytes(b"x" * 101)
+    assert read_input(path, limit=101) == b"x" * 101
+    err = raised(lambda: read_input(path, limit=100))
+    assert "more than 100 bytes" in err.message
+
+
+def test_a_symlink_to_a_spec_still_works(tmp_path):
+    base = write(tmp_path, BASE, "base.yaml")
+    os.symlink(base, tmp_path / "link.yaml")
+    text = "extends: link.yaml\ngame: {id: v, name: V}\n"
+    plays(write(tmp_path, text, "variant.yaml"))
+
+
+# ---- 9. YAML alias amplification ---------------------------------------------------------------
+
+def alias_bomb(copies_of_l1: int) -> str:
+    big = "x" * 50_000
+    return "\n".join([f"s: &s '{big}'",
+                      "l1: &l1 [" + ",".join(["*s"] * 100) + "]",
+                      "l2: [" + ",".join(["*l1"] * copies_of_l1) + "]", ""])
+
+
+def test_an_alias_bomb_of_long_texts_is_refused_before_building(tmp_path):
+    # 50 KB named once, reached 500 times: 25 MB of text from a 52 KB file (the issue's
+    # file reached it 120,000 times: 6 GB)
+    text = alias_bomb(5)
+    path = write(tmp_path, text, "bomb.yaml")
+    err = raised(lambda: loader.load_yaml(path), seconds=5)
+    assert f"more than {loader.MAX_EXPANDED_CHARS} characters" in err.message
+    assert err.pos.line == 3 and err.pos.col == 5
+    assert len(str(err)) < 2000
+
+
+def test_the_issues_alias_bomb_is_refused_at_once(tmp_path):
+    path = write(tmp_path, alias_bomb(1200), "bomb.yaml")
+    err = raised(lambda: loader.load_yaml(path), seconds=5)
+    assert "characters" in err.message
+
+
+def test_aliases_below_the_text_bound_load(tmp_path):
+    doc = loader.load_yaml(write(tmp_path, alias_bomb(2), "ok.yaml"))   # 15 MB in all
+    assert len(doc["l2"]) == 2 and doc["l2"][1][99] == "x" * 50_000
