@@ -54,7 +54,7 @@ def selection(doc: LMap, given: dict | None = None) -> dict:
             raise SpecError(f"ruling {name}={value} is not one of its readings "
                             f"({', '.join(readings(r))})", r.where_key("readings"),
                             did_you_mean(str(value), readings(r)) or
-                            f"tabula rulings lists them")
+                            "tabula rulings lists them")
         out[str(name)] = str(value)
     return out
 

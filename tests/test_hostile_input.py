@@ -7,7 +7,6 @@ from __future__ import annotations
 import pytest
 
 from tabula_rules import loader, parser
-from tabula_rules.errors import SpecError
 from tabula_rules.spec import Spec, load_game
 from test_errors import BASE, at, check, edit, raised, write
 

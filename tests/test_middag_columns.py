@@ -6,7 +6,6 @@ assumed dots and bonuses in middag.yaml, so a spec that always read the left col
 data would pass every scenario of the spec. Here a variant gives the right column other
 numbers, and a hunt must read the column that is the current field."""
 
-import textwrap
 
 from tabula_rules.scenario import run_file
 
