@@ -6,7 +6,9 @@ from __future__ import annotations
 
 import pytest
 
-from test_errors import BASE, at, check, edit, validate_error
+from tabula_rules.errors import RuleError
+from tabula_rules.spec import load_game
+from test_errors import BASE, at, check, edit, raised, validate_error, write
 
 
 # ---- name templates: plain attribute names, filled without str.format ----------------
@@ -37,3 +39,62 @@ def test_name_template_substitutes_plain_names_and_escaped_braces(tmp_path):
     parts = template_parts("{{{colour}}}-{n}")
     assert render_template(parts, {"colour": "red", "n": 3}) == "{red}-3"
     assert render_template(template_parts("{n}"), {"n": 10 ** 5000}).startswith("<a number")
+
+
+# ---- a decision's player out of range -------------------------------------------------
+
+def play_out(path, players=2):
+    st = load_game(path, players=players).new_state(seed=0)
+    while not st.is_terminal():
+        st.apply(st.legal_actions()[0])
+    return st
+
+
+def test_constant_decision_player_out_of_range_is_a_spec_error(tmp_path):
+    text = edit(BASE, ("    choose: t in current.hand", '    player: "5"\n    choose: t in current.hand'))
+    path, err = validate_error(tmp_path, text)
+    check(err, path, text, at(text, '"5"'), "the deciding player is 5")
+
+
+def test_computed_decision_player_out_of_range_is_a_located_rule_error(tmp_path):
+    text = edit(BASE, ("    choose: t in current.hand",
+                       '    player: "current + 4"\n    choose: t in current.hand'))
+    path = write(tmp_path, text)
+    err = raised(lambda: play_out(path), RuleError, seconds=10)
+    check(err, path, text, at(text, '"current + 4"'), "the deciding player is")
+
+
+# ---- generated code run outside State.run: located rule errors ------------------------
+
+def test_failing_scoring_rule_is_a_located_rule_error(tmp_path):
+    text = edit(BASE, ("value: player.score + reds(player)",
+                       "value: player.score // (rounds - rounds)"))
+    path = write(tmp_path, text)
+    err = raised(lambda: play_out(path).scores(), RuleError, seconds=10)
+    check(err, path, text, at(text, "player.score // (rounds - rounds)"), "division by zero")
+
+
+def test_scoring_rule_indexing_outside_a_list_is_a_located_rule_error(tmp_path):
+    text = edit(BASE, ("value: player.score + reds(player)",
+                       "value: player.score + [1, 2][rounds + 5]"))
+    path = write(tmp_path, text)
+    err = raised(lambda: play_out(path).scores(), RuleError, seconds=10)
+    check(err, path, text, at(text, "player.score + [1, 2][rounds + 5]"))
+
+
+def test_failing_label_is_a_located_rule_error(tmp_path):
+    text = edit(BASE, ('label: "put {t} on column {c}"',
+                       'label: "put {t} on column {c // (c - c)}"'))
+    path = write(tmp_path, text)
+    st = load_game(path, players=2).new_state(seed=0)
+    err = raised(lambda: st.legal_action_strings(), RuleError, seconds=10)
+    check(err, path, text, at(text, '"put {t} on column {c // (c - c)}"', "c // (c - c)"),
+          "division by zero")
+
+
+def test_a_number_too_long_for_text_is_a_rule_error(tmp_path):
+    from tabula_rules.engine import _explain
+    try:
+        str(10 ** 5000)
+    except ValueError as exc:
+        assert "too long to write out" in _explain(exc)
