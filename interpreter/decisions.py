@@ -341,11 +341,13 @@ class Decisions:
         bound: list = []
         depth = 0
         for (src, b), var in zip(srcs, names):
+            # every binding's values are counted before they are taken (readers.B_work)
+            counted = f"B_work({src}, {self.mod.const(b.source.pos)})"
             if set(name_uses(b.source)) & set(bound):     # depends on an earlier binding
-                lines.append((depth, f"for {var} in {src}:", b.source.pos))
+                lines.append((depth, f"for {var} in {counted}:", b.source.pos))
             else:                                      # the same for every earlier value
                 hoisted = self.mod.fresh("s")
-                lines.insert(0, (0, f"{hoisted} = {src}", b.source.pos))
+                lines.insert(0, (0, f"{hoisted} = {counted}", b.source.pos))
                 lines.append((depth, f"for {var} in {hoisted}:", None))
             lines.append((depth + 1, f"if {var} is None:", None))
             lines.append((depth + 2, "continue", None))

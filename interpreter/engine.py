@@ -15,7 +15,7 @@ from fractions import Fraction
 
 from .errors import IllegalAction, RuleError, TabulaError
 from .model import CHANCE, DONE, SKIP, TERMINAL, Program
-from .readers import piece_names_now
+from .readers import piece_names_now, reset_work
 from .values import B_num, decode, encode
 
 STATE_FORMAT = 1
@@ -204,6 +204,7 @@ class State:
         """Execute instructions until a decision or the end of the game."""
         stack = self.stack
         limit = self.prog.max_steps
+        reset_work()
         fr = None
         pc = 0
         try:
@@ -237,6 +238,7 @@ class State:
     def computed(self, what: str, fn, *args, pos=None):
         """fn(*args) for generated code run outside State.run (scores, points, tie-breaks,
         labels, invariants): a failure is a located RuleError, never a traceback."""
+        reset_work()
         try:
             return fn(*args)
         except RuleError:

@@ -22,9 +22,11 @@ from .model import Namer, ZoneInfo
 from .names import (TemplateError, render_template, template_fields, template_parts,
                     type_of_value)
 from .parser import parse
+from .readers import reset_work
 
 MAX_PIECES = 100_000
 MAX_SLOTS = 100_000
+MAX_STEPS = 100_000_000      # the largest game.max_steps
 BOARDS = ("grid", "hex")     # zones of width x height cells
 MAX_RAY_CELLS = 2_000_000    # rays laid out in advance for boards up to this many cells
 VAR_TYPES = {"int": T.INT, "bool": T.BOOL, "text": T.STR, "player": T.PLAYER, "number": T.NUM,
@@ -50,6 +52,10 @@ class Layout:
         self._tables: dict = {}
 
     def build(self) -> None:
+        game = self.c.doc.get("game", LMap())
+        if self.c.prog.max_steps > MAX_STEPS:
+            raise SpecError(f"max_steps is at most {MAX_STEPS}",
+                            game.where("max_steps") if isinstance(game, LMap) else NOWHERE)
         self.zones()
         self.variables()
         self.components()
@@ -65,6 +71,7 @@ class Layout:
         pos = getattr(text, "pos", NOWHERE)
 
         def const(L):
+            reset_work()
             try:
                 return fn(None, L)
             except (AttributeError, TypeError) as exc:
@@ -318,6 +325,12 @@ class Layout:
             computed = [(str(an), self.const_fn(extra[an], ascope)) for an in extra]
             count_fn = self.const_fn(comp.get("count", 1), ascope)
             size = max(ascope.size, len(names)) + 1
+            combos = 1
+            for _, v in axes:                  # counted before any is made
+                combos *= len(v)
+                if combos > MAX_PIECES:
+                    raise SpecError(f"more than {MAX_PIECES} combinations of for_each",
+                                    comp.where("for_each"))
             for combo in itertools.product(*(v for _, v in axes)):
                 L = list(combo) + [None] * (size - len(combo))
                 attrs = dict(zip(names, combo))

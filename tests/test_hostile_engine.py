@@ -98,3 +98,72 @@ def test_a_number_too_long_for_text_is_a_rule_error(tmp_path):
         str(10 ** 5000)
     except ValueError as exc:
         assert "too long to write out" in _explain(exc)
+
+
+# ---- unbounded work: every limit checked before the work it bounds ---------------------
+
+def test_a_billion_pieces_is_refused_before_any_is_made(tmp_path):
+    text = edit(BASE, ("count: per_colour", "count: 1000000000"))
+    path, err = validate_error(tmp_path, text)
+    check(err, path, text, at(text, 'name: "{colour}"'), "more than 100000 pieces")
+
+
+def test_for_each_combinations_are_counted_before_any_is_made(tmp_path):
+    text = edit(BASE, ("colour: values(colour)", "colour: values(colour)\n"
+                       "      n: range(0, 100000)\n      m: range(0, 100000)"))
+    path, err = validate_error(tmp_path, text)
+    check(err, path, text, at(text, "colour: values(colour)"),
+          "more than 100000 combinations of for_each")
+
+
+def test_max_steps_has_a_maximum(tmp_path):
+    text = edit(BASE, ("max_steps: 1000", "max_steps: 1000000000000000"))
+    path, err = validate_error(tmp_path, text)
+    check(err, path, text, at(text, "1000000000000000"), "max_steps is at most 100000000")
+
+
+def test_a_huge_grid_is_refused_before_its_slots_are_made(tmp_path):
+    text = edit(BASE, ("  board:\n    kind: columns",
+                       "  grid:\n    kind: grid\n    width: 100000\n    height: 100000\n"
+                       "  board:\n    kind: columns"))
+    path, err = validate_error(tmp_path, text)
+    check(err, path, text, at(text, "kind: grid"), "more than 100000 zone slots")
+
+
+@pytest.mark.parametrize("value, token", [
+    ("player.score + count(1 for x in range(0, 100000) where "
+     "count(y for y in range(0, 100000)) > 0)", "range(0, 100000)) > 0"),
+    ("player.score + size([[y for y in range(0, 100000)] for x in range(0, 100000)])",
+     "range(0, 100000)]"),
+])
+def test_nested_generators_and_comprehensions_exhaust_a_work_budget(tmp_path, value, token):
+    text = edit(BASE, ("value: player.score + reds(player)", f"value: {value}"))
+    path = write(tmp_path, text)
+    err = raised(lambda: play_out(path).scores(), RuleError, seconds=20)
+    check(err, path, text, at(text, value, token), "items taken by generators")
+
+
+def test_two_bindings_of_a_huge_range_exhaust_the_work_budget(tmp_path):
+    text = edit(BASE, ("choose: t in current.hand, c in open_slots(board)",
+                       "choose: t in current.hand, c in open_slots(board), "
+                       "x in range(0, 100000), y in range(x, 100000) where x + y < 0"),
+                ("- move t to board[c]", "- move t to board[c + x + y]"))
+    path = write(tmp_path, text)
+    err = raised(lambda: load_game(path, players=2).new_state(seed=0), RuleError, seconds=20)
+    check(err, path, text, at(text, "range(x, 100000)"), "items taken by generators")
+
+
+def test_repeated_squaring_is_a_rule_error_beyond_10_to_the_100(tmp_path):
+    text = edit(BASE, ("      - rounds += 1", "      - rounds += 1\n      - rounds = 2\n"
+                       "      - repeat: 30\n        do:\n          - rounds = rounds * rounds"))
+    path = write(tmp_path, text)
+    err = raised(lambda: play_out(path), RuleError, seconds=10)
+    check(err, path, text, at(text, "rounds * rounds"), "beyond 10^100")
+
+
+def test_repeated_doubling_is_a_rule_error_beyond_10_to_the_100(tmp_path):
+    text = edit(BASE, ("      - rounds += 1", "      - rounds += 1\n      - rounds = 2\n"
+                       "      - repeat: 500\n        do:\n          - rounds += rounds"))
+    path = write(tmp_path, text)
+    err = raised(lambda: play_out(path), RuleError, seconds=10)
+    check(err, path, text, at(text, "+= rounds", "rounds"), "beyond 10^100")
