@@ -84,6 +84,7 @@ class Decisions:
             else:
                 player = c.steps.expr_fn(step["player"], scope, "the deciding player", T.INT,
                                          pos)
+                self._check_constant_player(step, p.players)
         if upto and "optional" in step:
             raise SpecError("an up_to decision ends with its `done` action; it cannot also be "
                             "optional", step.where_key("optional"), "remove optional:, "
@@ -96,7 +97,8 @@ class Decisions:
                        optional=str(step.get("optional", "")),
                        done=str(step.get("done", "done")) if upto else "", upto=upto, pos=pos,
                        weighted=any(a.weight is not None for a in alts),
-                       chance=chance, chooser_slot=chooser_slot)
+                       chance=chance, chooser_slot=chooser_slot,
+                       player_pos=step.where("player") if "player" in step else pos)
         p.decisions[did] = dec
         actions = self.mod.function("D", "st, L", [(0, "out = []", None)] + listing
                                     + [(0, "return out", None)], pos, f"decision {did}")
@@ -339,11 +341,13 @@ class Decisions:
         bound: list = []
         depth = 0
         for (src, b), var in zip(srcs, names):
+            # every binding's values are counted before they are taken (readers.B_work)
+            counted = f"B_work({src}, {self.mod.const(b.source.pos)})"
             if set(name_uses(b.source)) & set(bound):     # depends on an earlier binding
-                lines.append((depth, f"for {var} in {src}:", b.source.pos))
+                lines.append((depth, f"for {var} in {counted}:", b.source.pos))
             else:                                      # the same for every earlier value
                 hoisted = self.mod.fresh("s")
-                lines.insert(0, (0, f"{hoisted} = {src}", b.source.pos))
+                lines.insert(0, (0, f"{hoisted} = {counted}", b.source.pos))
                 lines.append((depth, f"for {var} in {hoisted}:", None))
             lines.append((depth + 1, f"if {var} is None:", None))
             lines.append((depth + 2, "continue", None))
@@ -421,6 +425,20 @@ class Decisions:
         joined = " + ".join(parts) if parts else self.mod.const("")
         return self.mod.expression(joined, getattr(template, "pos", NOWHERE), "label")
 
+    @staticmethod
+    def _check_constant_player(step, players: int) -> None:
+        """A deciding player given as a constant must be a seat of this game."""
+        text = step["player"]
+        value = text if isinstance(text, int) and not isinstance(text, bool) else None
+        if value is None and isinstance(text, str):
+            node = parse(text, "expression")
+            if isinstance(node, ast.Const) and type(node.value) is int:
+                value = node.value
+        if value is not None and not 0 <= value < players:
+            raise SpecError(f"the deciding player is {value}, but this game has "
+                            f"{players} players (0 to {players - 1})",
+                            step.where("player"), "players are numbered from 0")
+
     def _ask(self, dec: Decision, actions, orelse, has_else: bool = False):
         """The instruction that lists the actions and pauses (or skips, or runs else:)."""
         did = dec.id
@@ -441,6 +459,9 @@ class Decisions:
                       and not upto and not optional else None)
 
         weighted = dec.weighted
+        player_pos = dec.player_pos
+        check_player = not dec.chance
+        nplayers = self.c.prog.players
 
         def ask(st, fr):
             L = fr[2]
@@ -465,7 +486,14 @@ class Decisions:
                 found.insert(0, skip)
             elif upto:
                 found.append(done)
-            who = st.current if player is None else player(st, L)
+            if player is None:
+                who = st.current
+            else:
+                who = player(st, L)
+                if check_player and (type(who) is not int or not 0 <= who < nplayers):
+                    raise RuleError(f"the deciding player is {who!r}, but this game has "
+                                    f"{nplayers} players (0 to {nplayers - 1})",
+                                    player_pos, "players are numbered from 0")
             fr[1] -= 1
             st.pause(dec, who, found, fr, None, weights)
             return True

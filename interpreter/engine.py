@@ -15,7 +15,7 @@ from fractions import Fraction
 
 from .errors import IllegalAction, RuleError, TabulaError
 from .model import CHANCE, DONE, SKIP, TERMINAL, Program
-from .readers import piece_names_now
+from .readers import piece_names_now, reset_work
 from .values import B_num, decode, encode
 
 STATE_FORMAT = 1
@@ -36,7 +36,17 @@ def _explain(exc: Exception) -> str:
         return "rules or functions nest too deeply"
     if isinstance(exc, ZeroDivisionError):
         return "division by zero"
+    if isinstance(exc, ValueError) and "string conversion" in text:
+        return "a number too long to write out as text (more than 4300 digits)"
+    if isinstance(exc, OverflowError):
+        return "a number too large to compute with"
     return "a value of the wrong kind is used here"
+
+
+# what generated code raises when a rule cannot be carried out (the spec's error, told as a
+# located RuleError wherever generated code runs: State.run and State.computed)
+RULE_FAILURES = (TypeError, IndexError, KeyError, ValueError, AttributeError,
+                 ZeroDivisionError, RecursionError, OverflowError)
 
 
 class Pending:
@@ -194,6 +204,7 @@ class State:
         """Execute instructions until a decision or the end of the game."""
         stack = self.stack
         limit = self.prog.max_steps
+        reset_work()
         fr = None
         pc = 0
         try:
@@ -218,12 +229,24 @@ class State:
                 self.terminal = True
         except RuleError:
             raise
-        except (TypeError, IndexError, KeyError, ValueError, AttributeError,
-                ZeroDivisionError, RecursionError) as exc:
+        except RULE_FAILURES as exc:
             pos = self.prog.module.position(exc.__traceback__) if self.prog.module else None
             if pos is None and fr is not None and pc < len(fr[6].pos):
                 pos = fr[6].pos[pc]
             raise RuleError(f"this step cannot be carried out: {_explain(exc)}", pos) from exc
+
+    def computed(self, what: str, fn, *args, pos=None):
+        """fn(*args) for generated code run outside State.run (scores, points, tie-breaks,
+        labels, invariants): a failure is a located RuleError, never a traceback."""
+        reset_work()
+        try:
+            return fn(*args)
+        except RuleError:
+            raise
+        except RULE_FAILURES as exc:
+            found = self.prog.module.position(exc.__traceback__) if self.prog.module else None
+            raise RuleError(f"{what} cannot be computed: {_explain(exc)}",
+                            found or pos) from exc
 
     # ---- the OpenSpiel-like API ------------------------------------------------------------
     def current_player(self) -> int:
@@ -419,8 +442,9 @@ class State:
             return dec.optional
         if alt == DONE:
             return dec.done
-        return dec.alts[alt].label(self, self._bound(p, action,
-                                                     p.player if player is None else player))
+        return self.computed("an action's label", dec.alts[alt].label, self,
+                             self._bound(p, action, p.player if player is None else player),
+                             pos=dec.pos)
 
     def legal_action_strings(self, player: int | None = None) -> list:
         return [self.action_to_string(a, player) for a in self.legal_actions(player)]
@@ -435,20 +459,16 @@ class State:
             for p in range(prog.players):
                 L = [None] * prog.score_nlocals
                 L[0] = p
-                row.append(fn(self, L))
+                row.append(self.computed(f"the scoring rule '{rid}'", fn, self, L))
             out[rid] = row
         return out
 
     def scores(self) -> list:
         if self._scores is None:
-            try:
-                pts = self.points()
-            except RuleError:
-                raise
-            except (TypeError, IndexError, KeyError, ValueError, AttributeError) as exc:
-                raise RuleError(f"a scoring rule cannot be computed ({exc})") from exc
+            pts = self.points()
             n = self.prog.players
-            self._scores = [B_num(sum(row[p] for row in pts.values())) for p in range(n)]
+            self._scores = self.computed("a score", lambda: [
+                B_num(sum(row[p] for row in pts.values())) for p in range(n)])
         return list(self._scores)
 
     def tiebreak_keys(self) -> list:
@@ -457,7 +477,8 @@ class State:
         for p in range(prog.players):
             L = [None] * prog.score_nlocals
             L[0] = p
-            keys.append(tuple(fn(self, L) for _, fn in prog.tiebreaks))
+            keys.append(tuple(self.computed("a tie-breaker", fn, self, L)
+                              for _, fn in prog.tiebreaks))
         return keys
 
     def winners(self) -> list:
@@ -484,7 +505,8 @@ class State:
 
     def violated_invariants(self) -> list:
         """The ids of the spec's invariants that do not hold in this state."""
-        return [iid for iid, fn, size in self.prog.invariants if not fn(self, [None] * size)]
+        return [iid for iid, fn, size in self.prog.invariants
+                if not self.computed(f"the invariant '{iid}'", fn, self, [None] * size)]
 
     # ---- copies -----------------------------------------------------------------------------
     def clone(self) -> "State":

@@ -398,7 +398,9 @@ class ExprCompiler:
                             "iterate over a list, a zone or a table")
         inner = scope.child()
         var = inner.local(gen.var, T.elem(styp))
-        out = Gen(var, self.c.builtins.items(styp, src))
+        # every generator's items are counted before it takes any (readers.B_work)
+        out = Gen(var, f"B_work({self.c.builtins.items(styp, src)}, "
+                       f"{self.c.mod.const(gen.source.pos)})")
         if gen.take is not None:
             out.take = self.expect(gen.take, inner, T.BOOL, "a while condition")
         if gen.cond is not None:

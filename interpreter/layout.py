@@ -11,8 +11,6 @@ text (capacities, counts, attributes) are computed from data, enums and options 
 from __future__ import annotations
 
 import itertools
-import re
-import string
 from fractions import Fraction
 
 from . import types as T
@@ -21,11 +19,14 @@ from .expressions import Scope
 from .geometry import NO_LINE, geometry
 from .loader import LList, LMap, LStr
 from .model import Namer, ZoneInfo
-from .names import type_of_value
+from .names import (TemplateError, render_template, template_fields, template_parts,
+                    type_of_value)
 from .parser import parse
+from .readers import reset_work
 
 MAX_PIECES = 100_000
 MAX_SLOTS = 100_000
+MAX_STEPS = 100_000_000      # the largest game.max_steps
 BOARDS = ("grid", "hex")     # zones of width x height cells
 MAX_RAY_CELLS = 2_000_000    # rays laid out in advance for boards up to this many cells
 VAR_TYPES = {"int": T.INT, "bool": T.BOOL, "text": T.STR, "player": T.PLAYER, "number": T.NUM,
@@ -51,6 +52,10 @@ class Layout:
         self._tables: dict = {}
 
     def build(self) -> None:
+        game = self.c.doc.get("game", LMap())
+        if self.c.prog.max_steps > MAX_STEPS:
+            raise SpecError(f"max_steps is at most {MAX_STEPS}",
+                            game.where("max_steps") if isinstance(game, LMap) else NOWHERE)
         self.zones()
         self.variables()
         self.components()
@@ -66,6 +71,7 @@ class Layout:
         pos = getattr(text, "pos", NOWHERE)
 
         def const(L):
+            reset_work()
             try:
                 return fn(None, L)
             except (AttributeError, TypeError) as exc:
@@ -319,6 +325,12 @@ class Layout:
             computed = [(str(an), self.const_fn(extra[an], ascope)) for an in extra]
             count_fn = self.const_fn(comp.get("count", 1), ascope)
             size = max(ascope.size, len(names)) + 1
+            combos = 1
+            for _, v in axes:                  # counted before any is made
+                combos *= len(v)
+                if combos > MAX_PIECES:
+                    raise SpecError(f"more than {MAX_PIECES} combinations of for_each",
+                                    comp.where("for_each"))
             for combo in itertools.product(*(v for _, v in axes)):
                 L = list(combo) + [None] * (size - len(combo))
                 attrs = dict(zip(names, combo))
@@ -385,11 +397,7 @@ class Layout:
     @staticmethod
     def template_fields(comp, cname) -> list:
         """The attributes a component's name template shows."""
-        try:
-            return [re.split(r"[.\[]", f)[0] for _, f, _, _ in
-                    string.Formatter().parse(str(comp.get("name", cname))) if f]
-        except ValueError:
-            return []
+        return template_fields(str(comp.get("name", cname)))
 
     def value_type(self, v):
         if isinstance(v, str) and v in self.c.member_of:
@@ -398,14 +406,22 @@ class Layout:
 
     @staticmethod
     def name_of(comp, attrs, cname) -> str:
+        """A piece's name: its template filled with the component's own attributes (plain
+        names only, checked here; filled by substitution, never by str.format)."""
         template = comp.get("name", cname)
+
+        def at(offset):
+            return template.pos_at(offset) if isinstance(template, LStr) \
+                else comp.where("name") if "name" in comp else comp.pos
         try:
-            return str(template).format(**attrs)
-        except (KeyError, IndexError, ValueError) as exc:
-            field = str(exc).strip("'")
-            at = str(template).find("{" + field)
-            pos = template.pos_at(at + 1) if isinstance(template, LStr) and at >= 0 \
-                else comp.where("name")
-            raise SpecError(f"the name template refers to '{field}', which is not an "
-                            "attribute", pos, did_you_mean(field, attrs) or
-                            f"attributes: {', '.join(attrs)}") from None
+            parts = template_parts(str(template))
+        except TemplateError as exc:
+            raise SpecError(str(exc), at(exc.offset)) from None
+        for lit, field in parts:
+            if field is not None and field not in attrs:
+                where = str(template).find("{" + field + "}")
+                raise SpecError(f"the name template refers to '{field}', which is not an "
+                                "attribute", at(where + 1 if where >= 0 else 0),
+                                did_you_mean(field, attrs) or
+                                f"attributes: {', '.join(attrs)}")
+        return render_template(parts, attrs)

@@ -8,10 +8,10 @@ running state can be written to JSON and read back.
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
 
 from .errors import NOWHERE, Pos
+from .names import render_template, template_parts
 
 CHANCE = -1          # current_player() while chance acts
 TERMINAL = -2        # current_player() once the game is over
@@ -47,6 +47,11 @@ class Namer:
     fixed: dict
     rows: tuple                     # ((attribute, row of State.pa), ...)
     made: dict = field(default_factory=dict)
+    parts: tuple = ()               # the template read (names.template_parts)
+
+    def __post_init__(self):
+        if not self.parts:
+            self.parts = template_parts(self.template)
 
     def name(self, pa: list, piece: int) -> str:
         values = tuple([pa[r][piece] for _, r in self.rows])
@@ -54,11 +59,7 @@ class Namer:
         if found is None:
             attrs = dict(self.fixed)
             attrs.update(zip([a for a, _ in self.rows], values))
-            try:
-                found = self.template.format(**attrs)
-            except (TypeError, ValueError):     # a format none does not take: plain text
-                found = re.sub(r"\{(\w+)[^{}]*\}", lambda m: str(attrs.get(m.group(1))),
-                               self.template)
+            found = render_template(self.parts, attrs)
             if len(self.made) >= 4096:
                 self.made.clear()
             self.made[values] = found
@@ -112,6 +113,7 @@ class Decision:
     pos: Pos = NOWHERE
     weighted: bool = False   # a chance decision whose outcomes have weights
     chance: bool = False     # `player: chance`
+    player_pos: Pos = NOWHERE  # where the player expression is (its rule errors)
     # a simultaneous decision: the frame slot of its player variable, and the callable
     # (state, frame, [(player, action), ...]) that runs every player's choice at once
     chooser_slot: int | None = None

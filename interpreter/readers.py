@@ -8,6 +8,7 @@ state, except that B_group keeps what it found in the state's facts.
 
 from __future__ import annotations
 
+from fractions import Fraction
 from itertools import compress
 from operator import ge, lt
 
@@ -46,6 +47,46 @@ def B_table_index(where: dict, k, keys: str, pos) -> int:
     if i is None:
         raise RuleError(f"the table has no key {k!r} (keys: {keys})", pos)
     return i
+
+
+# -- bounds on the work of rule text (docs/language.md, "Bounds and safety") -------------
+MAX_NUMBER = 10 ** 100     # a computed number stored beyond this is a rule error
+WORK_LIMIT = 10_000_000    # items generators and comprehensions may produce between resets
+_work = [0]                # items taken since the last reset (reset_work)
+
+
+def reset_work() -> None:
+    """A fresh work budget: at every entry into generated code (State.run, State.computed,
+    a value computed when the spec compiles)."""
+    _work[0] = 0
+
+
+def B_big(v, pos):
+    """A number about to be stored (a variable, an attribute, a local), refused beyond
+    MAX_NUMBER (its numerator or denominator, for a fraction): `x = x * x` in a loop would
+    otherwise grow without bound. Other values pass."""
+    t = type(v)
+    if t is int:
+        if -MAX_NUMBER <= v <= MAX_NUMBER:
+            return v
+    elif t is not Fraction or (-MAX_NUMBER <= v.numerator <= MAX_NUMBER
+                               and v.denominator <= MAX_NUMBER):
+        return v
+    raise RuleError("a number beyond 10^100 is stored (it grows without bound)", pos,
+                    "numbers in a game stay below 10^100")
+
+
+def B_work(items, pos):
+    """The items a generator or comprehension is about to take, counted against the work
+    budget before any is taken (nested ones count every time they run)."""
+    w = _work
+    w[0] += len(items)
+    if w[0] > WORK_LIMIT:
+        raise RuleError(f"more than {WORK_LIMIT} items taken by generators and "
+                        "comprehensions in one step of the game", pos,
+                        "a generator over a very large range, or generators nested too "
+                        "deeply")
+    return items
 
 
 def B_div(a: int, b: int, pos) -> int:

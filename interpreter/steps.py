@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 
 from . import ast
 from . import types as T
-from .codegen import paren
+from .codegen import MISSING, paren
 from .errors import NOWHERE, Pos, RuleError, SpecError, did_you_mean
 from .expressions import Scope
 from .flowgraph import Flow
@@ -580,6 +580,7 @@ class Steps:
         value = c.x.expect(node.value, scope, T.NUM if node.op != "=" else T.ANY, "the value")
         _, vtyp = c.x.compile(node.value, scope)
         exact = vtyp == T.NUM        # a fraction added to a fraction may be whole
+        self._numeric = vtyp in (T.INT, T.NUM, T.ANY)
         p = c.prog
         t = node.target
         if isinstance(t, ast.Index):
@@ -651,15 +652,34 @@ class Steps:
         part.lines[:0] = lines
         return part
 
-    @staticmethod
-    def _assign(target: str, node, value: str, state: bool, exact: bool = False) -> Part:
+    def _assign(self, target: str, node, value: str, state: bool, exact: bool = False) -> Part:
+        # a computed number is bounded where it is stored (readers.B_big); adding or
+        # removing a constant (score += 1) grows it by a bit a step at most: unchecked
+        bounded = self._bounded(node, value)
         if exact and node.op != "=":     # 1/2 + 1/2 is the int 1
-            lines = [(0, f"{target} = B_num({target} {node.op[0]} {paren(value)})", node.pos)]
+            result = f"B_num({target} {node.op[0]} {paren(value)})"
+            lines = [(0, f"{target} = {self._big(result, node) if bounded else result}",
+                      node.pos)]
+        elif bounded:
+            result = (value if node.op == "=" else
+                      f"{target} {node.op[0]} {paren(value)}")
+            lines = [(0, f"{target} = {self._big(result, node)}", node.pos)]
         else:
             lines = [(0, f"{target} {node.op} {value}", node.pos)]
         if state:                       # the state changed: its derived facts are stale
             lines.append((0, "st.facts.clear()", None))
         return Part(lines=lines)
+
+    def _bounded(self, node, value: str) -> bool:
+        """Whether an assignment stores a computed number that may grow: a number that
+        is not a constant, unless a constant is added or removed (score += 1)."""
+        if not getattr(self, "_numeric", False):
+            return False
+        constant = self.c.x.constant(value) is not MISSING
+        return not (constant and node.op in ("=", "+=", "-="))
+
+    def _big(self, src: str, node) -> str:
+        return f"B_big({src}, {self.mod.const(node.value.pos)})"
 
     @staticmethod
     def _check_whole(node, want, got, what: str = "variable") -> None:
