@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 import sys
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -25,7 +26,7 @@ from dataclasses import dataclass, field
 from .agents import next_action
 from .cmdutil import writing
 from .engine import Game, State
-from .errors import TabulaError
+from .errors import TabulaError, read_input
 from .model import CHANCE, TERMINAL
 from .spec import load_spec
 from .values import decode, encode, is_number
@@ -37,6 +38,7 @@ __all__ = ["LOG_FORMAT", "LOG_VERSION", "GameLog", "LogWriter", "PlayerLogWriter
 
 LOG_FORMAT = "tabula-log"
 LOG_VERSION = 2      # 2: decisions and the end line carry the state's digest, the header its own
+MAX_LOG_BYTES = 200_000_000    # a log read whole is at most this (docs/language.md 9)
 OLD_VERSIONS = (1,)  # read and replayed, with a warning that they cannot be proven
 SHOWN = 8            # legal actions quoted in a refusal
 
@@ -363,13 +365,10 @@ def read_log(path) -> GameLog:
     it are read up to the first defect, which is kept as `problem` (a line cut off, not
     JSON, a missing field or a wrong type, a decision missing, no end line)."""
     name = str(path)
-    try:
-        with open(path, "rb") as fh:
-            data = fh.read()
-    except FileNotFoundError:
-        raise TabulaError(f"{name}: no such log") from None
-    except OSError as e:
-        raise TabulaError(f"{name}: cannot read the log: {e.strerror or e}") from None
+    if not os.path.lexists(name):
+        raise TabulaError(f"{name}: no such log")
+    # a regular file only, at most MAX_LOG_BYTES, read without blocking (errors.read_input)
+    data = read_input(name, "game log", MAX_LOG_BYTES)
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError:

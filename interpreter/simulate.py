@@ -39,9 +39,11 @@ from pathlib import Path
 
 from .agents import make_agent, play_game
 from .cmdutil import writing
-from .errors import SpecError, TabulaError, did_you_mean
+from .errors import SpecError, TabulaError, did_you_mean, read_input
 from .spec import Spec, load_spec
 from .values import as_float, encode
+
+MAX_RECORDS_BYTES = 500_000_000  # a record file read whole is at most this (docs/language.md 9)
 
 Z95 = 1.959963984540054          # the normal quantile of a two-sided 95% interval
 PERCENTILES = (10, 50, 90)
@@ -364,7 +366,8 @@ def _scan(path: Path) -> tuple:
     line). A last line without its newline is an interrupted write."""
     if not path.exists():
         return [], [], 0
-    data = path.read_bytes()
+    # a regular file only, at most MAX_RECORDS_BYTES, read without blocking
+    data = read_input(path, "record file", MAX_RECORDS_BYTES)
     records, bad, pos, line = [], [], 0, 0
     while pos < len(data):
         line += 1

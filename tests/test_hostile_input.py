@@ -239,3 +239,31 @@ def test_the_issues_alias_bomb_is_refused_at_once(tmp_path):
 def test_aliases_below_the_text_bound_load(tmp_path):
     doc = loader.load_yaml(write(tmp_path, alias_bomb(2), "ok.yaml"))   # 15 MB in all
     assert len(doc["l2"]) == 2 and doc["l2"][1][99] == "x" * 50_000
+
+
+def test_a_game_log_or_record_file_that_is_not_a_regular_file_is_refused(tmp_path, capsys):
+    """Logs and simulate's record files are read through the same safe reader as specs:
+    a FIFO or a device is refused at once (no hang), and a file over the bound is refused
+    after reading the bound."""
+    import os
+
+    from tabula_rules import gamelog, simulate
+    from tabula_rules.cli import main
+    from tabula_rules.errors import TabulaError
+    fifo = tmp_path / "log.jsonl"
+    os.mkfifo(fifo)
+    for path in (str(fifo), "/dev/zero"):
+        assert main(["replay", path]) == 1
+        err = capsys.readouterr().err
+        assert "not a regular file" in err and "Traceback" not in err
+        with pytest.raises(TabulaError, match="not a regular file"):
+            simulate.read_records(path)
+    big = tmp_path / "big.jsonl"
+    big.write_text("x" * 5000)
+    saved = gamelog.MAX_LOG_BYTES
+    gamelog.MAX_LOG_BYTES = 1000
+    try:
+        with pytest.raises(TabulaError, match="more than 1000 bytes"):
+            gamelog.read_log(big)
+    finally:
+        gamelog.MAX_LOG_BYTES = saved
