@@ -1,8 +1,8 @@
 """The games that come with the package, found by name.
 
 Input: a name, as `tabula run NAME` or `extends: NAME` gives it: a shipped game's folder
-name (`medang`) or a shipped spec's id (`medina_bsw_dm2003`), bare or after `tabula:`
-(`tabula:medang`, which never means a file). Output: the spec file, and for `tabula list`
+name or a shipped spec's id (a variant's id may differ from its folder's name), bare or
+after `tabula:` (`tabula:NAME`, which never means a file). Output: the spec file, and for `tabula list`
 every shipped spec with its names, title, player counts, place and what it extends.
 
 The shipped games are the spec folders of `specs/` and `examples/`: inside the package
@@ -10,7 +10,7 @@ when it is installed from a wheel (interpreter/specs, interpreter/examples: pack
 data), beside it in a checkout. They are found by scanning those folders, never from a
 list of names: a folder added there is a game of the next wheel.
 
-A name that is also a path (a file or folder `medang` in the current folder, or beside
+A name that is also a path (a file or folder of that name in the current folder, or beside
 a variant) is the path: a local game always wins over a shipped one of the same name;
 `tabula:NAME` asks for the shipped one whatever the current folder holds.
 """

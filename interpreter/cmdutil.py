@@ -31,7 +31,7 @@ def parse_options(pairs) -> dict:
 
 
 def parse_option_text(text) -> dict:
-    """'temple=sewu;x=y' or 'temple:sewu;x:y' (or a dict) -> {'temple': 'sewu', 'x': 'y'}:
+    """'board=large;x=y' or 'board:large;x:y' (or a dict) -> {'board': 'large', 'x': 'y'}:
     the options of a game named in one string (OpenSpiel's game parameters, whose strings
     take no '=' inside a value: there, write KEY:VALUE; PettingZoo's env())."""
     if isinstance(text, dict):

@@ -14,7 +14,7 @@ choice before all have chosen (the engine reveals the joint move at once). Rewar
 at the end only: the returns (the spec's game.returns, or `returns=` given here).
 
     from tabula_rules.pettingzoo import env
-    e = env(spec="specs/medang", players=3, options={"temple": "sewu"})
+    e = env(spec="path/to/game.yaml", players=3, options={"board": "large"})
     e.reset(seed=1)
     for agent in e.agent_iter():
         obs, reward, terminated, truncated, info = e.last()

@@ -63,7 +63,7 @@ def wrap(head: str, text: str, width: int, indent: int | None = None) -> list:
 
 
 def grouped(names: list, runs_only: bool = False) -> str:
-    """Piece names as text, each name once with its count, "wall (3), well": in order of
+    """Piece names as text, each name once with its count, "stone (3), star": in order of
     first appearance, or (runs_only: where order matters, a pile) runs of one name."""
     out: list = []
     index: dict = {}
@@ -110,7 +110,7 @@ def _candidates(name: str) -> list:
 def abbreviate(names) -> dict:
     """A short code for every name, unique among them: the names themselves when all are
     short; otherwise initials or first letters, lengthened where two names would share a
-    code ("wall", "well" -> "wa", "we"; "tower 1" -> "t1"; "red rooftop" -> "rr")."""
+    code ("stone", "star" -> "sto", "sta"; "piece 1" -> "p1"; "red token" -> "rt")."""
     names = sorted(set(str(n) for n in names))
     if all(len(n) <= SHORT for n in names):
         return {n: n for n in names}
@@ -277,8 +277,8 @@ class Drawer:
         return str(v)
 
     def variables(self, names: list, values: dict, types: dict, st, viewer) -> list:
-        """name value pairs as text; the entries of a table variable (`prey[hare]`) as one
-        item: "prey: hare 3, deer 1"."""
+        """name value pairs as text; the entries of a table variable (`stock[wood]`) as one
+        item: "stock: wood 3, clay 1"."""
         items: list = []
         tables: dict = {}
         for n in names:

@@ -43,7 +43,7 @@ def resolve(doc: LMap, path: Path, chain: tuple = ()) -> LMap:
 
 def base_of(doc: LMap, path: Path) -> Path:
     """The file `extends:` names: a path relative to the variant's file, or the name of a
-    game that comes with the package (`tabula:medang`, or bare `medang` when no file of
+    game that comes with the package (`tabula:NAME`, or a bare `NAME` when no file of
     that name is beside the variant: the path wins)."""
     ref = str(doc["extends"])
     where = doc.where("extends")
