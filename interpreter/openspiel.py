@@ -7,8 +7,8 @@ imports pyspiel and registers the game; `import tabula_rules` does neither.
 
     import pyspiel
     import tabula_rules.openspiel          # registers "tabula"
-    game = pyspiel.load_game("tabula", {"spec": "specs/medang", "players": 3,
-                                        "options": "temple=sewu"})
+    game = pyspiel.load_game("tabula", {"spec": "path/to/game.yaml", "players": 3,
+                                        "options": "board=large"})
 
 Parameters (all optional but spec):
 
@@ -16,8 +16,8 @@ Parameters (all optional but spec):
     players    the player count (0: the spec's smallest)
     options    the options, KEY=VALUE or KEY:VALUE separated by ';' (',' too when the
                parameters are a dict); in a game string, KEY:VALUE (OpenSpiel's
-               parser takes no '=' in a value): "tabula(spec=specs/medang,players=3,
-               options=temple:sewu)"
+               parser takes no '=' in a value): "tabula(spec=path/to/game.yaml,players=3,
+               options=board:large)"
     returns    "" (the spec's game.returns), "win_loss" or "scores"
     utility    "" (zero-sum for two-player win_loss, else general-sum) or "zero_sum"
                (a claim, checked at every end: the returns must sum to 0)
@@ -47,6 +47,9 @@ from .errors import IllegalAction, TabulaError
 from .observe import Encoder
 from .spec import load_spec
 
+# the options of a game string (KEY:VALUE, as OpenSpiel's parser needs): cmdutil's reader
+parse_options = parse_option_text
+
 NAME = "tabula"
 DEFAULT_MAX_UTILITY = 1_000_000.0
 PARAMETERS = {"spec": "", "players": 0, "options": "", "returns": "", "utility": "",
@@ -63,12 +66,6 @@ _REGISTERED_TYPE = _T(
     provides_information_state_string=True, provides_information_state_tensor=False,
     provides_observation_string=True, provides_observation_tensor=True,
     parameter_specification=PARAMETERS)
-
-
-def parse_options(text) -> dict:
-    """'temple=sewu;x=y' or 'temple:sewu;x:y' (or a dict) -> {'temple': 'sewu', 'x': 'y'}.
-    OpenSpiel's game strings take no '=' inside a value: there, write KEY:VALUE."""
-    return parse_option_text(text)
 
 
 def uses_shuffles(prog) -> bool:
@@ -107,7 +104,7 @@ class Context:
             raise TabulaError("the tabula game needs a spec: "
                               "pyspiel.load_game('tabula', {'spec': 'specs/GAME'})")
         self.spec = load_spec(spec)
-        self.game = self.spec.game(players or None, parse_options(options), recall=True)
+        self.game = self.spec.game(players or None, parse_option_text(options), recall=True)
         self.prog = prog = self.game.prog
         self.players = prog.players
         if returns not in ("", "win_loss", "scores"):
@@ -233,7 +230,8 @@ class TabulaGame(pyspiel.Game):
 
     def __init__(self, params=None):
         params = dict(PARAMETERS, **(params or {}))
-        options = ";".join(f"{k}:{v}" for k, v in sorted(parse_options(params["options"]).items()))
+        options = ";".join(f"{k}:{v}"
+                           for k, v in sorted(parse_option_text(params["options"]).items()))
         key = (str(params["spec"]), int(params["players"]), options,
                str(params["returns"]), str(params["utility"]), int(params["seed"]),
                int(params["int_span"]), float(params["min_utility"]),
@@ -444,7 +442,7 @@ def load(spec, players: int | None = None, options=None, **settings) -> pyspiel.
     if players:
         params["players"] = int(players)
     if options:
-        opts = parse_options(options)
+        opts = parse_option_text(options)
         params["options"] = ";".join(f"{k}:{v}" for k, v in opts.items())
     params.update(settings)
     return pyspiel.load_game(NAME, params)
