@@ -70,6 +70,20 @@ class Pending:
         self.weights = weights
         self.seen = []
 
+    @property
+    def waiting(self) -> list:
+        """A simultaneous decision's [(player, actions)] of those still to choose."""
+        return self.joint[len(self.chosen):]
+
+    def advance(self, action) -> bool:
+        """One chooser's action at a simultaneous decision, held aside; the next chooser
+        becomes the one asked. True when every chooser has chosen."""
+        self.chosen.append(action)
+        if len(self.chosen) < len(self.joint):
+            self.player, self.actions = self.joint[len(self.chosen)]
+            return False
+        return True
+
     def copy(self, frame) -> "Pending":
         new = Pending(self.decision, self.player, self.actions, frame, self.joint, self.weights)
         if self.joint is not None:
@@ -183,9 +197,7 @@ class State:
         kept, weights = [], []
         for a in actions:
             alt = dec.alts[a[1]]
-            bound = list(L)
-            for slot, v in zip(alt.slots, a[2:]):
-                bound[slot] = v
+            bound = _bind(dec, L, a)
             w = alt.weight(self, bound)
             if w < 0:
                 raise RuleError(f"the chance outcome '{alt.label(self, bound)}' has a negative "
@@ -230,10 +242,8 @@ class State:
         except RuleError:
             raise
         except RULE_FAILURES as exc:
-            pos = self.prog.module.position(exc.__traceback__) if self.prog.module else None
-            if pos is None and fr is not None and pc < len(fr[6].pos):
-                pos = fr[6].pos[pc]
-            raise RuleError(f"this step cannot be carried out: {_explain(exc)}", pos) from exc
+            self._failed(exc, "this step cannot be carried out",
+                         fr[6].pos[pc] if fr is not None and pc < len(fr[6].pos) else None)
 
     def computed(self, what: str, fn, *args, pos=None):
         """fn(*args) for generated code run outside State.run (scores, points, tie-breaks,
@@ -244,9 +254,13 @@ class State:
         except RuleError:
             raise
         except RULE_FAILURES as exc:
-            found = self.prog.module.position(exc.__traceback__) if self.prog.module else None
-            raise RuleError(f"{what} cannot be computed: {_explain(exc)}",
-                            found or pos) from exc
+            self._failed(exc, f"{what} cannot be computed", pos)
+
+    def _failed(self, exc: Exception, what: str, pos):
+        """Raise a failure of generated code as a RuleError at the spec's place: the line
+        of the generated code that failed (Module.position), else `pos`."""
+        found = self.prog.module.position(exc.__traceback__) if self.prog.module else None
+        raise RuleError(f"{what}: {_explain(exc)}", found or pos) from exc
 
     # ---- the OpenSpiel-like API ------------------------------------------------------------
     def current_player(self) -> int:
@@ -276,7 +290,7 @@ class State:
             return []
         if p.joint is None:
             return [p.player]
-        return [who for who, _ in p.joint[len(p.chosen):]]
+        return [who for who, _ in p.waiting]
 
     def legal_actions(self, player: int | None = None) -> tuple:
         """The actions of the pending decision (tuples of small ints); () when over. With
@@ -287,7 +301,7 @@ class State:
         if player is None or player == p.player:
             return p.actions
         if p.joint is not None:
-            for who, acts in p.joint[len(p.chosen):]:
+            for who, acts in p.waiting:
                 if who == player:
                     return acts
         return ()
@@ -337,12 +351,12 @@ class State:
             raise IllegalAction("no simultaneous decision is pending")
         if not isinstance(actions, dict):
             actions = dict(enumerate(actions))
-        for who, acts in p.joint[len(p.chosen):]:
+        for who, acts in p.waiting:
             a = actions.get(who)
             a = tuple(a) if a is not None else None
             if a not in acts:
                 raise IllegalAction(f"{a!r} is not a legal action of player {who} here")
-        for who, _ in p.joint[len(p.chosen):]:
+        for who, _ in p.waiting:
             self._apply(self.pending, tuple(actions[who]))
 
     def _record(self, p: Pending, action: tuple) -> tuple:
@@ -363,26 +377,19 @@ class State:
                 self.seen.append(entry)
             else:
                 p.seen.append(entry)
+        self.history.append(action)
+        self._scores = None
+        if p.joint is not None and not p.advance(action):
+            return                      # a choice held aside until the last chooser's
+        fr = p.frame
+        fr[1] += 1
+        self.pending = None
         if p.joint is not None:
-            p.chosen.append(action)
-            self.history.append(action)
-            self._scores = None
-            if len(p.chosen) < len(p.joint):
-                p.player, p.actions = p.joint[len(p.chosen)]
-                return
-            fr = p.frame
-            fr[1] += 1
-            self.pending = None
             if self.seen is not None:
                 self.seen += p.seen
             p.decision.reveal(self, fr, [(who, a) for (who, _), a in zip(p.joint, p.chosen)])
             self.run()
             return
-        fr = p.frame
-        fr[1] += 1
-        self.pending = None
-        self._scores = None
-        self.history.append(action)
         alt = action[1]
         if alt >= 0:
             a = p.decision.alts[alt]
@@ -419,16 +426,10 @@ class State:
                                 "decision's label must tell them apart")
         self._apply(self.pending, found[0])
 
-    def _bound(self, p: Pending, action: tuple, player) -> list:
-        """The pending decision's locals with an action's values bound (and the chooser,
-        for a simultaneous decision)."""
-        dec = p.decision
-        L = list(p.frame[2])
-        if dec.chooser_slot is not None:
-            L[dec.chooser_slot] = player
-        for slot, v in zip(dec.alts[action[1]].slots, action[2:]):
-            L[slot] = v
-        return L
+    @staticmethod
+    def _bound(p: Pending, action: tuple, player) -> list:
+        """The pending decision's locals with an action's values bound."""
+        return _bind(p.decision, p.frame[2], action, player)
 
     def action_to_string(self, action, player: int | None = None) -> str:
         """An action's text; `player` names the chooser at a simultaneous decision
@@ -649,8 +650,7 @@ class State:
                     if a not in p.actions:
                         raise TabulaError(f"not a saved state of this game ({list(a)} is not "
                                           "a legal choice)")
-                    p.chosen.append(a)
-                    p.player, p.actions = p.joint[len(p.chosen)]
+                    p.advance(a)
                 p.seen = chosen_seen
         return st
 
@@ -733,6 +733,17 @@ class State:
         when the player cannot tell them apart."""
         return json.dumps(self.information_state(player), sort_keys=True,
                           separators=(",", ":"))
+
+
+def _bind(dec, L, action: tuple, player=None) -> list:
+    """A copy of a decision's locals L with an action's values bound (and the chooser, at
+    a simultaneous decision): what its label, weight and visible_to read."""
+    bound = list(L)
+    if dec.chooser_slot is not None:
+        bound[dec.chooser_slot] = player
+    for slot, v in zip(dec.alts[action[1]].slots, action[2:]):
+        bound[slot] = v
+    return bound
 
 
 def _entry_for(entry: tuple, player: int) -> dict:
