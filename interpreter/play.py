@@ -742,12 +742,8 @@ def cmd_play(args) -> int:
         print("\ninterrupted", flush=True)
         session.leave()
         return 130
-    except BrokenPipeError:          # `tabula play ... | head`: the reader has gone
-        try:
-            sys.stdout = open(os.devnull, "w")
-        except OSError:
-            pass
-        return EXIT_OK
+    except BrokenPipeError:          # `tabula play ... | head`: tabula's main quiets it
+        raise
     except Exception as e:  # noqa: BLE001  (never a traceback at the table)
         if os.environ.get("TABULA_DEBUG"):
             raise
