@@ -34,18 +34,13 @@ import re
 import statistics
 from collections import Counter
 
+from .compare import VERDICT_GROUPS
 from .errors import TabulaError
 from .simulate import num_text, percentile
 from .values import as_float
 
-# the groups of a comparison's metrics, as the verdict tells them (interpreter.compare)
-METRIC_GROUPS = (
-    ("Win rates", ("win rate", "first-player")),
-    ("Game length", ("decisions per game", "turns per game")),
-    ("Scores", ("score", "winning margin")),
-    ("Points by scoring rule", ("points:",)),
-    ("Branching", ("branching",)),
-)
+# the groups of a comparison's metrics: the verdict's (compare.VERDICT_GROUPS), as titles
+METRIC_GROUPS = tuple((what.capitalize(), prefixes) for what, prefixes in VERDICT_GROUPS)
 
 PERCENTILES = ("10", "50", "90")       # the keys of Summary.score_percentiles_by_seat
 MAX_INDICES = 20                       # failed games listed by index, per message
