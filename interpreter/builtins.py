@@ -26,6 +26,7 @@ from .readers import MAX_RANGE
 from .runtime import UNORDERED_HINT
 
 MAX_PIECES = 100_000
+MAX_CALL_DEPTH = 32     # spec functions calling spec functions, compiled inline or not
 AGGREGATES = ("sum", "count", "max", "min", "any", "all", "tally", "list", "first")
 # generator sources of a few cells: a function looping over them only is not kept
 LOCAL_SOURCES = frozenset(("adjacent", "around", "top", "bottom", "under", "directions",
@@ -222,28 +223,33 @@ class Builtins(BoardBuiltins):
             found = self._asts[name] = parse(self.c.functions[name]["value"], "expression")
         return found
 
-    def _heavy(self, node, seen: tuple = ()) -> bool:
+    def _heavy(self, node) -> bool:
         """Does evaluating the expression walk a whole zone, board or list (a group, or
         a generator over more than a cell's neighbours)? Only such a function's results
-        are worth keeping: looking a result up costs about what a light body costs."""
-        if isinstance(node, ast.Region):
-            return True
-        if isinstance(node, ast.Generator):
-            src = node.source
-            local = (isinstance(src, ast.Func) and src.name in LOCAL_SOURCES
-                     # a parameter or a let: a list already made (its making is counted
-                     # where it is made); a zone, a table or data is walked whole
-                     or isinstance(src, ast.Name) and not self._global_name(src.id))
-            if not local:
+        are worth keeping: looking a result up costs about what a light body costs.
+        The walk goes into the spec functions it calls, each once, with a stack of its
+        own (a long chain of calls is no Python recursion)."""
+        todo, seen = [node], set(self.compiling)
+        while todo:
+            node = todo.pop()
+            if isinstance(node, ast.Region):
                 return True
-        if isinstance(node, ast.Func) and node.name in self.c.functions \
-                and node.name not in seen and node.name not in self.compiling:
-            if self._heavy(self.function_ast(node.name), seen + (node.name,)):
-                return True
-        if isinstance(node, ast.Node):
-            return any(self._heavy(v, seen) for v in vars(node).values())
-        if isinstance(node, tuple):
-            return any(self._heavy(v, seen) for v in node)
+            if isinstance(node, ast.Generator):
+                src = node.source
+                local = (isinstance(src, ast.Func) and src.name in LOCAL_SOURCES
+                         # a parameter or a let: a list already made (its making is
+                         # counted where it is made); a zone, a table or data is walked
+                         or isinstance(src, ast.Name) and not self._global_name(src.id))
+                if not local:
+                    return True
+            if isinstance(node, ast.Func) and node.name in self.c.functions \
+                    and node.name not in seen:
+                seen.add(node.name)
+                todo.append(self.function_ast(node.name))
+            if isinstance(node, ast.Node):
+                todo.extend(vars(node).values())
+            elif isinstance(node, tuple):
+                todo.extend(node)
         return False
 
     def _global_name(self, name: str) -> bool:
@@ -264,6 +270,23 @@ class Builtins(BoardBuiltins):
         if name in self.compiling:
             raise SpecError(f"function '{name}' calls itself", node.pos,
                             "functions may not be recursive; use a rule")
+        if len(self.compiling) >= MAX_CALL_DEPTH:
+            chain = " -> ".join(self.compiling[:3] + ["..."] + self.compiling[-2:] + [name])
+            raise SpecError(f"functions call one another more than {MAX_CALL_DEPTH} deep "
+                            f"({chain})", node.pos,
+                            "a chain of calls this long is refused (docs/language.md 9)")
+        if not self.compiling:
+            try:
+                return self._spec_function_in(node, name, args, scope)
+            except RecursionError:
+                raise SpecError(f"the call of '{name}' nests too deeply to compile (its "
+                                "functions' expressions, taken together, are too deep)",
+                                node.pos, "split the expressions with let or a rule")
+        return self._spec_function_in(node, name, args, scope)
+
+    def _spec_function_in(self, node, name, args, scope):
+        fdef = self.c.functions[name]
+        params = [str(p) for p in fdef.get("params", [])]
         body = self.function_ast(name)
         uses = name_uses(body)
         simple = all(uses.get(p, 0) <= 1 or isinstance(a, (ast.Name, ast.Const))

@@ -20,7 +20,7 @@ from .geometry import NO_LINE, geometry
 from .loader import LList, LMap, LStr
 from .model import Namer, ZoneInfo
 from .names import (TemplateError, render_template, template_fields, template_parts,
-                    type_of_value)
+                    type_of_value, value_text)
 from .parser import parse
 from .readers import reset_work
 
@@ -285,7 +285,7 @@ class Layout:
         if str(v.get("type", "")) == "number":         # entries that may be fractions
             vtyp = T.NUM
         for k in keys:
-            names.append(f"{name}[{k}]")
+            names.append(f"{name}[{value_text(k)}]")
             inits.append(init[k])
             vis.append(str(v.get("visibility", "public")))
             types.append(vtyp)

@@ -264,8 +264,11 @@ MAX_TEXT_DIGITS = 4000     # Python's own limit on int to text is 4300 digits
 
 
 def value_text(v) -> str:
-    """The text of an attribute value (str(v)); a number too long to show is shown by
-    its size, never raising (Python refuses to convert ints beyond 4300 digits)."""
+    """The text of an attribute value, in the spec's own words (none, true, false, not
+    Python's None, True, False); a number too long to show is shown by its size, never
+    raising (Python refuses to convert ints beyond 4300 digits)."""
+    if v is None or v is True or v is False:
+        return "none" if v is None else "true" if v else "false"
     try:
         return str(v)
     except ValueError:

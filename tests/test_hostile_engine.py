@@ -167,3 +167,45 @@ def test_repeated_doubling_is_a_rule_error_beyond_10_to_the_100(tmp_path):
     path = write(tmp_path, text)
     err = raised(lambda: play_out(path), RuleError, seconds=10)
     check(err, path, text, at(text, "+= rounds", "rounds"), "beyond 10^100")
+
+
+# ---- chains of spec functions: a bounded depth, never a RecursionError ----------------
+
+def call_chain(n: int, step: str = "f{j}(p) + 1") -> str:
+    """BASE whose scoring calls f0, which calls f1, ..., which calls reds (n + 1 calls)."""
+    funcs = "".join(f"  f{i}:\n    params: [p]\n    value: {step.format(j=i + 1)}\n"
+                    for i in range(n))
+    funcs += f"  f{n}:\n    params: [p]\n    value: reds(p)\n"
+    return edit(BASE, ("functions:\n", "functions:\n" + funcs),
+                ("value: player.score + reds(player)", "value: player.score + f0(player)"))
+
+
+def test_a_chain_of_2000_functions_is_a_located_error_at_the_bound(tmp_path):
+    from tabula_rules.builtins import MAX_CALL_DEPTH
+    text = call_chain(2000)
+    path, err = validate_error(tmp_path, text)
+    depth = MAX_CALL_DEPTH
+    check(err, path, text, at(text, f"value: f{depth}(p) + 1", f"f{depth}(p)"),
+          f"functions call one another more than {depth} deep")
+    assert f"-> f{depth - 1} -> f{depth})" in err.message
+
+
+def test_a_chain_up_to_the_bound_compiles_and_plays(tmp_path):
+    from tabula_rules.builtins import MAX_CALL_DEPTH
+    path = write(tmp_path, call_chain(MAX_CALL_DEPTH - 2))   # 32 functions deep, reds too
+    st = play_out(path)
+    # every call adds 1, then reds(p): the chain really ran, once per player
+    assert all(st.scores()[p] >= MAX_CALL_DEPTH - 2 for p in range(2))
+
+
+def test_a_chain_of_deep_expressions_is_a_located_error(tmp_path):
+    """Within the bound, but every function's expression nests 95 deep: together too deep
+    for Python's stack, reported at the first call, not as a RecursionError."""
+    deep = "f{j}(p)"
+    for _ in range(95):
+        deep = "(1 + " + deep + ")"
+    text = call_chain(20, '"' + deep + '"')
+    path, err = validate_error(tmp_path, text)
+    assert err.pos.file == str(path) and err.pos.line > 0
+    assert "too deep" in err.message
+    assert "Recursion" not in str(err)
