@@ -1,19 +1,22 @@
 """The bench suite file (`bench.yaml`): what `tabula bench --suite` measures beyond every
 spec at every player count, and the targets it marks as met or missed.
 
-Input: the file's path (YAML read with yaml.safe_load), then the specs the suite found.
+Input: the file's path (read by errors.read_input and loader.load_yaml_source), then the specs the suite found.
 Output: a SuiteFile (games per spec, reference programs, cross-spec ratios, the parallel
 run, targets), or an error located at the entry that is wrong (exit 1, no traceback).
 """
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import yaml
 
-from .errors import NOWHERE, Pos, SpecError, TabulaError, did_you_mean, shown_path
+from .errors import (NOWHERE, Pos, SpecError, TabulaError, check_input, did_you_mean, read_input,
+                     shown_path)
+from .loader import MAX_FILE_BYTES, load_yaml_source
 
 FILE_NAME = "bench.yaml"                 # looked for in the suite's root
 KEYS = ("games", "references", "ratios", "parallel", "targets")
@@ -94,11 +97,20 @@ class SuiteFile:
 def find(root, given=None) -> Path | None:
     """The suite file: `given` (--config, which must exist), else root/bench.yaml if any."""
     if given is not None:
-        if not Path(given).is_file():
+        if not os.path.lexists(given):
             raise TabulaError(f"--config: no file {given}")
+        check_input(given, "bench suite file")        # no folder, FIFO, device or loop
         return Path(given)
     path = Path(root) / FILE_NAME
     return path if path.is_file() else None
+
+
+def _has_content(path: Path) -> bool:
+    """Whether a suite file holds anything but blank lines and comments (an empty suite
+    file is allowed: every default applies)."""
+    raw = read_input(path, "bench suite file", MAX_FILE_BYTES)
+    return any(line.strip() and not line.lstrip().startswith(b"#")
+               for line in raw.splitlines())
 
 
 def load(path) -> SuiteFile:
@@ -106,18 +118,11 @@ def load(path) -> SuiteFile:
     if path is None:
         return SuiteFile()
     path = Path(path)
-    try:
-        text = path.read_text(encoding="utf-8")
-        node = yaml.compose(text, Loader=yaml.SafeLoader)
-        data = yaml.safe_load(text)
-    except (OSError, UnicodeDecodeError) as e:
-        raise TabulaError(f"cannot read {shown_path(path)}: {e}") from None
-    except yaml.MarkedYAMLError as e:
-        mark = e.problem_mark or e.context_mark
-        raise SpecError(f"not valid YAML: {e.problem or e.context}",
-                        Pos(str(path), mark.line + 1, mark.column + 1)) from None
-    except yaml.YAMLError as e:
-        raise TabulaError(f"{shown_path(path)}: not valid YAML: {e}") from None
+    # the one reader of input files (a regular file, bounded) and the one YAML loader
+    # (bounded nesting, nodes and alias expansion; located errors)
+    text = load_yaml_source(path, "bench suite file")[1] if _has_content(path) else ""
+    data = yaml.safe_load(text) if text else None      # plain data, already checked
+    node = yaml.compose(text, Loader=yaml.SafeLoader) if text else None
     out = SuiteFile(path=path, node=node)
     _read(out, {} if data is None else data)
     return out
@@ -197,8 +202,13 @@ def _number(out: SuiteFile, value, where: tuple, integer: bool = False):
 def _kind(value) -> str:
     if value is None:
         return "nothing"
-    return {dict: "a mapping", list: "a list", str: f"the text '{value}'"}.get(
-        type(value), repr(value))
+    if isinstance(value, dict):
+        return "a mapping"
+    if isinstance(value, list):
+        return "a list"
+    if isinstance(value, str):
+        return f"the text '{value[:60]}'" + ("..." if len(value) > 60 else "")
+    return repr(value)
 
 
 # ---- locating ---------------------------------------------------------------------------------

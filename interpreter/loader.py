@@ -281,8 +281,27 @@ def _looks_like_spec(text: str) -> bool:
                for line in split_lines(text))
 
 
+# the first line of a YAML document that is no comment, directive or `---`: a key and
+# its colon, a list item, a flow mapping or list, or a quoted text
+_YAML_START = re.compile(r"""(?:-(?:\s|$)|[\[{"']|[^\s#%:=\x00-\x1f][^:=\x00-\x1f]*:(?:\s|$))""")
+
+
+def looks_like_yaml(text: str) -> bool:
+    """Whether a text starts as a YAML document of keys or items does. A file that does
+    not (/etc/passwd, /proc/self/environ, a binary) is never quoted in an error, even
+    when it is named on the command line: an error quotes only text that is YAML."""
+    for line in split_lines(text[:100_000]):
+        plain = line.strip()
+        if not plain or plain.startswith(("#", "%")) or plain in ("---", "..."):
+            continue
+        if plain.startswith("--- "):
+            plain = plain[4:].lstrip()
+        return plain in ("~", "null") or bool(_YAML_START.match(plain))
+    return True         # blank lines and comments only: nothing to hide
+
+
 def load_yaml_text(text: str, name: str = "<input>", quote: bool = True):
-    register_source(name, text if quote else None)
+    register_source(name, text if quote and looks_like_yaml(text) else None)
     lines = split_lines(text)
     bad = yaml.reader.Reader.NON_PRINTABLE.search(text)
     if bad:
@@ -426,6 +445,10 @@ def check_schema(doc, schema_name: str) -> None:
         schema = json.loads((schema_dir() / schema_name).read_text(encoding="utf-8"))
         validator = jsonschema.Draft202012Validator(schema)
         _VALIDATORS[schema_name] = validator
+    if validator.schema.get("type") == "object" and not isinstance(doc, dict):
+        # never jsonschema's message, which would quote the whole document
+        fail(f"the file is {_kind_of(doc)}, not a mapping of keys (key: value lines)",
+             getattr(doc, "pos", Pos()))
     errors = list(validator.iter_errors(doc))
     if not errors:
         return
@@ -437,6 +460,16 @@ def check_schema(doc, schema_name: str) -> None:
     pos, err = located[0]
     pos = _error_pos(doc, err)
     raise SpecError(_schema_message(err), pos, _schema_hint(err, doc))
+
+
+def _kind_of(value) -> str:
+    if isinstance(value, list):
+        return "a list"
+    if isinstance(value, str):
+        return "a single text"
+    if value is None:
+        return "empty"
+    return "a single value"
 
 
 def _deepest(err):

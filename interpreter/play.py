@@ -28,6 +28,7 @@ from dataclasses import dataclass, field
 from .agents import AGENTS, View, agent_rng, chance_rng, hidden_slots, make_agent
 from .errors import IllegalAction, TabulaError, did_you_mean
 from .gamelog import LogWriter, log_header
+from .loader import excerpt
 from .model import CHANCE
 from .readers import piece_names_now
 from .textview import Drawer, known_scores, wrap
@@ -387,7 +388,8 @@ class Session:
             self.say("")
             raise Quit() from None
         if not self.tty:            # a script's lines, echoed: the transcript reads well
-            self.say(line)
+            shown = "".join(c if c.isprintable() else "?" for c in line[:200])
+            self.say(shown + ("..." if len(line) > 200 else ""))
         return line
 
     def show_to(self, who: int) -> None:
@@ -526,7 +528,7 @@ class Session:
             return found[0]
         number = {i: k + 1 for k, i in enumerate(order)}
         if found:
-            self.say(f"'{line}' could be {len(found)} actions; type more of it, or a number:")
+            self.say(f"{excerpt(line)} could be {len(found)} actions; type more of it, or a number:")
             for i in found[:SHOWN]:
                 self.say(f"  {number[i]:>4}) {strings[i]}")
             if len(found) > SHOWN:
@@ -534,13 +536,13 @@ class Session:
             return None
         inside = [i for i in order if want in norm[i]]
         if inside:
-            self.say(f"no legal action starts with '{line}'; these contain it:")
+            self.say(f"no legal action starts with {excerpt(line)}; these contain it:")
             for i in inside[:SHOWN]:
                 self.say(f"  {number[i]:>4}) {strings[i]}")
             if len(inside) > SHOWN:
                 self.say(f"  ... and {len(inside) - SHOWN} more")
             return None
-        self.say(f"no legal action starts with '{line}': type a number from 1 to {n}, "
+        self.say(f"no legal action starts with {excerpt(line)}: type a number from 1 to {n}, "
                  "the start of an action, or help")
         return None
 

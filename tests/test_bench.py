@@ -263,7 +263,7 @@ def test_shipped_suite_file_names_the_issue_targets():
     ("targets: {tiny: {clone_us: -1}}\n", "targets.tiny.clone_us: must be a number greater"),
     ("parallel: {spec: tiny, games: 2}\n", "parallel: needs 'players'"),
     ("targets:\n  go: {openspiel: 0.1}\n", "targets.go: no spec 'go'"),
-    ("games: {medang: 2\n", "suite.yaml:2:1: error: not valid YAML"),
+    ("games: {medang: 2\n", "suite.yaml:1:8: error: YAML syntax: expected ',' or '}'"),
 ])
 def test_bad_suite_file(capsys, tmp_path, text, message):
     config = suite_file(tmp_path, text)

@@ -195,6 +195,46 @@ def test_a_special_file_as_a_scenario_file_is_refused_at_once(tmp_path, kind):
     assert EXPECTED[kind] in err.message
 
 
+@pytest.mark.parametrize("kind", ["text", "nul"])
+@pytest.mark.parametrize("reader", ["spec", "scenario file"])
+def test_a_file_named_directly_that_is_not_yaml_is_never_quoted(tmp_path, kind, reader):
+    """Named on the command line (tabula validate FILE, tabula test FILE), a file that
+    does not start as YAML does (a passwd-like text, an environ-like file with NULs) is
+    refused at its first line or its NUL, without a character of it in the error."""
+    path = tmp_path / special_files(tmp_path)[kind]
+    err = raised(lambda: Spec(path).validate() if reader == "spec" else run_file(path),
+                 seconds=10)
+    assert err.pos.file == str(path) and err.pos.line == 1
+    assert "hunter2" not in str(err) and "API_TOKEN" not in str(err)
+
+
+@pytest.mark.parametrize("kind", ["list", "mapping", "bad yaml"])
+def test_a_yaml_file_named_directly_is_still_quoted(tmp_path, kind):
+    """What the tool parsed as YAML is quoted: the line an error is about, with a caret
+    (the secret here is in the YAML text, which the user named as a spec)."""
+    path = tmp_path / special_files(tmp_path)[kind]
+    err = raised(lambda: Spec(path).validate(), seconds=10)
+    assert err.pos.line == 1 and "^" in str(err)
+    assert str(err).splitlines()[1].strip() == path.read_text().splitlines()[0].strip()
+
+
+def test_the_scenario_schema_never_quotes_a_document_that_is_not_a_mapping(tmp_path):
+    path = tmp_path / "s.test.yaml"
+    path.write_text("just some text " + SECRET + "\n")
+    err = raised(lambda: run_file(path), seconds=10)
+    assert "a single text, not a mapping" in err.message and "hunter2" not in str(err)
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("game:\n  id: x\n", True), ("# c\n---\n- a\n", True), ('"a": 1\n', True),
+    ("{a: 1}\n", True), ("--- {a: 1}\n", True), ("a b c: d\n", True),
+    ("root:x:0:0:root:/root:/bin/bash\n", False), ("SHELL=/bin/bash\0X=y", False),
+    ("just text\n", False), ("hunter2\n", False), ("\x7fELF\x02", False),
+    ("", True), ("\n# a comment\n", True), ("---\n...\n", True), ("~\n", True)])
+def test_looks_like_yaml(text, expected):
+    assert loader.looks_like_yaml(text) is expected
+
+
 def test_a_file_growing_past_the_limit_is_refused_after_limit_bytes(tmp_path):
     path = tmp_path / "a.yaml"
     path.write_bytes(b"x" * 101)

@@ -238,3 +238,37 @@ def test_counts_must_be_positive(capsys):
             bench.bench_spec(spec, game, games, 1)
     with pytest.raises(TabulaError, match="repeat must be"):
         bench.bench_spec(spec, game, 2, 1, repeat=0)
+
+
+# ---- the bench suite file: the same reader and loader as every other input --------------
+
+def bench_config(capsys, config):
+    return run(capsys, "bench", "--suite", "--root", ROOT, "--config", config,
+               "--only", "tiny", "--games", "1")
+
+
+def test_a_bench_suite_alias_bomb_is_refused_before_building(capsys, tmp_path):
+    from test_hostile_input import alias_bomb
+    config = tmp_path / "bench.yaml"
+    config.write_text(alias_bomb(1200))        # 6 GB of text once expanded
+    code, out, err = bench_config(capsys, config)
+    assert code == 1 and out == ""
+    assert "bench.yaml:" in err and "characters of text" in err and "Traceback" not in err
+
+
+@pytest.mark.parametrize("kind", ["fifo", "sparse", "device"])
+def test_a_bench_suite_that_is_not_a_regular_file_or_too_big_is_refused(capsys, tmp_path,
+                                                                         kind):
+    from test_hostile_input import EXPECTED, special_files
+    config = special_files(tmp_path)[kind]
+    config = config if config.startswith("/") else tmp_path / config
+    code, out, err = bench_config(capsys, config)
+    assert code == 1 and out == "" and EXPECTED[kind] in err, err
+
+
+def test_an_empty_bench_suite_file_keeps_every_default(capsys, tmp_path):
+    config = tmp_path / "bench.yaml"
+    config.write_text("# nothing yet\n\n")
+    from tabula_rules.benchconfig import load
+    suite = load(config)
+    assert suite.games == {} and suite.ratios == [] and suite.parallel is None

@@ -237,6 +237,16 @@ def test_simultaneous_choices_are_kept_until_the_reveal():
     assert "you: [P1]Bid: 1" in reveal
 
 
+def test_a_huge_or_control_character_line_is_shown_cut_and_printable():
+    """Typed (or piped) text is never echoed whole or raw: a 100,000-character line is
+    cut, and an escape sequence cannot reach the terminal."""
+    s, code, out = session("examples/tic_tac_toe", "human,random",
+                           ["a" * 100_000, "x\x1b[31mred"], seed=2)
+    assert code == 0 and "\x1b" not in out
+    assert "a" * 1000 not in out and "more characters" in out
+    assert "no legal action starts with 'x?[31mred'" in out
+
+
 def test_hot_seat_shows_each_seat_its_own_view_after_a_pause():
     s, code, out = session(KUHN, "human", ["", "Pass", ""], seed=4)
     assert code == 0
