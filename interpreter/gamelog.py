@@ -26,7 +26,8 @@ from dataclasses import dataclass, field
 from .agents import next_action
 from .cmdutil import writing
 from .engine import Game, State
-from .errors import TabulaError, read_input
+from .errors import Pos, TabulaError, read_input
+from .loader import excerpt
 from .model import CHANCE, TERMINAL
 from .spec import load_spec
 from .values import decode, encode, is_number
@@ -41,6 +42,8 @@ LOG_VERSION = 2      # 2: decisions and the end line carry the state's digest, t
 MAX_LOG_BYTES = 200_000_000    # a log read whole is at most this (docs/language.md 9)
 OLD_VERSIONS = (1,)  # read and replayed, with a warning that they cannot be proven
 SHOWN = 8            # legal actions quoted in a refusal
+MAX_TEXT = 10_000    # characters of a text field (an action, a spec id, a path, an option)
+MAX_ITEMS = 1_000    # items of a list or object field (a tuple, options, agents, scores)
 
 
 def _who(player: int):
@@ -265,23 +268,33 @@ def _is_num(x) -> bool:
     return isinstance(x, (int, float)) and not isinstance(x, bool) or is_number(x)
 
 
+def _text(x) -> bool:
+    return isinstance(x, str) and len(x) <= MAX_TEXT
+
+
+def _items(x, kind) -> bool:
+    return isinstance(x, kind) and len(x) <= MAX_ITEMS
+
+
+# every field a reader takes from a log, with its type and its size: a log is input, and
+# what an error message quotes of it is bounded by these (docs/logs.md)
 _KINDS = {
     "an integer": _is_int,
     "a number of players (1 or more)": lambda x: _is_int(x) and x >= 1,
     "a whole number, 0 or more": lambda x: _is_int(x) and x >= 0,
-    "a string": lambda x: isinstance(x, str),
+    "a string": _text,
     "an object": lambda x: isinstance(x, dict),
     "a list": lambda x: isinstance(x, list),
-    "an object of option values": lambda x: isinstance(x, dict) and all(
-        isinstance(v, (str, int, float, bool)) for v in x.values()),
-    "a list of strings": lambda x: isinstance(x, list) and all(isinstance(v, str) for v in x),
-    "a list of numbers": lambda x: isinstance(x, list) and all(_is_num(v) for v in x),
-    "a list of integers": lambda x: isinstance(x, list) and all(_is_int(v) for v in x),
-    "an action tuple (2 integers, then values)": lambda x: isinstance(x, list) and len(
+    "an object of option values": lambda x: _items(x, dict) and all(
+        _text(k) and (_text(v) or isinstance(v, (int, float, bool))) for k, v in x.items()),
+    "a list of strings": lambda x: _items(x, list) and all(_text(v) for v in x),
+    "a list of numbers": lambda x: _items(x, list) and all(_is_num(v) for v in x),
+    "a list of integers": lambda x: _items(x, list) and all(_is_int(v) for v in x),
+    "an action tuple (2 integers, then values)": lambda x: _items(x, list) and len(
         x) >= 2 and _is_int(x[0]) and _is_int(x[1]) and all(
-        v is None or isinstance(v, (str, int, float)) for v in x[2:]),
-    "an object of lists of numbers": lambda x: isinstance(x, dict) and all(
-        isinstance(v, list) and all(_is_num(n) for n in v) for v in x.values()),
+        v is None or _text(v) or isinstance(v, (int, float)) for v in x[2:]),
+    "an object of lists of numbers": lambda x: _items(x, dict) and all(
+        _text(k) and _items(v, list) and all(_is_num(n) for n in v) for k, v in x.items()),
     "true": lambda x: x is True,
     "a digest (16 hex digits)": lambda x: isinstance(x, str) and len(x) == 16 and all(
         c in "0123456789abcdef" for c in x),
@@ -294,7 +307,9 @@ def _bad_field(record: dict, fields: dict) -> str | None:
         if key not in record:
             return f"no '{key}'"
         if not _KINDS[kind](record[key]):
-            return f"'{key}' is not {kind}: {json.dumps(record[key])[:60]}"
+            size = (f" (at most {MAX_TEXT} characters, {MAX_ITEMS} items)"
+                    if kind not in ("an integer", "true") else "")
+            return f"'{key}' is not {kind}{size}: {_shown(record[key])}"
     return None
 
 
@@ -351,11 +366,18 @@ class GameLog:
         return f"{self.where(line)}: {message}"
 
 
+def _shown(value) -> str:
+    """A field's value as JSON, cut short for a message."""
+    text = json.dumps(value)
+    return text if len(text) <= 60 else text[:60] + "..."
+
+
 def _parse(text: str):
     try:
         return json.loads(text), None
     except ValueError as e:       # json.JSONDecodeError, or a number too long to convert
-        return None, (f"{e.msg} at column {e.colno}" if hasattr(e, "colno") else str(e))
+        return None, (f"{e.msg} at column {e.colno}" if hasattr(e, "colno") else
+                      "a number of more than 4300 digits")
     except RecursionError:
         return None, "nested too deeply"
 
@@ -833,11 +855,14 @@ def cmd_replay(args) -> int:
         spec = load_spec(args.spec)
     else:
         try:
-            spec = load_spec(head["spec_path"])
+            # named by the log, not by the user: a file that is not a spec is refused
+            # without a line of it shown (as a file named by `extends:`)
+            spec = load_spec(head["spec_path"], Pos(log.path, log.header_line, 1))
         except TabulaError as e:
             first = str(e).splitlines()[0]
-            raise TabulaError(f"{log.path}: cannot load the log's spec '{head['spec_path']}' "
-                              f"({first}); give --spec PATH") from None
+            raise TabulaError(f"{log.path}: cannot load the log's spec "
+                              f"{excerpt(head['spec_path'], 200)} ({first}); give --spec "
+                              "PATH") from None
     variant = spec.hash != head["spec_hash"]
     if variant and not args.spec:
         raise TabulaError(

@@ -15,27 +15,40 @@ from . import catalog
 from .compiler import Compiler, plain
 from .engine import Game
 from .errors import Pos, SpecError, check_input, did_you_mean, fail
-from .loader import LMap, check_schema, load_yaml_source
+from .loader import LMap, check_schema, excerpt, load_yaml_source
 from .variants import resolve
 from . import rulings
 
 SPEC_SCHEMA = "spec.schema.json"
 
 
+MAX_PATH_BYTES = 4096       # the longest path a system takes (PATH_MAX on Linux)
+
+
 def resolve_spec_path(path: str | Path) -> Path:
     """A spec file, or a folder holding <folder-name>.yaml (or a single spec), or the name
     of a game that comes with the package (catalog.py): a path that exists wins over a
     name, and `tabula:NAME` is always a name."""
-    if str(path).startswith(catalog.PREFIX):
-        return catalog.find(str(path)).path
-    p = Path(path)
+    name = str(path)
+    if "\0" in name or len(name.encode("utf-8", "replace")) > MAX_PATH_BYTES:
+        fail(f"{excerpt(name, 80)} is not a name a file can have (too long, or a NUL "
+             "character), so no spec")
+    if name.startswith(catalog.PREFIX):
+        return catalog.find(name).path
+    try:
+        return _resolve(Path(path))
+    except OSError as exc:          # a name the system refuses (too long a part, say)
+        fail(f"cannot read the spec {excerpt(name, 80)}: {exc.strerror or type(exc).__name__}")
+
+
+def _resolve(p: Path) -> Path:
     if not p.exists() and os.path.lexists(p):
         check_input(p, "spec")              # a link loop or a dangling link: say which
-    if not p.exists() and catalog.is_name(str(path)):
-        shipped = catalog.find(str(path))
+    if not p.exists() and catalog.is_name(str(p)):
+        shipped = catalog.find(str(p))
         if shipped is not None:
             return shipped.path
-        fail(f"no such spec: {p}", hint=catalog.unknown_hint(str(path)))
+        fail(f"no such spec: {p}", hint=catalog.unknown_hint(str(p)))
     if p.is_dir():
         own = p / f"{p.name}.yaml"
         if own.is_file():

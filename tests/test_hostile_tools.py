@@ -272,3 +272,43 @@ def test_an_empty_bench_suite_file_keeps_every_default(capsys, tmp_path):
     from tabula_rules.benchconfig import load
     suite = load(config)
     assert suite.games == {} and suite.ratios == [] and suite.parallel is None
+
+
+# ---- what a log names and holds is input too: bounded, and never a way to quote a file ----
+
+def test_a_logs_spec_path_naming_a_yaml_file_that_is_not_a_spec_is_not_quoted(capsys,
+                                                                               tmp_path):
+    log = ttt_log(capsys, tmp_path)
+    secret = tmp_path / "config.yaml"
+    secret.write_text("password: hunter2-very-secret\n")
+    rows = rows_of(log)
+    rows[0]["spec_path"] = str(secret)          # spec_path is information: not in `check`
+    write_rows(log, rows)
+    code, out, err = run(capsys, "replay", log)
+    assert code == 1 and "is not a spec" in err and "its content is not shown" in err
+    assert "hunter2" not in out + err and "password" not in out + err
+
+
+@pytest.mark.parametrize("field, value, said", [
+    ("tuple", [0, 0] + [1] * 100_000, "'tuple' is not an action tuple"),
+    ("action", "x" * 1_000_000, "'action' is not a string (at most 10000 characters"),
+    ("turn", "9" * 5000, "not JSON (a number of more than 4300 digits)"),
+])
+def test_oversized_fields_of_a_log_are_refused_in_a_short_message(capsys, tmp_path, field,
+                                                                   value, said):
+    log = ttt_log(capsys, tmp_path)
+    rows = rows_of(log)
+    rows[1][field] = value
+    write_rows(log, rows)
+    if field == "turn":                       # the number itself, written by hand
+        log.write_text(log.read_text().replace(f'"{value}"', value))
+    code, out, err = run(capsys, "replay", log)
+    assert code == 1 and said in err and f"{log.name}:2:" in err, err[:300]
+    assert len(err) < 500 and "sys.set_int_max_str_digits" not in err
+
+
+@pytest.mark.parametrize("name", ["a/" * 3000, "a" * 300, "spec\0.yaml"])
+def test_a_spec_path_no_file_can_have_is_a_short_error(capsys, name):
+    code, out, err = run(capsys, "validate", name)
+    assert code == 1 and len(err) < 400 and "Traceback" not in err, err[:400]
+    assert "not a name a file can have" in err or "File name too long" in err
