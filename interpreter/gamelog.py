@@ -27,10 +27,11 @@ from .agents import next_action
 from .cmdutil import writing
 from .engine import Game, State
 from .errors import Pos, TabulaError, read_input
+from .fields import bad_field, is_int
 from .loader import excerpt
 from .model import CHANCE, TERMINAL
 from .spec import load_spec
-from .values import decode, encode, is_number
+from .values import decode, encode
 
 __all__ = ["LOG_FORMAT", "LOG_VERSION", "GameLog", "LogWriter", "PlayerLogWriter", "Stop",
            "add_command", "apply_changes", "changes", "check_full", "check_header", "check_variant",
@@ -42,8 +43,6 @@ LOG_VERSION = 2      # 2: decisions and the end line carry the state's digest, t
 MAX_LOG_BYTES = 200_000_000    # a log read whole is at most this (docs/language.md 9)
 OLD_VERSIONS = (1,)  # read and replayed, with a warning that they cannot be proven
 SHOWN = 8            # legal actions quoted in a refusal
-MAX_TEXT = 10_000    # characters of a text field (an action, a spec id, a path, an option)
-MAX_ITEMS = 1_000    # items of a list or object field (a tuple, options, agents, scores)
 
 
 def _who(player: int):
@@ -246,7 +245,7 @@ def apply_changes(view, diff: list):
             last = path[-1]
             if len(change) == 1:
                 del target[last]
-            elif (isinstance(target, list) and _is_int(last)) or \
+            elif (isinstance(target, list) and is_int(last)) or \
                     (isinstance(target, dict) and isinstance(last, str)):
                 target[last] = json.loads(json.dumps(change[1]))
             else:
@@ -258,60 +257,6 @@ def apply_changes(view, diff: list):
 
 
 # ---- reading --------------------------------------------------------------------------------
-
-def _is_int(x) -> bool:
-    return isinstance(x, int) and not isinstance(x, bool)
-
-
-def _is_num(x) -> bool:
-    """A number as a log writes it: an integer, or a fraction as the text "7/3"."""
-    return isinstance(x, (int, float)) and not isinstance(x, bool) or is_number(x)
-
-
-def _text(x) -> bool:
-    return isinstance(x, str) and len(x) <= MAX_TEXT
-
-
-def _items(x, kind) -> bool:
-    return isinstance(x, kind) and len(x) <= MAX_ITEMS
-
-
-# every field a reader takes from a log, with its type and its size: a log is input, and
-# what an error message quotes of it is bounded by these (docs/logs.md)
-_KINDS = {
-    "an integer": _is_int,
-    "a number of players (1 or more)": lambda x: _is_int(x) and x >= 1,
-    "a whole number, 0 or more": lambda x: _is_int(x) and x >= 0,
-    "a string": _text,
-    "an object": lambda x: isinstance(x, dict),
-    "a list": lambda x: isinstance(x, list),
-    "an object of option values": lambda x: _items(x, dict) and all(
-        _text(k) and (_text(v) or isinstance(v, (int, float, bool))) for k, v in x.items()),
-    "a list of strings": lambda x: _items(x, list) and all(_text(v) for v in x),
-    "a list of numbers": lambda x: _items(x, list) and all(_is_num(v) for v in x),
-    "a list of integers": lambda x: _items(x, list) and all(_is_int(v) for v in x),
-    "an action tuple (2 integers, then values)": lambda x: _items(x, list) and len(
-        x) >= 2 and _is_int(x[0]) and _is_int(x[1]) and all(
-        v is None or _text(v) or isinstance(v, (int, float)) for v in x[2:]),
-    "an object of lists of numbers": lambda x: _items(x, dict) and all(
-        _text(k) and _items(v, list) and all(_is_num(n) for n in v) for k, v in x.items()),
-    "true": lambda x: x is True,
-    "a digest (16 hex digits)": lambda x: isinstance(x, str) and len(x) == 16 and all(
-        c in "0123456789abcdef" for c in x),
-}
-
-
-def _bad_field(record: dict, fields: dict) -> str | None:
-    """The first field of `record` that is missing or of the wrong type, as a sentence."""
-    for key, kind in fields.items():
-        if key not in record:
-            return f"no '{key}'"
-        if not _KINDS[kind](record[key]):
-            size = (f" (at most {MAX_TEXT} characters, {MAX_ITEMS} items)"
-                    if kind not in ("an integer", "true") else "")
-            return f"'{key}' is not {kind}{size}: {_shown(record[key])}"
-    return None
-
 
 _HEADER = {"spec": "a string", "spec_hash": "a string", "spec_path": "a string",
            "players": "a number of players (1 or more)",
@@ -366,12 +311,6 @@ class GameLog:
         return f"{self.where(line)}: {message}"
 
 
-def _shown(value) -> str:
-    """A field's value as JSON, cut short for a message."""
-    text = json.dumps(value)
-    return text if len(text) <= 60 else text[:60] + "..."
-
-
 def _parse(text: str):
     try:
         return json.loads(text), None
@@ -417,15 +356,15 @@ def read_log(path) -> GameLog:
         raise TabulaError(f"{name}:{first + 1}: not a Tabula game log (its first line has no "
                           f'"format": "{LOG_FORMAT}")')
     version = head.get("version")
-    if not _is_int(version):
+    if not is_int(version):
         raise TabulaError(f"{name}:{first + 1}: the header's 'version' is not an integer")
     if version != LOG_VERSION and version not in OLD_VERSIONS:
         raise TabulaError(f"{name}:{first + 1}: a log of version {version}; this Tabula reads "
                           f"version {LOG_VERSION}")
     player_log = "for" in head
-    bad = _bad_field(head, _PLAYER_HEADER if player_log else _FULL_HEADER)
+    bad = bad_field(head, _PLAYER_HEADER if player_log else _FULL_HEADER)
     if bad is None and not player_log and version >= 2:
-        bad = _bad_field(head, {"check": "a digest (16 hex digits)"})
+        bad = bad_field(head, {"check": "a digest (16 hex digits)"})
     if bad is None and len(head["agents"]) != head["players"]:
         bad = f"{len(head['agents'])} agents for {head['players']} players"
     if bad is None and player_log and not 0 <= head["for"] < head["players"]:
@@ -465,7 +404,7 @@ def _read_body(log: GameLog, lines: list, start: int, ends_with_newline: bool,
             log.problem = (line, "neither a decision nor the end line")
             return
         if "end" in record:
-            bad = _bad_field(record, {"end": "true",
+            bad = bad_field(record, {"end": "true",
                                       **(_PLAYER_END if player_log else _FULL_END),
                                       **(_DIGEST if log.proven else {})})
             if bad is None and len(record["scores"]) != players:
@@ -481,22 +420,22 @@ def _read_body(log: GameLog, lines: list, start: int, ends_with_newline: bool,
         if "n" not in record:
             log.problem = (line, "neither a decision (no 'n') nor the end line (no 'end')")
             return
-        bad = _bad_field(record, _DECISION)
+        bad = bad_field(record, _DECISION)
         if bad is None and record["n"] != n + 1:
             log.problem = (line, (f"decision {n + 1} expected, found decision "
                                   f"{record['n']}: a decision is missing or out of order"))
             return
         who = record.get("player")
-        if bad is None and who != "chance" and not (_is_int(who) and 0 <= who < players):
+        if bad is None and who != "chance" and not (is_int(who) and 0 <= who < players):
             bad = (f"'player' is not a player (0 to {players - 1}) or \"chance\": "
                    f"{json.dumps(who)[:40]}")
         if bad is None:
             if player_log:
-                bad = _bad_field(record, {"seen": "a list"})
+                bad = bad_field(record, {"seen": "a list"})
                 if bad is None and who == log.header["for"]:
-                    bad = _bad_field(record, {"action": "a string"})
+                    bad = bad_field(record, {"action": "a string"})
             else:
-                bad = _bad_field(record, {**_FULL_DECISION,
+                bad = bad_field(record, {**_FULL_DECISION,
                                           **(_DIGEST if log.proven else {})})
         if bad is not None:
             log.problem = (line, f"decision {n + 1}: {bad}")

@@ -40,6 +40,7 @@ from pathlib import Path
 from .agents import make_agent, play_game
 from .cmdutil import writing
 from .errors import SpecError, TabulaError, did_you_mean, read_input
+from .fields import bad_field
 from .spec import Spec, load_spec
 from .values import as_float, encode
 
@@ -388,8 +389,50 @@ def _scan(path: Path) -> tuple:
                 isinstance(rec.get("index"), bool):
             bad.append((line, "not a game record (no integer 'index')"))
             continue
+        why = _bad_record(rec)
+        if why is not None:
+            bad.append((line, f"not a sound game record: {why}"))
+            continue
         records.append((line, rec))
     return records, bad, pos
+
+
+# the fields of a record (play_record), each with its kind (fields.py): checked as a record
+# is read back, so that statistics never meet a field of the wrong type or size
+_RECORD = {"index": "a whole number, 0 or more", "seed": "an integer", "spec": "a string",
+           "spec_hash": "a string", "players": "a number of players (1 or more)",
+           "options": "an object of option values", "agents": "a list of strings"}
+_FINISHED = {"scores": "a list of numbers", "winners": "a list of integers",
+             "points": "an object of lists of numbers", "decisions": "a whole number, 0 or more",
+             "chance": "a whole number, 0 or more", "legal_actions": "a whole number, 0 or more",
+             "rule_counts": "an object of counts", "turns": "a whole number, 0 or more",
+             "first_player": "a seat or none"}
+_FAILED = {"error": "a string", "turns": "a whole number, 0 or more",
+           "actions": "a whole number, 0 or more"}
+
+
+def _bad_record(rec: dict) -> str | None:
+    """Why a record read back is not one play_record writes (None if it is)."""
+    why = bad_field(rec, _RECORD)
+    if why is None:
+        why = bad_field(rec, _FAILED if "error" in rec else _FINISHED)
+    if why is None and "fired" in rec:
+        why = bad_field(rec, {"fired": "an object of counts"})
+    if why is None and "error_at" in rec:
+        why = bad_field(rec, {"error_at": "a string"})
+    if why is not None:
+        return why
+    n = rec["players"]
+    if len(rec["agents"]) != n:
+        return f"{len(rec['agents'])} agents for {n} players"
+    if "error" in rec:
+        return None
+    if len(rec["scores"]) != n or any(len(v) != n for v in rec["points"].values()):
+        return f"scores or points not one per player ({n} players)"
+    if any(not 0 <= w < n for w in rec["winners"]) or \
+            rec["first_player"] is not None and rec["first_player"] >= n:
+        return f"a seat out of range ({n} players)"
+    return None
 
 
 def _resume(path: Path, job: Job, game, warn=None) -> dict:
@@ -410,7 +453,7 @@ def _resume(path: Path, job: Job, game, warn=None) -> dict:
     done: dict = {}
     for n, rec in records:
         i = rec["index"]
-        want = {"seed": game_seed(job.seed, i), "players": game.players,
+        want = {"seed": game_seed(job.seed, i), "spec": game.id, "players": game.players,
                 "options": game.options, "spec_hash": game.spec.hash,
                 "agents": seat_agents(list(job.names), i, job.rotate)}
         for key, value in want.items():

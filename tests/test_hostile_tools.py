@@ -312,3 +312,39 @@ def test_a_spec_path_no_file_can_have_is_a_short_error(capsys, name):
     code, out, err = run(capsys, "validate", name)
     assert code == 1 and len(err) < 400 and "Traceback" not in err, err[:400]
     assert "not a name a file can have" in err or "File name too long" in err
+
+
+@pytest.mark.parametrize("field, value, said", [
+    ("points", {"a" * 100: "x"}, "'points' is not an object of lists of numbers"),
+    ("rule_counts", {"x": "y"}, "'rule_counts' is not an object of counts"),
+    ("scores", [1] * 100_000, "'scores' is not a list of numbers"),
+    ("scores", [1], "scores or points not one per player"),
+    ("winners", [7], "a seat out of range"),
+    ("spec", "x" * 100_000, "'spec' is not a string"),
+])
+def test_resume_reports_a_record_of_the_wrong_shape_and_plays_its_game(capsys, tmp_path,
+                                                                       field, value, said):
+    """A record whose fields are not what simulate writes (of the wrong type, size or
+    count) is reported by line and its game played again; statistics never meet it
+    (they raised a TypeError or ValueError before)."""
+    out = tmp_path / "run.jsonl"
+    assert sim(capsys, "--games", 4, "--out", out)[0] == 0
+    rows = rows_of(out)
+    rows[2][field] = value
+    write_rows(out, rows)
+    code, text, err = sim(capsys, "--games", 4, "--out", out, "--resume")
+    assert code == 0, err
+    assert f"line 3 (not a sound game record: {said}" in err and "Traceback" not in err
+    assert len(err) < 1500
+    kept = [r for r in rows_of(out) if r.get(field) != value]
+    assert sorted(r["index"] for r in kept) == [0, 1, 2, 3]      # game 2 played again
+
+
+def test_resume_refuses_a_record_of_another_spec_id(capsys, tmp_path):
+    out = tmp_path / "run.jsonl"
+    assert sim(capsys, "--games", 2, "--out", out)[0] == 0
+    rows = rows_of(out)
+    rows[1]["spec"] = "other"
+    write_rows(out, rows)
+    code, _, err = sim(capsys, "--games", 2, "--out", out, "--resume")
+    assert code == 1 and "from another run (spec 'other'" in err
