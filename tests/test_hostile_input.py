@@ -87,6 +87,22 @@ def test_a_mapping_mixing_key_types_loads_and_hashes(tmp_path, value):
     assert len(Spec(path).hash) == 16
 
 
+def test_a_table_variable_mixing_key_types_serialises_and_names_its_entries(tmp_path):
+    """A variable whose value is a mapping with keys of three types: the state's JSON text
+    is made and read back, and each entry is named in the spec's words (none, not None)."""
+    import json
+    from tabula_rules.engine import State
+    text = edit(BASE, ("  rounds: {value: 0}\n",
+                       "  rounds: {value: 0}\n  mixed: {value: {1: a, x: b, null: c}}\n"))
+    path = write(tmp_path, text)
+    st = load_game(path).new_state(seed=0)
+    back = State.from_json(st.game, json.loads(st.to_json_text()))
+    assert back.to_json_text() == st.to_json_text()
+    names = st.observation(0)["variables"]
+    assert {k: names[k] for k in names if k.startswith("mixed")} == \
+        {"mixed[1]": "a", "mixed[x]": "b", "mixed[none]": "c"}
+
+
 def test_key_order_of_the_canonical_text_is_kept():
     from tabula_rules.spec import canonical_text
     assert canonical_text({"b": {10: 1, 2: 2}, "a": [{"y": 1, "x": 2}]}) == \
