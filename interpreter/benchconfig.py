@@ -16,7 +16,7 @@ import yaml
 
 from .errors import (NOWHERE, Pos, SpecError, TabulaError, check_input, did_you_mean, read_input,
                      shown_path)
-from .loader import MAX_FILE_BYTES, load_yaml_source
+from .loader import MAX_FILE_BYTES, compose, load_yaml_source
 
 FILE_NAME = "bench.yaml"                 # looked for in the suite's root
 KEYS = ("games", "references", "ratios", "parallel", "targets")
@@ -121,8 +121,8 @@ def load(path) -> SuiteFile:
     # the one reader of input files (a regular file, bounded) and the one YAML loader
     # (bounded nesting, nodes and alias expansion; located errors)
     text = load_yaml_source(path, "bench suite file")[1] if _has_content(path) else ""
-    data = yaml.safe_load(text) if text else None      # plain data, already checked
-    node = yaml.compose(text, Loader=yaml.SafeLoader) if text else None
+    node = compose(text) if text else None          # already checked: bounded, valid
+    data = yaml.load(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader)) if text else None
     out = SuiteFile(path=path, node=node)
     _read(out, {} if data is None else data)
     return out

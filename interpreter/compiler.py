@@ -23,7 +23,7 @@ from .layout import VAR_TYPES, Layout, plain
 from .loader import LList, LMap
 from .model import Block, Proc, Program, ZoneInfo
 from .names import SPECIAL_NAMES, Names, type_of_value
-from .parser import KEYWORDS, parse
+from .parser import KEYWORDS, parse, parse_budget
 from .steps import Steps
 
 ANY_ZONE = ZoneInfo("any zone", "any", False, 1, 0, "public", [None])
@@ -58,6 +58,7 @@ class Compiler:
         self.trace = trace
         self.strict = strict
         self.usage = Usage()      # what the rules read of data and attributes (deadcode.py)
+        self.compiling: list = []  # rules being compiled, each at its first call
         game = doc["game"]
         self.prog = Program(spec_id=str(game["id"]), players=players, options=options,
                             traced=trace, cache=cache)
@@ -96,6 +97,20 @@ class Compiler:
 
     # ---- entry ------------------------------------------------------------------------
     def compile(self) -> Program:
+        try:
+            with parse_budget():
+                return self._compile()
+        except RecursionError:
+            # the bounds on nesting (rule text, function calls, rule chains) keep Python's
+            # stack within its limit; together they may still exceed it: located, at the
+            # rule being compiled when it ran out
+            where = self.rules.where_key(self.compiling[-1]) if self.compiling else \
+                getattr(self.doc, "pos", NOWHERE)
+            raise SpecError("the spec nests too deeply to compile (rules, functions and "
+                            "expressions taken together)", where,
+                            "split long chains of calls or deeply nested expressions") from None
+
+    def _compile(self) -> Program:
         _no_decimals(self.doc, getattr(self.doc, "pos", NOWHERE))
         self._check_namespaces()
         self._check_words()
@@ -212,6 +227,7 @@ class Compiler:
         outer, g.current = g.current, f"rule:{name}"
         proc.block = Block(-1, (), (), name)     # a placeholder while compiling (recursion)
         step = self.rules[name]
+        self.compiling.append(name)
         try:
             block, flow = self.steps.compile_block(
                 LList([step]) if not isinstance(step, list) else step, scope, name,
@@ -219,6 +235,7 @@ class Compiler:
                 trace_pos=self.rules.where(name))
         finally:
             g.current = outer
+            self.compiling.pop()
         g.mark_entries(f"rule:{name}", flow)
         proc.block.ins, proc.block.pos, proc.block.id = block.ins, block.pos, block.id
         self.prog.blocks[block.id] = proc.block

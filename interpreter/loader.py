@@ -8,6 +8,7 @@ size, depth and node count (aliases included), and refuses duplicate keys.
 
 from __future__ import annotations
 
+import bisect
 import json
 import re
 from importlib import resources
@@ -20,7 +21,7 @@ from .errors import (Pos, SpecError, did_you_mean, fail, read_input, register_so
 
 MAX_FILE_BYTES = 2_000_000
 MAX_DEPTH = 64
-MAX_NODES = 200_000
+MAX_NODES = 50_000       # the largest shipped file has 3,000; schema checks cost per node
 MAX_EXPANDED_CHARS = 20_000_000     # characters of all scalars, each alias counted again
 
 
@@ -67,12 +68,10 @@ class LStr(str):
         segs = getattr(self, "segments", ())
         if not segs:
             return self.pos
-        found = segs[0]
-        for seg in segs:
-            if seg[0] > offset:
-                break
-            found = seg
-        voff, line, col, length = found
+        starts = self.__dict__.get("_starts")
+        if starts is None:              # a quoted text has a segment per character: a
+            starts = self._starts = [seg[0] for seg in segs]    # search, not a scan
+        voff, line, col, length = segs[max(bisect.bisect_right(starts, offset) - 1, 0)]
         return Pos(self.pos.file, line, col + min(max(offset - voff, 0), length))
 
 
@@ -98,7 +97,7 @@ def _quoted_line(node, line_text: str) -> tuple:
     style = node.style
     col = node.start_mark.column + 1        # just after the opening quote (0-based)
     end = node.end_mark.column - 1          # the closing quote
-    segs, voff = [], 0
+    segs, voff, run = [], 0, None
     line = node.start_mark.line + 1
     while col < end and voff < len(node.value):
         width = 1
@@ -106,9 +105,19 @@ def _quoted_line(node, line_text: str) -> tuple:
             width = _ESCAPE_LEN.get(line_text[col + 1: col + 2], 2)
         elif style == "'" and line_text[col: col + 2] == "''":
             width = 2
-        segs.append((voff, line, col + 1, 1))
+        if width == 1:              # a run of plain characters is one segment
+            if run is None:
+                run = [voff, line, col + 1, 0]
+            run[3] += 1
+        else:                       # an escape: a character of its own
+            if run is not None:
+                segs.append(tuple(run))
+                run = None
+            segs.append((voff, line, col + 1, 1))
         voff += 1
         col += width
+    if run is not None:
+        segs.append(tuple(run))
     return tuple(segs) or ((0, line, node.start_mark.column + 2, 0),)
 
 
@@ -300,6 +309,24 @@ def looks_like_yaml(text: str) -> bool:
     return True         # blank lines and comments only: nothing to hide
 
 
+# libyaml's parser, when PyYAML has it, composes the same nodes (tags, values, styles,
+# marks: checked on every YAML file of the project) about seven times faster than PyYAML's
+# own, and refuses nesting beyond 1,000 levels itself
+_FAST_LOADER = getattr(yaml, "CSafeLoader", None)
+
+
+def compose(text: str):
+    """The YAML node tree of a text. A text libyaml refuses is composed again by PyYAML's
+    own parser, whose errors (the messages and marks this module explains) are the ones
+    reported."""
+    if _FAST_LOADER is not None:
+        try:
+            return yaml.compose(text, Loader=_FAST_LOADER)
+        except yaml.YAMLError:
+            pass
+    return yaml.compose(text, Loader=yaml.SafeLoader)
+
+
 def load_yaml_text(text: str, name: str = "<input>", quote: bool = True):
     register_source(name, text if quote and looks_like_yaml(text) else None)
     lines = split_lines(text)
@@ -309,7 +336,7 @@ def load_yaml_text(text: str, name: str = "<input>", quote: bool = True):
              "does not allow", _offset_pos(text, bad.start(), name),
              "remove it (a spec is plain text: tabs, newlines and printable characters)")
     try:
-        node = yaml.compose(text, Loader=yaml.SafeLoader)
+        node = compose(text)
     except yaml.MarkedYAMLError as exc:
         raise _yaml_error(exc, name, lines) from None
     except RecursionError:

@@ -9,6 +9,7 @@ the offending character with the tokens that were expected there.
 from __future__ import annotations
 
 import re
+from contextlib import contextmanager
 from functools import lru_cache
 from pathlib import Path
 
@@ -24,6 +25,23 @@ from .loader import LStr
 # compiler) walk it: a deeper text is refused with its position, not a RecursionError
 MAX_RULE_DEPTH = 100         # nesting of operators, calls, attributes, indexing
 MAX_INT_DIGITS = 18          # digits of a number written in a rule (below 10**18)
+MAX_RULE_CHARS = 10_000      # characters of one rule text
+MAX_SPEC_RULE_CHARS = 200_000    # characters of rule text parsed to compile one spec
+
+# characters left to parse in the compile under way (parse_budget), or None outside one
+_budget: list = [None]
+
+
+@contextmanager
+def parse_budget(limit: int = MAX_SPEC_RULE_CHARS):
+    """Bound the rule text parsed inside the block (one compile of a spec): parsing costs
+    about 20 microseconds a word, so a spec of nothing but rule text would take half a
+    minute to compile without it."""
+    old, _budget[0] = _budget[0], limit
+    try:
+        yield
+    finally:
+        _budget[0] = old
 
 # words of the language: never names, even where the lexer would let them be one
 KEYWORDS = frozenset("""move to bottom of shuffled swap with shuffle refill from end game call let
@@ -273,6 +291,16 @@ def parse(text, what: str = "expression"):
         pos = getattr(text, "pos", Pos())
         raise SpecError(f"expected {what} text here, found {type(text).__name__}", pos)
     source = str(text)
+    if len(source) > MAX_RULE_CHARS:
+        raise SpecError(f"a rule text of {len(source)} characters; one may hold at most "
+                        f"{MAX_RULE_CHARS}", _pos_in(text, 0),
+                        "split it with functions, rules or let (docs/language.md 9)")
+    if _budget[0] is not None:
+        _budget[0] -= len(source)
+        if _budget[0] < 0:
+            raise SpecError(f"the spec's rule texts add up to more than "
+                            f"{MAX_SPEC_RULE_CHARS} characters", _pos_in(text, 0),
+                            "a spec this large is refused, to keep compiling bounded")
     try:
         tree = _parser().parse(source, start=START[what])
     except UnexpectedInput as exc:

@@ -27,6 +27,7 @@ from .readers import B_piece_name_now
 
 STEP_SHAPES = ("choose_one", "choose", "turns", "match", "repeat", "while", "for", "if", "do")
 MAX_WHILE = 10_000
+MAX_RULE_CHAIN = 50     # rules compiled each inside the one that first calls it
 
 
 @dataclass
@@ -553,6 +554,11 @@ class Steps:
         compiled = [c.x.compile(a, scope) for a in node.args]
         types = [t for _, t in compiled]
         if proc.block is None:
+            if len(c.compiling) >= MAX_RULE_CHAIN:
+                chain = " -> ".join(c.compiling[:3] + ["..."] + c.compiling[-2:] + [node.name])
+                raise SpecError(f"rules call one another more than {MAX_RULE_CHAIN} deep, each "
+                                f"at its first call ({chain})", node.name_pos,
+                                "a chain of calls this long is refused (docs/language.md 9)")
             proc.param_types = types
             c.compile_proc(node.name, proc, types)
         else:
