@@ -171,7 +171,7 @@ def _mapping(out: SuiteFile, data, where: tuple, keys: tuple) -> None:
     if not isinstance(data, dict):
         out.fail(where, f"must be a mapping, not {_kind(data)}"
                  if where else f"{shown_path(out.path)} must be a mapping (the keys: "
-                 f"{', '.join(keys)}), not {_kind(data)}")
+                 f"{', '.join(keys)}), not {_kind(data, quote=False)}")
     for key in data:
         if key not in keys:
             out.fail(where + (key,), f"unknown key '{key}'",
@@ -199,7 +199,11 @@ def _number(out: SuiteFile, value, where: tuple, integer: bool = False):
     return value
 
 
-def _kind(value) -> str:
+def _kind(value, quote: bool = True) -> str:
+    """What a value is, for a message; a text quoted (cut short) unless `quote` is false:
+    a whole file that is not a mapping is never quoted (it may not be YAML at all)."""
+    if not quote and not isinstance(value, (dict, list)):
+        return "nothing" if value is None else "a single value"
     if value is None:
         return "nothing"
     if isinstance(value, dict):
