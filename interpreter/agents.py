@@ -21,6 +21,7 @@ import random
 
 from .engine import Game, State
 from .errors import IllegalAction, TabulaError, did_you_mean
+from .loader import excerpt
 from .model import CHANCE
 
 __all__ = ["Agent", "GreedyAgent", "MCTSAgent", "RandomAgent", "View", "AGENTS",
@@ -413,7 +414,7 @@ def make_agent(spec: str) -> Agent:
     arg = arg.strip()
     if name not in AGENTS:
         hint = did_you_mean(name, AGENTS)
-        raise TabulaError(f"unknown agent '{text}'; the agents are "
+        raise TabulaError(f"unknown agent {excerpt(text)}; the agents are "
                           + ", ".join(AGENTS.values()) + (f" ({hint})" if hint else ""))
     if name == "mcts":
         if not arg:

@@ -14,9 +14,21 @@ import time
 from contextlib import contextmanager
 
 from .errors import TabulaError
+from .loader import excerpt
 
 DISTRIBUTION = "tabula-rules"      # the name pip knows the package by (docs/cli.md, Names)
 EXIT_OK, EXIT_INPUT, EXIT_USAGE = 0, 1, 2     # fine; a located input error; a usage error
+
+
+MAX_OPTION_TEXT = 200      # characters of an option's key or value, as typed
+
+
+def _option(key: str, value: str, out: dict) -> None:
+    key, value = key.strip(), value.strip()
+    if len(key) > MAX_OPTION_TEXT or len(value) > MAX_OPTION_TEXT:
+        raise TabulaError(f"the option {excerpt(key)}={excerpt(value)} is longer than an "
+                          f"option's name or value may be ({MAX_OPTION_TEXT} characters)")
+    out[key] = value
 
 
 def parse_options(pairs) -> dict:
@@ -24,9 +36,8 @@ def parse_options(pairs) -> dict:
     out = {}
     for pair in pairs or ():
         if "=" not in pair:
-            raise TabulaError(f"--option takes KEY=VALUE, not '{pair}'")
-        k, v = pair.split("=", 1)
-        out[k.strip()] = v.strip()
+            raise TabulaError(f"--option takes KEY=VALUE, not {excerpt(pair)}")
+        _option(*pair.split("=", 1), out)
     return out
 
 
@@ -42,8 +53,9 @@ def parse_option_text(text) -> dict:
             continue
         cut = min((i for i in (pair.find("="), pair.find(":")) if i >= 0), default=-1)
         if cut <= 0:
-            raise TabulaError(f"an option is KEY=VALUE (or KEY:VALUE), not '{pair.strip()}'")
-        out[pair[:cut].strip()] = pair[cut + 1:].strip()
+            raise TabulaError(f"an option is KEY=VALUE (or KEY:VALUE), not "
+                              f"{excerpt(pair.strip())}")
+        _option(pair[:cut], pair[cut + 1:], out)
     return out
 
 

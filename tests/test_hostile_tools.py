@@ -357,3 +357,12 @@ def test_a_bench_suite_file_that_is_one_text_is_not_quoted(capsys, tmp_path):
     code, out, err = bench_config(capsys, config)
     assert code == 1 and "must be a mapping" in err and "a single value" in err
     assert "hunter2" not in err
+
+
+@pytest.mark.parametrize("argv", [["--option", "deck=" + "x" * 100_000],
+                                  ["--option", "x" * 100_000 + "=1"],
+                                  ["--agents", "x" * 100_000],
+                                  ["--option", "x" * 100_000]])
+def test_long_command_line_values_are_quoted_short(capsys, argv):
+    code, out, err = run(capsys, "run", ROOT / "examples" / "tiny", *argv)
+    assert code == 1 and len(err) < 600 and "x" * 100 not in err, err[:600]
