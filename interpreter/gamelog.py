@@ -301,7 +301,7 @@ def _bad_field(record: dict, fields: dict) -> str | None:
 _HEADER = {"spec": "a string", "spec_hash": "a string", "spec_path": "a string",
            "players": "a number of players (1 or more)",
            "options": "an object of option values", "agents": "a list of strings"}
-_FULL_HEADER = {**_HEADER, "seed": "an integer"}
+_FULL_HEADER = {**_HEADER, "seed": "a whole number, 0 or more"}
 _PLAYER_HEADER = {**_HEADER, "for": "an integer", "start": "an object"}
 _DECISION = {"n": "an integer", "turn": "a whole number, 0 or more"}
 _FULL_DECISION = {"action": "a string", "tuple": "an action tuple (2 integers, then values)"}
