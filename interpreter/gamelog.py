@@ -360,6 +360,22 @@ def _parse(text: str):
         return None, "nested too deeply"
 
 
+def _not_text(raw: str, value) -> str | None:
+    """Why a parsed line is not text, or None: a string escaping a lone surrogate
+    ("\\ud800") cannot be written as UTF-8, so a message or a report that quoted it
+    would fail. A log tabula writes never holds one."""
+    if "\\u" not in raw:
+        return None
+    try:
+        json.dumps(value, ensure_ascii=False).encode("utf-8")
+    except UnicodeEncodeError as e:
+        return (f"a string holds the lone surrogate U+{ord(e.object[e.start]):04X} (a \\u "
+                "escape), which is not text")
+    except RecursionError:
+        return "nested too deeply"
+    return None
+
+
 def read_log(path) -> GameLog:
     """Read and check a log: the header must be sound (else a TabulaError); the lines after
     it are read up to the first defect, which is kept as `problem` (a line cut off, not
@@ -388,6 +404,9 @@ def read_log(path) -> GameLog:
                               "the game again with tabula run --log")
         raise TabulaError(f"{name}:{first + 1}: not a Tabula game log (its first line is not "
                           f"JSON: {why})")
+    why = _not_text(lines[first], head)
+    if why is not None:
+        raise TabulaError(f"{name}:{first + 1}: the header is not sound: {why}")
     if isinstance(head, dict) and "format" not in head and "decisions" in head:
         raise TabulaError(f"{name}: a one-object game record (tabula run --json), not a game "
                           f"log ({LOG_FORMAT}, JSON lines): write one with tabula run --log")
@@ -438,6 +457,10 @@ def _read_body(log: GameLog, lines: list, start: int, ends_with_newline: bool,
             return
         if log.end is not None:
             log.problem = (line, "a line after the end line")
+            return
+        why = _not_text(raw, record)
+        if why is not None:
+            log.problem = (line, why)
             return
         if not isinstance(record, dict):
             log.problem = (line, "neither a decision nor the end line")

@@ -1,6 +1,8 @@
 """Regressions of the bugs the fuzz campaign (tests/fuzz.py) found, one test or more each."""
 
 import json
+import subprocess
+import sys
 
 import pytest
 
@@ -42,3 +44,27 @@ def test_the_engine_refuses_a_negative_seed(capsys):
     game.new_state(seed=0)
     assert main(["run", TINY, "--seed", "-3"]) == 1
     assert "seed -3: a game's seed is a whole number, 0 or more" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("where", ["action", "header"])
+def test_a_log_escaping_a_lone_surrogate_is_refused_without_a_traceback(tmp_path, where):
+    r"""A log's string may escape a lone surrogate ("\ud800"): json reads it, and the
+    variant analysis printed it to stdout, where it cannot be encoded (UnicodeEncodeError,
+    a traceback). The reader now refuses it, at its line."""
+    path = _record(tmp_path)
+    lines = path.read_text(encoding="utf-8").splitlines()
+    i = 1 if where == "action" else 0
+    record = json.loads(lines[i])
+    record["action" if where == "action" else "spec_path"] = "x\ud800"
+    lines[i] = json.dumps(record)
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    variant = tmp_path / "variant.yaml"
+    variant.write_text(f"extends: {TINY}/tiny.yaml\ngame: {{id: tiny_v, name: V}}\n",
+                       encoding="utf-8")
+    line = i + 1
+    for argv in (["replay", str(path)], ["replay", str(path), "--spec", str(variant)]):
+        proc = subprocess.run([sys.executable, "-m", "tabula_rules.cli"] + argv,
+                              capture_output=True, cwd=ROOT, timeout=60)
+        err = proc.stderr.decode("utf-8", "replace")
+        assert proc.returncode == 1 and "Traceback" not in err, err
+        assert f"{path}:{line}: " in err and "lone surrogate U+D800" in err, err
