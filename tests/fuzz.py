@@ -45,9 +45,13 @@ from contextlib import redirect_stderr, redirect_stdout
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+# the specs that are mutated: the first five most often, every shipped spec now and then
+# (a variant's `extends:` made absolute, so that it still finds its base in the folder)
 SPECS = [ROOT / "specs" / "medang" / "medang.yaml", ROOT / "specs" / "medina" / "medina.yaml",
          ROOT / "examples" / "tiny" / "tiny.yaml", ROOT / "examples" / "kuhn_poker" /
          "kuhn_poker.yaml", ROOT / "examples" / "goofspiel" / "goofspiel.yaml"]
+MORE_SPECS = sorted(set((ROOT / "examples").glob("*/*.yaml")) |
+                    set((ROOT / "specs").glob("*/*.yaml")) - set(SPECS))
 # the games whose logs are recorded and tampered with (medina, long, now and then)
 LOG_SPECS = [ROOT / "examples" / "tiny", ROOT / "examples" / "kuhn_poker",
              ROOT / "examples" / "tic_tac_toe", ROOT / "examples" / "goofspiel"]
@@ -72,6 +76,10 @@ SCENARIO_TOKENS = ["current: 99", "current: chance", "players: 0", "players: 99"
                    "expect: ", "zones: ", "variables: ", "sizes: {0: 3}", "legal: ",
                    "returns: [1]", "points: {x: [1, 2, 3]}", "'7/3'", "terminal: 1",
                    "{piece: x, attributes: {y: 1}}", "- {action: x, player: 9}"]
+# YAML escapes of a lone surrogate, in and out of a double-quoted string: they reach a bug
+# of the loader reported to the lead (a spec's name holding one makes `tabula run` fail on
+# stdout); inserted only when the campaign includes the reported bugs (Campaign.reported)
+REPORTED_TOKENS = ['"x\\ud800"', "\\udfff", '"\\U0001F600"']
 # Python internals no output may show unless the input itself holds them
 INTERNALS = ["Traceback", "<class '", " object at 0x", "__class__", "__subclasses__"]
 CANARY_VAR = "TABULA_FUZZ_CANARY"
@@ -191,8 +199,10 @@ def check_spec_text(text: str, folder: Path, name: str = "fuzz.yaml", said=None)
         for _ in range(200):
             if st.is_terminal():
                 break
-            st.apply(st.legal_actions()[0])
-            st.observation(0)
+            a = st.legal_actions()[0]
+            st.action_to_string(a).encode("utf-8")     # as printed: text, or it fails
+            st.apply(a)
+            json.dumps(st.observation(0), ensure_ascii=False).encode("utf-8")
         st.scores()
         return "ok"
     except TabulaError as e:
@@ -217,13 +227,20 @@ def run_command(argv: list) -> tuple:
     """Run `tabula ARGV` in-process: (exit code, stdout and stderr). A usage error's
     SystemExit counts as its code; any other exception escapes (a traceback)."""
     from tabula_rules.cli import main
-    out, err = io.StringIO(), io.StringIO()
+    # streams as a terminal's or a pipe's: UTF-8, stdout strict (a character that cannot
+    # be written, a lone surrogate, fails), stderr with backslashes (as Python's own)
+    out = io.TextIOWrapper(io.BytesIO(), encoding="utf-8", errors="strict")
+    err = io.TextIOWrapper(io.BytesIO(), encoding="utf-8", errors="backslashreplace")
     with redirect_stdout(out), redirect_stderr(err):
         try:
             code = main(argv)
         except SystemExit as e:
             code = e.code if isinstance(e.code, int) else 2
-    return code, out.getvalue() + err.getvalue()
+    text = ""
+    for stream in (out, err):
+        stream.flush()
+        text += stream.buffer.getvalue().decode("utf-8", errors="replace")
+    return code, text
 
 
 def check_command(argv: list) -> int:
@@ -297,8 +314,14 @@ class Recorded:
 # every kind of edit a tampered log gets; "format" keeps the game (and should replay)
 TAMPERS = ("legal", "tuple", "string", "other", "swap", "delete", "duplicate", "seed",
            "players", "options", "spec", "spec_hash", "spec_path", "agents", "check", "state",
-           "end", "field", "char", "truncate", "format", "combined")
-_TEXT_TAMPERS = ("char", "truncate", "format")
+           "end", "field", "json", "char", "truncate", "format", "combined")
+# hostile JSON values a field takes ("json"), as text: JSON's extensions that Python's
+# reader takes (NaN, Infinity), a huge number, deep nesting, a lone surrogate, a NUL, ...
+JSON_VALUES = ["NaN", "-Infinity", "1e999", "9" * 5000, "[" * 5000 + "]" * 5000,
+               '"\\ud800"', '"\\u0000"', '"' + "x" * 100_000 + '"', "true", "null",
+               "[]", "{}", '"7/3"', "-0", "0.5", '{"__class__": 1}', '"{n.__class__}"',
+               '"\\u202e"', "[1, 2, 3]", '["chance"]']
+_TEXT_TAMPERS = ("json", "char", "truncate", "format")
 _HEADER_TAMPERS = ("seed", "players", "options", "spec", "spec_hash", "agents")
 
 
@@ -317,7 +340,13 @@ class Campaign:
     """A fuzz campaign in a temporary folder: inputs of every kind, each under an alarm,
     and what they found (`found`). The canary is planted in the environment and in files
     of `folder` that are not specs (secret.txt, passwd, environ, secret.yaml) when the
-    campaign starts; `close()` takes it out of the environment."""
+    campaign starts; `close()` takes it out of the environment.
+
+    `reported` (the long run's default) includes the inputs that reach the bugs reported
+    against files this suite may not change (loader.py, errors.py): secrets named directly
+    on the command line, and YAML escapes of lone surrogates. The default tests leave
+    them out of their random inputs and pin each with a strict xfail (test_fuzz.py); once
+    they are fixed, the xfails fail and `reported` can go."""
 
     # the rotation of kinds: of 10 inputs, 3 tampered logs, 2 specs, 2 scenario files,
     # 2 command lines, 1 rule text
@@ -325,9 +354,11 @@ class Campaign:
              "command", "log")
 
     def __init__(self, seed: int, folder: Path, slow: float = 20.0, log=print,
-                 direct_secrets: bool = True):
+                 reported: bool = True):
+        from tabula_rules.spec import load_spec
         self.rng = random.Random(seed)
-        self.direct_secrets = direct_secrets
+        self.reported = reported
+        self.tokens = TOKENS + (REPORTED_TOKENS if reported else [])
         self.folder = Path(folder)
         self.slow = slow
         self.say = log
@@ -338,7 +369,13 @@ class Campaign:
                       "tampered_replayed": 0, "tampered_refused": 0,
                       "tampered_accepted_same": 0, "tamper_kinds": {},
                       "slowest": (0.0, None)}
-        self.texts = {p: p.read_text(encoding="utf-8") for p in SPECS}
+        self.texts = {}
+        for p in SPECS + MORE_SPECS:
+            lines = p.read_text(encoding="utf-8").split("\n")
+            for i, line in enumerate(lines):
+                if line.startswith("extends:"):
+                    lines[i] = f"extends: {(p.parent / line.split(':', 1)[1].strip()).resolve()}"
+            self.texts[p] = "\n".join(lines)
         self.scenarios = {}
         for p in SCENARIOS:
             text = p.read_text(encoding="utf-8")
@@ -350,6 +387,16 @@ class Campaign:
             self.scenarios[p] = "\n".join(lines)
         self.logs: dict = {}
         (self.folder / "logs").mkdir(exist_ok=True)
+        # a variant of each recorded game (another id, so another hash: replay --spec
+        # analyses the log under it, and reports every logged action it finds or not)
+        self.variants = {}
+        self.hashes = [load_spec(p).hash for p in LOG_SPECS + [LOG_SPEC_RARE]]
+        for spec in LOG_SPECS + [LOG_SPEC_RARE]:
+            base = next(spec.glob("*.yaml")) if spec.name != "medina" else spec / "medina.yaml"
+            path = self.folder / "logs" / f"{spec.name}-variant.yaml"
+            path.write_text(f"extends: {base}\ngame: {{id: {spec.name}_v, name: V}}\n",
+                            encoding="utf-8")
+            self.variants[str(spec)] = str(path)
         self.secrets = self.plant()
 
     # -- the canary
@@ -391,13 +438,22 @@ class Campaign:
     # -- one input of each kind: each returns (what, outcome, output, given, route)
 
     def do_spec(self, rng: random.Random):
-        base = rng.choice(SPECS)
-        text = mutate(self.texts[base], rng)
+        base = rng.choice(SPECS) if rng.random() < 0.8 else rng.choice(MORE_SPECS)
+        text = mutate(self.texts[base], rng, self.tokens)
         route = "spec"
         if rng.random() < 0.1:                # a spec that extends a file that is no spec
-            text = f"extends: {self.secret(rng)}\n" + text
+            lines = [line for line in text.split("\n") if not line.startswith("extends:")]
+            text = "\n".join([f"extends: {self.secret(rng)}"] + lines)
             route = "spec extends a secret"
         self.current = ("spec", text)
+        if rng.random() < 0.3:                # through the command line
+            path = self.folder / "fuzz.yaml"
+            path.write_text(text, encoding="utf-8", errors="replace")
+            argv = [rng.choice(["validate", "run", "run", "graph", "compile", "rulings"]),
+                    str(path)]
+            if argv[0] == "run":
+                argv += ["--seed", str(rng.randrange(5))]
+            return self._command(argv, text, text, route)
         said: list = []
         outcome = check_spec_text(text, self.folder, said=said)
         return text, outcome, "\n".join(said), text, route
@@ -410,7 +466,7 @@ class Campaign:
 
     def do_scenario(self, rng: random.Random):
         base = rng.choice(SCENARIOS)
-        tokens = SCENARIO_TOKENS if rng.random() < 0.5 else TOKENS
+        tokens = SCENARIO_TOKENS if rng.random() < 0.5 else self.tokens
         text = mutate(self.scenarios[base], rng, tokens)
         route = "scenario"
         if rng.random() < 0.1:                # a scenario whose spec is no spec
@@ -429,15 +485,15 @@ class Campaign:
     def command_words(self, rng: random.Random) -> tuple:
         """(paths, words): what a command line is made of: paths (specs, a recorded log, a
         scenario file, devices, the folder and, unless the campaign was made with
-        direct_secrets=False, the planted secrets that are not YAML), and those with
-        options and values."""
+        reported=False, the planted secrets that are not YAML), and those with options and
+        values."""
         rec = self.recorded(rng)
         scen = self.folder / "pristine.test.yaml"
         if not scen.exists():
             scen.write_text(self.scenarios[SCENARIOS[0]], encoding="utf-8")
         paths = [str(rng.choice(SPECS)), str(rng.choice(LOG_SPECS)), rec.argv[4], str(scen),
                  "/dev/null", "/dev/zero", "/dev/full", str(self.folder)]
-        if self.direct_secrets:
+        if self.reported:
             paths += [s for s in self.secrets if not s.endswith(".yaml")]
         words = ["--games", "--players", "--seed", "--option", "-3", "0", "7", "99999999999",
                  "x=y", "deck=short", "temple=nowhere", "--json", "--strict", "--log", "--at",
@@ -486,10 +542,14 @@ class Campaign:
         path = self.folder / "tampered.jsonl"
         path.write_text(text, encoding="utf-8", errors="replace")
         self.current = ("log", f"{desc} of {rec.argv}:\n{text}")
-        mode = rng.choice(["plain", "plain", "plain", "json", "at", "for"])
+        mode = rng.choice(["plain", "plain", "plain", "json", "at", "for", "variant"])
         argv = ["replay", str(path)]
         if mode == "json":
             argv.append("--json")
+        elif mode == "variant":     # the analysis under a variant or another game: exit 0
+            argv += ["--spec", self.variants[rec.argv[1]] if rng.random() < 0.7 else
+                     str(rng.choice(LOG_SPECS + [LOG_SPEC_RARE]))]
+            argv += rng.choice([[], ["--json"], ["--at", "3"]])
         elif mode == "at":
             argv += ["--at", str(rng.randrange(0, len(rec.objs)))]
         elif mode == "for":
@@ -519,9 +579,11 @@ class Campaign:
         """A recorded log with one kind of edit (or 2-3 of them: 'combined'): (what was
         done, the text)."""
         kind = kind or rng.choice(TAMPERS)
-        if kind == "combined":
-            kinds = rng.sample([k for k in TAMPERS if k != "combined"], rng.randint(2, 3))
-            kinds.sort(key=lambda k: k in _TEXT_TAMPERS)       # text edits last
+        if kind == "combined":      # 1 to 3 edits of the lines, then maybe one of the text
+            kinds = rng.sample([k for k in TAMPERS if k not in _TEXT_TAMPERS + ("combined",)],
+                               rng.randint(1, 3))
+            if rng.random() < 0.5:
+                kinds.append(rng.choice(_TEXT_TAMPERS))
         else:
             kinds = [kind]
         objs = json.loads(json.dumps(rec.objs))
@@ -660,14 +722,22 @@ class Campaign:
             head["spec"] = rng.choice(["tiny", "kuhn_poker", "goofspiel", "medina",
                                        head["spec"] + "x"])
         elif kind == "spec_hash":
-            head["spec_hash"] = rng.choice([_hex(rng)] + [r.objs[0]["spec_hash"]
-                                                          for r in self.logs.values()])
+            head["spec_hash"] = rng.choice([_hex(rng)] + self.hashes)
         elif kind == "agents":
             head["agents"] = [rng.choice(["greedy", "random", "mcts:5", "x"])
                               for _ in head["agents"]]
         return f"{kind} {head.get(kind)!r}"
 
     def _tamper_text(self, kind: str, text: str, objs: list, rng: random.Random) -> tuple:
+        if kind == "json" and objs:
+            i = rng.randrange(len(objs))
+            keys = list(objs[i]) + ["extra"]
+            key = rng.choice(keys)
+            value = rng.choice(JSON_VALUES)
+            record = dict(objs[i], **{key: "@@VALUE@@"})
+            lines = [json.dumps(o) for o in objs]
+            lines[i] = json.dumps(record).replace('"@@VALUE@@"', value)
+            return "\n".join(lines) + "\n", f"line {i + 1}: {key} is {value[:30]}"
         if kind == "char" and text:
             i = rng.randrange(len(text))
             c = chr(rng.randrange(32, 127))

@@ -24,11 +24,12 @@ NONE = {"tracebacks": [], "hangs": [], "leaks": [], "accepted_tampered": []}
 
 @pytest.fixture(scope="module")
 def fz(tmp_path_factory):
-    """A campaign whose inputs the properties draw. It does not name the planted secrets
-    directly on the command line: that route is the strict xfail below until the loader
-    stops quoting such files; the long run counts it."""
+    """A campaign whose inputs the properties draw. Without the inputs of the bugs reported
+    against loader.py and errors.py (secrets named directly on the command line, YAML
+    escapes of lone surrogates): each is a strict xfail below until it is fixed; the long
+    run counts them."""
     c = Campaign(seed=11, folder=tmp_path_factory.mktemp("fuzz"), slow=20.0, log=None,
-                 direct_secrets=False)
+                 reported=False)
     yield c
     c.close()
 
@@ -40,7 +41,7 @@ def _clean(found: list) -> None:
 # ---- a short campaign and the hand-made inputs ------------------------------------------
 
 def test_a_short_campaign_finds_nothing(tmp_path):
-    c = Campaign(seed=7, folder=tmp_path, slow=20.0, log=None, direct_secrets=False)
+    c = Campaign(seed=7, folder=tmp_path, slow=20.0, log=None, reported=False)
     try:
         found = c.run(150)
     finally:
@@ -137,6 +138,17 @@ def test_a_secret_named_on_the_command_line_is_not_quoted(fz, command):
         if not secret.endswith(".yaml"):
             found += fz.one("command", random.Random(0), argv=[command, secret])
     _clean(found)
+
+
+@pytest.mark.xfail(strict=True, reason="the YAML loader turns a \\ud800 escape into a lone "
+                   "surrogate, which tabula run cannot print (reported: loader.py)")
+def test_a_yaml_escape_of_a_lone_surrogate_gives_a_located_error(fz):
+    path = fz.folder / "surrogate.yaml"
+    text = (ROOT / "examples" / "tiny" / "tiny.yaml").read_text(encoding="utf-8")
+    path.write_text(text.replace('name: "{suit}-{rank}"', 'name: "{suit}\\ud800{rank}"'),
+                    encoding="utf-8")
+    assert "\\ud800" in path.read_text(encoding="utf-8")
+    _clean(fz.one("command", random.Random(0), argv=["run", str(path)]))
 
 
 # ---- each detector can fire --------------------------------------------------------------
