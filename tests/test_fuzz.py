@@ -15,7 +15,7 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 
 import fuzz
 from conftest import ROOT
-from fuzz import INTERNALS, TAMPERS, Campaign, game_of
+from fuzz import INTERNALS, REPORTED_TAMPERS, TAMPERS, Campaign, game_of
 
 PROPERTY = settings(max_examples=150, deadline=None, derandomize=True, database=None,
                     suppress_health_check=[HealthCheck.too_slow])
@@ -26,8 +26,8 @@ NONE = {"tracebacks": [], "hangs": [], "leaks": [], "accepted_tampered": []}
 def fz(tmp_path_factory):
     """A campaign whose inputs the properties draw. Without the inputs of the bugs reported
     against loader.py and errors.py (secrets named directly on the command line, YAML
-    escapes of lone surrogates): each is a strict xfail below until it is fixed; the long
-    run counts them."""
+    escapes of lone surrogates) and of the version-1 replay (a log downgraded to version
+    1): each is a strict xfail below until it is fixed; the long run counts them."""
     c = Campaign(seed=11, folder=tmp_path_factory.mktemp("fuzz"), slow=20.0, log=None,
                  reported=False)
     yield c
@@ -103,7 +103,8 @@ def test_a_mutated_scenario_file_gives_exit_0_1_or_2(fz, rng):
 
 
 @settings(PROPERTY, max_examples=300)
-@given(kind=st.sampled_from(TAMPERS), rng=st.randoms(use_true_random=False))
+@given(kind=st.sampled_from([k for k in TAMPERS if k not in REPORTED_TAMPERS]),
+       rng=st.randoms(use_true_random=False))
 def test_replay_accepts_no_tampered_log_of_another_game(fz, kind, rng):
     """A recorded game's log with one kind of edit (a decision replaced by a legal one or
     not, lines swapped, deleted or doubled, the seed, players, options, spec, hash,
@@ -149,6 +150,29 @@ def test_a_yaml_escape_of_a_lone_surrogate_gives_a_located_error(fz):
                     encoding="utf-8")
     assert "\\ud800" in path.read_text(encoding="utf-8")
     _clean(fz.one("command", random.Random(0), argv=["run", str(path)]))
+
+
+@pytest.mark.xfail(strict=True, reason="a log of version 1 replays with a warning and exit "
+                   "0, so a version-2 log downgraded to 1 proves nothing (reported; pinned by "
+                   "test_hostile_tools.test_an_old_log_replays_with_a_warning)")
+def test_a_log_downgraded_to_version_1_is_not_accepted_as_another_game(fz):
+    """Kuhn poker's deal replaced by another legal deal, the log made version 1: a hand
+    that ends in a fold scores the same whatever the cards, so the replay accepts it."""
+    found = []
+    for seed in range(1, 11):
+        rec = fz.recorded(random.Random(seed))
+        if "kuhn_poker" not in rec.argv[1]:
+            continue
+        for tuple_, action in rec.alternatives(1):
+            objs = json.loads(json.dumps(rec.objs))
+            objs[0]["version"] = 1
+            objs[1].update(tuple=tuple_, action=action)
+            path = fz.folder / "downgraded.jsonl"
+            path.write_text("".join(json.dumps(o) + "\n" for o in objs), encoding="utf-8")
+            code, _ = fuzz.run_command(["replay", str(path)])
+            if code == 0 and game_of(path) != rec.game:
+                found.append(objs)
+    _clean(found)
 
 
 # ---- each detector can fire --------------------------------------------------------------
