@@ -390,6 +390,7 @@ class Campaign:
                     ref = line.split(":", 1)[1].strip()
                     lines[i] = f"spec: {(p.parent / ref).resolve()}"
             self.scenarios[p] = "\n".join(lines)
+        self.started = None         # when the input being run started (the watchdog's)
         self.logs: dict = {}
         (self.folder / "logs").mkdir(exist_ok=True)
         # a variant of each recorded game (another id, so another hash: replay --spec
@@ -787,7 +788,7 @@ class Campaign:
         before = {k: len(found[k]) for k in ("tracebacks", "hangs", "leaks",
                                              "accepted_tampered")}
         self.current = (kind, None)
-        t0 = time.perf_counter()
+        t0 = self.started = time.perf_counter()
         try:
             what, outcome, output, given, route = bounded(
                 lambda: getattr(self, "do_" + kind)(rng, **given), self.slow)
@@ -802,6 +803,7 @@ class Campaign:
         except Exception:  # noqa: BLE001  (what we are looking for)
             found["tracebacks"].append((kind, self.current[1],
                                         traceback.format_exc()[-2000:]))
+        self.started = None
         dt = time.perf_counter() - t0
         if dt > found["slowest"][0]:
             found["slowest"] = (dt, kind)
@@ -826,10 +828,32 @@ def peak_mb() -> float:
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
 
-def campaign(inputs: int, seed: int, folder: Path, slow: float = 20.0, log=print) -> dict:
+def watchdog(c: Campaign, out: str, after: float) -> None:
+    """A thread that ends the process (exit 3) when an input has run `after` seconds:
+    the alarm could not stop it (a hang inside C code), so the campaign cannot go on.
+    The input is written to `out` first, and counts as a hang."""
+    def watch():
+        while True:
+            time.sleep(1.0)
+            started = c.started
+            if started is not None and time.perf_counter() - started > after:
+                with open(out, "a", encoding="utf-8") as fh:
+                    fh.write(f"== hang the alarm could not stop ({c.current[0]}, over "
+                             f"{after:g} s)\n{c.current[1]!r}\n")
+                print(f"an input ran over {after:g} s and the alarm could not stop it: "
+                      f"see {out}", file=sys.stderr, flush=True)
+                os._exit(3)
+    threading.Thread(target=watch, daemon=True).start()
+
+
+def campaign(inputs: int, seed: int, folder: Path, slow: float = 20.0, log=print,
+             out: str | None = None) -> dict:
     """`inputs` fuzz inputs, in rotation: tampered logs, mutated specs, scenario files,
-    command lines and rule text (Campaign.KINDS), in `folder`; what they found."""
+    command lines and rule text (Campaign.KINDS), in `folder`; what they found. With
+    `out`, a watchdog ends the process on an input the alarm cannot stop."""
     c = Campaign(seed, folder, slow, log)
+    if out is not None:
+        watchdog(c, out, 3 * slow)
     try:
         return c.run(inputs)
     finally:
@@ -914,7 +938,8 @@ def main(argv=None) -> int:
     with tempfile.TemporaryDirectory() as tmp:
         (Path(tmp) / "hostile").mkdir()
         hostile_found = hostile(Path(tmp) / "hostile", args.slow)
-        found = campaign(args.inputs, args.seed, Path(tmp), args.slow)
+        Path(args.out).write_text("", encoding="utf-8")
+        found = campaign(args.inputs, args.seed, Path(tmp), args.slow, out=args.out)
     write_findings(args.out, found, hostile_found)
     print(summary(found, hostile_found, args.slow, args.memory_mb,
                   time.perf_counter() - t0, args.out))

@@ -231,3 +231,24 @@ def test_the_same_game_is_told_from_another(fz, tmp_path):
         objs = json.loads(json.dumps(rec.objs))
         edit(objs)
         assert claims(objs) != rec.game
+
+
+def test_the_watchdog_ends_an_input_the_alarm_cannot_stop(tmp_path):
+    """An input that blocks the alarm (as a loop inside C code would) cannot wedge the
+    long run: the watchdog writes it to the findings and ends the process (exit 3)."""
+    code = ("import sys, pathlib, signal, time\n"
+            "sys.path.insert(0, 'tests')\n"
+            "import fuzz\n"
+            "d = pathlib.Path(sys.argv[1])\n"
+            "c = fuzz.Campaign(1, d, slow=0.5, log=None)\n"
+            "fuzz.watchdog(c, str(d / 'found.txt'), 1.5)\n"
+            "def stuck(rng):\n"
+            "    signal.pthread_sigmask(signal.SIG_BLOCK, [signal.SIGALRM])\n"
+            "    time.sleep(30)\n"
+            "c.do_rule = stuck\n"
+            "c.one('rule')\n")
+    t0 = time.perf_counter()
+    proc = subprocess.run([sys.executable, "-c", code, str(tmp_path)], capture_output=True,
+                          text=True, cwd=ROOT, timeout=60)
+    assert proc.returncode == 3 and time.perf_counter() - t0 < 20, proc.stderr[-2000:]
+    assert "== hang the alarm could not stop (rule" in (tmp_path / "found.txt").read_text()
