@@ -410,6 +410,7 @@ class Campaign:
     def plant(self) -> list:
         """Put the canary in the environment and in four files that are not specs; the
         paths that name them (and /proc/self/environ, which holds the environment)."""
+        self.old_canary = os.environ.get(CANARY_VAR)      # another campaign's, restored
         os.environ[CANARY_VAR] = self.canary
         c, f = self.canary, self.folder
         files = {"secret.txt": f"api_key={c}\n{c}\n",
@@ -423,7 +424,10 @@ class Campaign:
 
     def close(self) -> None:
         if os.environ.get(CANARY_VAR) == self.canary:
-            del os.environ[CANARY_VAR]
+            if self.old_canary is None:
+                del os.environ[CANARY_VAR]
+            else:
+                os.environ[CANARY_VAR] = self.old_canary
 
     def secret(self, rng: random.Random, relative: bool = True, yaml: bool = True) -> str:
         """A path to a planted secret: relative to the folder (as a spec or scenario file
