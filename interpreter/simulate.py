@@ -41,7 +41,7 @@ from .agents import make_agent, play_game
 from .cmdutil import writing
 from .errors import SpecError, TabulaError, did_you_mean, read_input
 from .spec import Spec, load_spec
-from .values import as_float, encode
+from .values import as_float, encode, is_number
 
 MAX_RECORDS_BYTES = 500_000_000  # a record file read whole is at most this (docs/language.md 9)
 
@@ -392,13 +392,51 @@ def _scan(path: Path) -> tuple:
     return records, bad, pos
 
 
+def _number(x) -> bool:
+    """A number as a record holds one (an int, or a fraction "7/3": values.is_number) that
+    the statistics can take as a float."""
+    try:
+        return is_number(x) and math.isfinite(float(as_float(x)))
+    except (OverflowError, ValueError, ZeroDivisionError):
+        return False
+
+
+def _count(x) -> bool:
+    return type(x) is int and x >= 0
+
+
+def _unsound(rec: dict, players: int) -> str | None:
+    """Why a record of this run cannot be summarised (a field the statistics read is
+    missing or of the wrong shape: the line was damaged), or None. A record is data from
+    a file: the summary must not fail on it."""
+    if "error" in rec:
+        return None if isinstance(rec["error"], str) else "'error' is not a text"
+    seat = lambda x: type(x) is int and 0 <= x < players     # noqa: E731
+    checks = {
+        "scores": lambda v: isinstance(v, list) and len(v) == players and all(map(_number, v)),
+        "winners": lambda v: isinstance(v, list) and all(map(seat, v)) and len(set(v)) == len(v),
+        "points": lambda v: isinstance(v, dict) and all(
+            isinstance(row, list) and len(row) == players and all(map(_number, row))
+            for row in v.values()),
+        "rule_counts": lambda v: isinstance(v, dict) and all(map(_count, v.values())),
+        "decisions": _count, "turns": _count, "chance": _count, "legal_actions": _count,
+        "first_player": lambda v: v is None or seat(v)}
+    for key, ok in checks.items():
+        if key not in rec:
+            return f"no '{key}'"
+        if not ok(rec[key]):
+            return f"'{key}' is not sound: {json.dumps(rec[key])[:60]}"
+    return None
+
+
 def _resume(path: Path, job: Job, game, warn=None) -> dict:
     """The finished games of an interrupted run, by index. The file is checked first and
     written only once it is this run's own: it must hold records, and every record must be
     of this run (spec, players, options, agents, seed, tracing), else a TabulaError and the
     file is untouched. An unfinished last line (an interrupted write) is cut so that new
-    lines append cleanly; other lines that cannot be read are left in place and reported
-    (`warn`, by line number), and their games, being missing, are played again."""
+    lines append cleanly; other lines that cannot be read, and records of this run that
+    are damaged (_unsound), are left in place and reported (`warn`, by line number), and
+    their games, being missing, are played again."""
     records, bad, good = _scan(path)
     if not path.exists() or path.stat().st_size == 0:
         return {}
@@ -422,9 +460,14 @@ def _resume(path: Path, job: Job, game, warn=None) -> dict:
             raise TabulaError(f"{path}:{n}: this record is from a run "
                               f"{'with' if 'fired' in rec else 'without'} tracing; resume "
                               "it the same way, or write a new file")
+        why = _unsound(rec, game.players)
+        if why is not None:
+            bad.append((n, f"a damaged record: {why}"))
+            continue
         done.setdefault(i, rec)
     cut = good < path.stat().st_size
     if bad:
+        bad.sort()
         shown = ", ".join(f"{line} ({why})" for line, why in bad[:10])
         more = f" and {len(bad) - 10} more" if len(bad) > 10 else ""
         kept = len(bad) - (1 if cut else 0)

@@ -68,3 +68,32 @@ def test_a_log_escaping_a_lone_surrogate_is_refused_without_a_traceback(tmp_path
         err = proc.stderr.decode("utf-8", "replace")
         assert proc.returncode == 1 and "Traceback" not in err, err
         assert f"{path}:{line}: " in err and "lone surrogate U+D800" in err, err
+
+
+@pytest.mark.parametrize("field, value", [
+    ("winners", [99]), ("winners", "01"), ("scores", ["x", 1]), ("scores", [1]),
+    ("scores", ["7/0", 1]), ("scores", [10 ** 400, 1]), ("points", {"cards": ["a", 1]}),
+    ("rule_counts", [1]), ("first_player", 9), ("decisions", "x"), ("turns", None),
+    ("error", 5)])
+def test_simulate_resume_reports_a_damaged_record_instead_of_failing(tmp_path, capsys,
+                                                                     field, value):
+    """simulate --resume checked a record's run (seed, spec, players, options, agents) but
+    not the fields the summary reads: a record of this run with its winners, scores,
+    points, counts or first player damaged made the summary fail with a traceback
+    (IndexError, ValueError, AttributeError, TypeError, OverflowError). It is now a line
+    that cannot be read: reported, left in place, its game played again."""
+    out = tmp_path / "games.jsonl"
+    argv = ["simulate", TINY, "--games", "4", "--workers", "1", "--out", str(out), "--json"]
+    assert main(argv) == 0
+    lines = out.read_text(encoding="utf-8").splitlines()
+    record = json.loads(lines[1])
+    record[field] = value
+    lines[1] = json.dumps(record)
+    out.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    capsys.readouterr()
+    assert main(argv + ["--resume"]) == 0
+    captured = capsys.readouterr()
+    assert f"line 2 (a damaged record: '{field}' is not" in captured.err, captured.err
+    assert json.loads(captured.out)["games"] == 4
+    after = out.read_text(encoding="utf-8").splitlines()
+    assert after[:4] == lines and json.loads(after[4])["index"] == 1     # played again
