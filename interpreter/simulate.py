@@ -449,7 +449,7 @@ def _resume(path: Path, job: Job, game, warn=None) -> dict:
     for n, rec in records:
         i = rec["index"]
         want = {"seed": game_seed(job.seed, i), "players": game.players,
-                "options": game.options, "spec_hash": game.spec.hash,
+                "options": game.options, "spec": game.id, "spec_hash": game.spec.hash,
                 "agents": seat_agents(list(job.names), i, job.rotate)}
         for key, value in want.items():
             if rec.get(key) != value:

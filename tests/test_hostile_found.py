@@ -97,3 +97,23 @@ def test_simulate_resume_reports_a_damaged_record_instead_of_failing(tmp_path, c
     assert json.loads(captured.out)["games"] == 4
     after = out.read_text(encoding="utf-8").splitlines()
     assert after[:4] == lines and json.loads(after[4])["index"] == 1     # played again
+
+
+def test_simulate_resume_refuses_a_record_naming_another_game(tmp_path, capsys):
+    """A record of the run whose game id was edited (its spec hash kept) was taken as a
+    finished game of the run, and the summary named the game after it. The record's game
+    id is now checked with the rest of its run, and the file refused, untouched."""
+    out = tmp_path / "games.jsonl"
+    argv = ["simulate", TINY, "--games", "3", "--workers", "1", "--out", str(out)]
+    assert main(argv) == 0
+    lines = out.read_text(encoding="utf-8").splitlines()
+    record = json.loads(lines[0])
+    record["spec"] = "another"
+    lines[0] = json.dumps(record)
+    out.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    before = out.read_bytes()
+    capsys.readouterr()
+    assert main(argv + ["--resume"]) == 1
+    assert "this record is from another run (spec 'another', not 'tiny')" in \
+        capsys.readouterr().err
+    assert out.read_bytes() == before
