@@ -329,6 +329,14 @@ REPORTED_TAMPERS = ("version",)
 _HEADER_TAMPERS = ("seed", "players", "options", "spec", "spec_hash", "agents")
 
 
+def _run_of(record: dict) -> str:
+    """What names a game of a simulate run in its record: its index and the run's seed,
+    spec, players, options and agents (its results are not proven: records carry no
+    digest, so a record edited in a well-formed way is taken as it is)."""
+    return json.dumps([record[k] for k in ("index", "seed", "spec", "spec_hash", "players",
+                                           "options", "agents")], sort_keys=True)
+
+
 def _is_index(x, n: int) -> bool:
     """x is a decision number, 1 to n."""
     return isinstance(x, int) and not isinstance(x, bool) and 1 <= x <= n
@@ -353,10 +361,10 @@ class Campaign:
     them out of their random inputs and pin each with a strict xfail (test_fuzz.py); once
     they are fixed, the xfails fail and `reported` can go."""
 
-    # the rotation of kinds: of 10 inputs, 3 tampered logs, 2 specs, 2 scenario files,
-    # 2 command lines, 1 rule text
+    # the rotation of kinds: of 11 inputs, 3 tampered logs, 2 specs, 2 scenario files,
+    # 2 command lines, 1 rule text, 1 damaged file of tabula simulate resumed
     KINDS = ("spec", "log", "scenario", "command", "rule", "log", "spec", "scenario",
-             "command", "log")
+             "command", "log", "simulate")
 
     def __init__(self, seed: int, folder: Path, slow: float = 20.0, log=print,
                  reported: bool = True):
@@ -372,7 +380,8 @@ class Campaign:
         self.found = {"inputs": 0, "ok": 0, "error": 0, "kinds": {}, "tracebacks": [],
                       "hangs": [], "leaks": [], "accepted_tampered": [], "tampered": 0,
                       "tampered_replayed": 0, "tampered_refused": 0,
-                      "tampered_accepted_same": 0, "tamper_kinds": {},
+                      "tampered_accepted_same": 0, "tamper_kinds": {}, "resume": [],
+                      "resumed": 0,
                       "slowest": (0.0, None)}
         self.texts = {}
         for p in SPECS + MORE_SPECS:
@@ -584,6 +593,106 @@ class Campaign:
                 self.found["tampered_refused"] += 1
         return what, outcome, output, given, route
 
+    def recorded_run(self, rng: random.Random) -> tuple:
+        """(spec, seed, the records of games 0 to 7 by index) of a run of `tabula simulate
+        --games 8 --out`, made once for each spec and seed."""
+        spec, seed = rng.choice(LOG_SPECS), rng.randrange(1, 6)
+        key = ("simulate", str(spec), seed)
+        if key not in self.logs:
+            path = self.folder / "logs" / f"{spec.name}-{seed}.games.jsonl"
+            argv = ["simulate", str(spec), "--games", "8", "--workers", "1", "--seed",
+                    str(seed), "--out", str(path)]
+            code, output = run_command(argv)
+            if code != 0:
+                raise AssertionError(f"tabula {' '.join(argv)}: exit {code}\n{output[-1500:]}")
+            records = [json.loads(line) for line in path.read_text("utf-8").splitlines()]
+            self.logs[key] = {r["index"]: r for r in records}
+        return spec, seed, self.logs[key]
+
+    def do_simulate(self, rng: random.Random):
+        """A file of `tabula simulate --out`, damaged, or replaced by another file, then
+        resumed: exit 0, 1 or 2; a refusal leaves the file as it was; a resumed file keeps
+        every line it had (but an unfinished last line) and ends holding a record of every
+        game of the run (_run_of), and the summary of them did not fail."""
+        spec, seed, pristine = self.recorded_run(rng)
+        lines = [json.dumps(pristine[i], sort_keys=True, separators=(",", ":"))
+                 for i in range(6)]
+        edit = rng.choice(["delete", "duplicate", "swap", "cut", "char", "field", "field",
+                           "identity", "foreign", "append", "combined"])
+        edits = ([rng.choice(["delete", "duplicate", "swap", "cut", "char", "field",
+                              "identity", "append"]) for _ in range(rng.randint(2, 3))]
+                 if edit == "combined" else [edit])
+        done = []
+        for e in edits:
+            i = rng.randrange(len(lines)) if lines else 0
+            if e in ("delete", "duplicate", "swap") and lines:
+                if e == "delete":
+                    del lines[i]
+                elif e == "duplicate":
+                    lines.insert(i, lines[i])
+                else:
+                    j = rng.randrange(len(lines))
+                    lines[i], lines[j] = lines[j], lines[i]
+            elif e == "char" and lines and lines[i]:
+                k = rng.randrange(len(lines[i]))
+                lines[i] = lines[i][:k] + chr(rng.randrange(32, 127)) + lines[i][k + 1:]
+            elif e in ("field", "identity") and lines:
+                try:
+                    record = json.loads(lines[i])
+                except ValueError:
+                    continue
+                if not isinstance(record, dict):
+                    continue
+                key = rng.choice(["seed", "index", "spec_hash", "agents", "options",
+                                  "players", "spec"] if e == "identity" else
+                                 list(record) + ["fired", "error"])
+                record[key] = "@@VALUE@@"
+                lines[i] = json.dumps(record).replace(
+                    '"@@VALUE@@"', rng.choice(JSON_VALUES[:7] + JSON_VALUES[8:] + [
+                        "-1", "7", "99", "[99]", '["x", 1]', '{"x": [1]}', '"9/0"']))
+            elif e == "foreign":
+                rec = self.recorded(rng)
+                source = rng.choice([rec.text, open(self.secret(rng, relative=False),
+                                                    encoding="utf-8", errors="replace").read(),
+                                     "", "\x00" * 10, "notes\n"])
+                lines = source.split("\n")
+            elif e == "append":
+                lines += self.recorded(rng).text.split("\n")[:3]
+            done.append(e)
+        text = "\n".join(lines) + ("\n" if lines and rng.random() < 0.8 else "")
+        if "cut" in edits and text:
+            text = text[:rng.randrange(len(text))]
+        path = self.folder / "games.jsonl"
+        path.write_text(text, encoding="utf-8", errors="replace")
+        before = path.read_bytes()
+        games = rng.choice([6, 6, 8, 3, 0])
+        argv = ["simulate", str(spec), "--games", str(games), "--workers", "1", "--seed",
+                str(seed), "--out", str(path), "--resume"] + rng.choice([[], ["--json"]])
+        what = f"{', '.join(edits)} of the run {spec.name} seed {seed}: {argv}\n{text}"
+        self.current = ("simulate", what)
+        _, outcome, output, given, route = self._command(argv, what, text, "simulate --resume")
+        after = path.read_bytes()
+        self.found["resumed"] += 1
+        wrong = None
+        if outcome != "ok" and after != before:
+            wrong = "refused, but the file was changed"
+        elif outcome == "ok":
+            whole = before[:before.rfind(b"\n") + 1]
+            held = set()        # the games the file holds a record of, by what names them
+            for line in after.decode("utf-8", errors="replace").split("\n"):
+                try:
+                    held.add(_run_of(json.loads(line)))
+                except (ValueError, RecursionError, TypeError, KeyError):
+                    pass
+            missing = [i for i in range(games) if _run_of(pristine[i]) not in held]
+            if not after.startswith(whole):
+                wrong = "resumed, but a line it had was changed or dropped"
+            elif missing:
+                wrong = f"resumed, but the records of games {missing} are not in the file"
+        if wrong is not None:
+            self.found["resume"].append((wrong, what, output[-2000:]))
+        return what, outcome, output, given, route
+
     def canary_route(self, text: str) -> bool:
         return any(s in text for s in self.secrets) or any(
             os.path.basename(s) in text for s in self.secrets[:-1])
@@ -790,7 +899,7 @@ class Campaign:
         rng = rng or self.rng
         found = self.found
         before = {k: len(found[k]) for k in ("tracebacks", "hangs", "leaks",
-                                             "accepted_tampered")}
+                                             "accepted_tampered", "resume")}
         self.current = (kind, None)
         t0 = self.started = time.perf_counter()
         try:
@@ -904,6 +1013,8 @@ def summary(found: dict, hostile_found: dict, slow: float, limit_mb: int, second
         f"{found['tampered_refused']} refused, {found['tampered_accepted_same']} accepted as "
         f"the same game, {len(found['accepted_tampered'])} accepted as a different game, "
         f"{unproven} of them as a log of version 1, with the warning that it is unproven)",
+        f"simulate --resume: {found['resumed']} damaged or foreign files resumed, "
+        f"{len(found['resume'])} changed though refused, or resumed losing a line or a game",
         f"leaks: {len(found['leaks'])}" + (" (" + ", ".join(
             f"{r}: {n}" for r, n in sorted(routes.items())) + ")" if routes else ""),
         f"findings: {out}"])
@@ -918,6 +1029,8 @@ def write_findings(path: str, found: dict, hostile_found: dict) -> None:
         for kind, route, bad, what, output in found["leaks"]:
             fh.write(f"== leak ({kind}, {route}): {', '.join(bad)}\n{what!r}\n"
                      f"-- output:\n{output}\n")
+        for wrong, what, output in found["resume"]:
+            fh.write(f"== simulate --resume: {wrong}\n{what}\n-- output:\n{output}\n")
         for desc, argv, text in found["accepted_tampered"]:
             fh.write(f"== accepted tampered log ({desc}), recorded with tabula "
                      f"{' '.join(argv)}\n{text}\n")
@@ -947,7 +1060,8 @@ def main(argv=None) -> int:
     write_findings(args.out, found, hostile_found)
     print(summary(found, hostile_found, args.slow, args.memory_mb,
                   time.perf_counter() - t0, args.out))
-    bad = any(found[k] for k in ("tracebacks", "hangs", "leaks", "accepted_tampered")) or \
+    bad = any(found[k] for k in ("tracebacks", "hangs", "leaks", "accepted_tampered",
+                                 "resume")) or \
         any(v not in ("ok", "error") for v in hostile_found.values())
     return 1 if bad else 0
 

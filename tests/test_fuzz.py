@@ -19,7 +19,7 @@ from fuzz import INTERNALS, REPORTED_TAMPERS, TAMPERS, Campaign, game_of
 
 PROPERTY = settings(max_examples=150, deadline=None, derandomize=True, database=None,
                     suppress_health_check=[HealthCheck.too_slow])
-NONE = {"tracebacks": [], "hangs": [], "leaks": [], "accepted_tampered": []}
+NONE = {"tracebacks": [], "hangs": [], "leaks": [], "accepted_tampered": [], "resume": []}
 
 
 @pytest.fixture(scope="module")
@@ -47,7 +47,7 @@ def test_a_short_campaign_finds_nothing(tmp_path):
     finally:
         c.close()
     assert found["inputs"] == 150
-    assert set(found["kinds"]) == {"spec", "log", "scenario", "command", "rule"}
+    assert set(found["kinds"]) == {"spec", "log", "scenario", "command", "rule", "simulate"}
     assert found["error"] > 0 and found["ok"] > 0          # both kinds of outcome reached
     # tampered logs were replayed, some refused, some (rewritten JSON) accepted as the same
     assert found["tampered_refused"] > 0 and found["tampered_accepted_same"] > 0
@@ -111,6 +111,17 @@ def test_replay_accepts_no_tampered_log_of_another_game(fz, kind, rng):
     agents, check or a digest edited, the header's check recomputed or not, the end line,
     a character, a cut), replayed: refused, or accepted only as the recorded game."""
     _clean(fz.one("log", rng, tamper=kind))
+
+
+@settings(PROPERTY, max_examples=60)
+@given(rng=st.randoms(use_true_random=False))
+def test_simulate_resume_of_a_damaged_file_keeps_its_lines_and_every_game(fz, rng):
+    """A file of `tabula simulate --out` with lines deleted, doubled, swapped, cut, a
+    character or a field changed (a record's run, its scores, winners, ...), or replaced
+    by a game log, a secret or nothing, resumed: exit 0, 1 or 2; refused, the file is as
+    it was; resumed, it keeps every line it had (but an unfinished last one) and holds a
+    sound record of every game."""
+    _clean(fz.one("simulate", rng))
 
 
 @st.composite
