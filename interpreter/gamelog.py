@@ -29,7 +29,7 @@ from .engine import Game, State
 from .errors import TabulaError, read_input
 from .model import CHANCE, TERMINAL
 from .spec import load_spec
-from .values import decode, encode, is_number
+from .values import decode, encode, is_number, not_text
 
 __all__ = ["LOG_FORMAT", "LOG_VERSION", "GameLog", "LogWriter", "PlayerLogWriter", "Stop",
            "add_command", "apply_changes", "changes", "check_full", "check_header", "check_variant",
@@ -360,22 +360,6 @@ def _parse(text: str):
         return None, "nested too deeply"
 
 
-def _not_text(raw: str, value) -> str | None:
-    """Why a parsed line is not text, or None: a string escaping a lone surrogate
-    ("\\ud800") cannot be written as UTF-8, so a message or a report that quoted it
-    would fail. A log tabula writes never holds one."""
-    if "\\u" not in raw:
-        return None
-    try:
-        json.dumps(value, ensure_ascii=False).encode("utf-8")
-    except UnicodeEncodeError as e:
-        return (f"a string holds the lone surrogate U+{ord(e.object[e.start]):04X} (a \\u "
-                "escape), which is not text")
-    except RecursionError:
-        return "nested too deeply"
-    return None
-
-
 def read_log(path) -> GameLog:
     """Read and check a log: the header must be sound (else a TabulaError); the lines after
     it are read up to the first defect, which is kept as `problem` (a line cut off, not
@@ -404,7 +388,7 @@ def read_log(path) -> GameLog:
                               "the game again with tabula run --log")
         raise TabulaError(f"{name}:{first + 1}: not a Tabula game log (its first line is not "
                           f"JSON: {why})")
-    why = _not_text(lines[first], head)
+    why = not_text(head) if "\\u" in lines[first] else None
     if why is not None:
         raise TabulaError(f"{name}:{first + 1}: the header is not sound: {why}")
     if isinstance(head, dict) and "format" not in head and "decisions" in head:
@@ -458,7 +442,7 @@ def _read_body(log: GameLog, lines: list, start: int, ends_with_newline: bool,
         if log.end is not None:
             log.problem = (line, "a line after the end line")
             return
-        why = _not_text(raw, record)
+        why = not_text(record) if "\\u" in raw else None
         if why is not None:
             log.problem = (line, why)
             return

@@ -41,7 +41,7 @@ from .agents import make_agent, play_game
 from .cmdutil import writing
 from .errors import SpecError, TabulaError, did_you_mean, read_input
 from .spec import Spec, load_spec
-from .values import as_float, encode, is_number
+from .values import as_float, encode, is_number, not_text
 
 MAX_RECORDS_BYTES = 500_000_000  # a record file read whole is at most this (docs/language.md 9)
 
@@ -387,6 +387,10 @@ def _scan(path: Path) -> tuple:
         if not isinstance(rec, dict) or not isinstance(rec.get("index"), int) or \
                 isinstance(rec.get("index"), bool):
             bad.append((line, "not a game record (no integer 'index')"))
+            continue
+        why = not_text(rec) if b"\\u" in raw else None
+        if why is not None:
+            bad.append((line, why))
             continue
         records.append((line, rec))
     return records, bad, pos

@@ -117,3 +117,24 @@ def test_simulate_resume_refuses_a_record_naming_another_game(tmp_path, capsys):
     assert "this record is from another run (spec 'another', not 'tiny')" in \
         capsys.readouterr().err
     assert out.read_bytes() == before
+
+
+@pytest.mark.parametrize("field, value", [("error", "x\ud800"),
+                                          ("rule_counts", {"rule:\udfff": 1})])
+def test_simulate_resume_reports_a_record_escaping_a_lone_surrogate(tmp_path, field, value):
+    r"""A record of the run whose error or rule name escapes a lone surrogate ("\ud800")
+    was summarised, and printing the summary failed on stdout (UnicodeEncodeError: a
+    traceback). Such a line now cannot be read: reported, left in place, played again."""
+    out = tmp_path / "games.jsonl"
+    argv = ["simulate", TINY, "--games", "3", "--workers", "1", "--out", str(out)]
+    assert main(argv) == 0
+    lines = out.read_text(encoding="utf-8").splitlines()
+    record = json.loads(lines[1])
+    record[field] = value
+    lines[1] = json.dumps(record)
+    out.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    proc = subprocess.run([sys.executable, "-m", "tabula_rules.cli"] + argv + ["--resume"],
+                          capture_output=True, cwd=ROOT, timeout=120)
+    err = proc.stderr.decode("utf-8", "replace")
+    assert proc.returncode == 0 and "Traceback" not in err, err
+    assert "line 2 (a string holds the lone surrogate U+" in err, err
