@@ -1,5 +1,6 @@
 """Fuzzing Tabula with hostile input: mutated specs, rule text, scenario files, tampered
-game logs and command lines, plus the hand-made inputs of the hostile-input issue.
+game logs, damaged files of `tabula simulate` resumed and command lines, plus the
+hand-made inputs of the hostile-input issue.
 
 Every input must give a result or a located error (a TabulaError; exit code 0, 1 or 2
 from the command line), and the campaign counts what the issue's "Done when" names:
@@ -13,6 +14,8 @@ from the command line), and the campaign counts what the issue's "Done when" nam
 - accepted tampered logs: a recorded game log, edited, that `tabula replay` accepts
   (exit 0) although it claims another game than the one recorded (docs/fuzzing.md says
   what "the same game" is);
+- simulate --resume broken: a refused resume that changed the file, or a resume that
+  lost a line of the file or a game of the run;
 - leaks: output (stdout, stderr, an error's message) holding the canary, a random token
   planted in the process's environment and in files that are not specs (which the
   mutations name: `extends:`, a scenario's `spec:`, a log's `spec_path`, the command
