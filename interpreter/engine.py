@@ -154,6 +154,10 @@ class State:
         self.turn = 0
         self.stack: list = []
         self.pending: Pending | None = None
+        if isinstance(seed, int) and seed < 0:
+            # random.Random folds the sign (seeds -S and S give one generator), so a
+            # negative seed would deal the game of another seed under another name
+            raise TabulaError(f"seed {seed}: a game's seed is a whole number, 0 or more")
         self._rng = random.Random(seed)
         self._rng_shared = False
         self.terminal = False

@@ -22,9 +22,16 @@ def is_int(x) -> bool:
     return isinstance(x, int) and not isinstance(x, bool)
 
 
+MAX_NUMBER = 10 ** 100      # as the engine stores numbers (readers.MAX_NUMBER)
+
+
 def is_num(x) -> bool:
-    """A number as a log or a record writes it: an integer, or a fraction as "7/3"."""
-    return isinstance(x, (int, float)) and not isinstance(x, bool) or is_number(x)
+    """A number as a log or a record writes it (values.encode): an integer, or a fraction
+    as "7/3", within the engine's bound on stored numbers (so a statistic can take it as
+    a float); never a float (JSON's 1e999 is an infinity, NaN no number)."""
+    if type(x) is int:
+        return -MAX_NUMBER <= x <= MAX_NUMBER
+    return is_number(x) and len(x) <= 2 * 102
 
 
 def _text(x) -> bool:

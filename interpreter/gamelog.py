@@ -31,7 +31,7 @@ from .fields import bad_field, is_int
 from .loader import excerpt
 from .model import CHANCE, TERMINAL
 from .spec import load_spec
-from .values import decode, encode
+from .values import decode, encode, not_text
 
 __all__ = ["LOG_FORMAT", "LOG_VERSION", "GameLog", "LogWriter", "PlayerLogWriter", "Stop",
            "add_command", "apply_changes", "changes", "check_full", "check_header", "check_variant",
@@ -261,7 +261,7 @@ def apply_changes(view, diff: list):
 _HEADER = {"spec": "a string", "spec_hash": "a string", "spec_path": "a string",
            "players": "a number of players (1 or more)",
            "options": "an object of option values", "agents": "a list of strings"}
-_FULL_HEADER = {**_HEADER, "seed": "an integer"}
+_FULL_HEADER = {**_HEADER, "seed": "a whole number, 0 or more"}
 _PLAYER_HEADER = {**_HEADER, "for": "an integer", "start": "an object"}
 _DECISION = {"n": "an integer", "turn": "a whole number, 0 or more"}
 _FULL_DECISION = {"action": "a string", "tuple": "an action tuple (2 integers, then values)"}
@@ -349,6 +349,9 @@ def read_log(path) -> GameLog:
                               "the game again with tabula run --log")
         raise TabulaError(f"{name}:{first + 1}: not a Tabula game log (its first line is not "
                           f"JSON: {why})")
+    why = not_text(head) if "\\u" in lines[first] else None
+    if why is not None:
+        raise TabulaError(f"{name}:{first + 1}: the header is not sound: {why}")
     if isinstance(head, dict) and "format" not in head and "decisions" in head:
         raise TabulaError(f"{name}: a one-object game record (tabula run --json), not a game "
                           f"log ({LOG_FORMAT}, JSON lines): write one with tabula run --log")
@@ -365,6 +368,9 @@ def read_log(path) -> GameLog:
     bad = bad_field(head, _PLAYER_HEADER if player_log else _FULL_HEADER)
     if bad is None and not player_log and version >= 2:
         bad = bad_field(head, {"check": "a digest (16 hex digits)"})
+    if bad is None and version < 2 and "check" in head:
+        bad = (f"a log of version {version} has no header digest, and this one has: its "
+               "version was edited")
     if bad is None and len(head["agents"]) != head["players"]:
         bad = f"{len(head['agents'])} agents for {head['players']} players"
     if bad is None and player_log and not 0 <= head["for"] < head["players"]:
@@ -400,8 +406,16 @@ def _read_body(log: GameLog, lines: list, start: int, ends_with_newline: bool,
         if log.end is not None:
             log.problem = (line, "a line after the end line")
             return
+        why = not_text(record) if "\\u" in raw else None
+        if why is not None:
+            log.problem = (line, why)
+            return
         if not isinstance(record, dict):
             log.problem = (line, "neither a decision nor the end line")
+            return
+        if not log.proven and not player_log and "state" in record:
+            log.problem = (line, f"a log of version {log.header['version']} carries no state "
+                                 "digests, and this line does: the log's version was edited")
             return
         if "end" in record:
             bad = bad_field(record, {"end": "true",
@@ -788,6 +802,12 @@ def cmd_replay(args) -> int:
     if log.for_player is not None:
         raise TabulaError(_player_log_refusal(log))
     if not log.proven:
+        if not args.unproven:
+            raise TabulaError(f"{log.path}: a log of version {log.header.get('version')} "
+                              "carries no state digests, so a replay cannot prove it is the "
+                              "game that was played (an edit that keeps every decision legal "
+                              "would pass); give --unproven to check its legality and final "
+                              "scores only")
         print(log.unproven_warning(), file=sys.stderr)
     head = log.header
     if args.spec:
@@ -873,5 +893,8 @@ def add_command(subparsers) -> None:
                    help="show that player's observation (at --at K, or at the end)")
     p.add_argument("--json", action="store_true",
                    help="print JSON: the state or observation, the verdict or the analysis")
+    p.add_argument("--unproven", action="store_true",
+                   help="replay a log of version 1 (no state digests): legality and the "
+                        "final scores only, which cannot prove the game")
     p.set_defaults(fn=cmd_replay)
 

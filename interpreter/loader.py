@@ -229,6 +229,15 @@ class _Builder:
             except (yaml.YAMLError, ValueError) as exc:
                 fail(f"bad {tag.rsplit(':', 1)[-1]} value {excerpt(node.value)}: "
                      f"{excerpt(str(exc), 80)}", self.pos(node))
+        if node.style == '"':
+            # an escape ("\0", "\e", "\ud800") makes a character the file itself may not
+            # hold: the same rule applies to it
+            bad = yaml.reader.Reader.NON_PRINTABLE.search(node.value)
+            if bad:
+                fail(f"the text holds the character {_char_name(bad.group())} (written as an "
+                     "escape), which is not printable text", self.pos(node),
+                     "a spec's texts are printable: a lone surrogate (\\ud800) or a control "
+                     "character would reach a terminal or fail to print")
         s = LStr(node.value)
         s.pos = self.pos(node)
         s.segments = _segments(node, self.lines)

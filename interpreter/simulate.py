@@ -42,7 +42,7 @@ from .cmdutil import writing
 from .errors import SpecError, TabulaError, did_you_mean, read_input
 from .fields import bad_field
 from .spec import Spec, load_spec
-from .values import as_float, encode
+from .values import as_float, encode, not_text
 
 MAX_RECORDS_BYTES = 500_000_000  # a record file read whole is at most this (docs/language.md 9)
 
@@ -389,7 +389,9 @@ def _scan(path: Path) -> tuple:
                 isinstance(rec.get("index"), bool):
             bad.append((line, "not a game record (no integer 'index')"))
             continue
-        why = _bad_record(rec)
+        why = not_text(rec) if b"\\u" in raw else None
+        if why is None:
+            why = _bad_record(rec)
         if why is not None:
             bad.append((line, f"not a sound game record: {why}"))
             continue
@@ -432,6 +434,8 @@ def _bad_record(rec: dict) -> str | None:
     if any(not 0 <= w < n for w in rec["winners"]) or \
             rec["first_player"] is not None and rec["first_player"] >= n:
         return f"a seat out of range ({n} players)"
+    if len(set(rec["winners"])) != len(rec["winners"]):
+        return "a winner named twice"
     return None
 
 
@@ -440,8 +444,9 @@ def _resume(path: Path, job: Job, game, warn=None) -> dict:
     written only once it is this run's own: it must hold records, and every record must be
     of this run (spec, players, options, agents, seed, tracing), else a TabulaError and the
     file is untouched. An unfinished last line (an interrupted write) is cut so that new
-    lines append cleanly; other lines that cannot be read are left in place and reported
-    (`warn`, by line number), and their games, being missing, are played again."""
+    lines append cleanly; other lines that cannot be read (not JSON, or not a sound game
+    record: _bad_record) are left in place and reported (`warn`, by line number), and
+    their games, being missing, are played again."""
     records, bad, good = _scan(path)
     if not path.exists() or path.stat().st_size == 0:
         return {}
@@ -468,6 +473,7 @@ def _resume(path: Path, job: Job, game, warn=None) -> dict:
         done.setdefault(i, rec)
     cut = good < path.stat().st_size
     if bad:
+        bad.sort()
         shown = ", ".join(f"{line} ({why})" for line, why in bad[:10])
         more = f" and {len(bad) - 10} more" if len(bad) > 10 else ""
         kept = len(bad) - (1 if cut else 0)

@@ -89,6 +89,27 @@ def is_number(x) -> bool:
         and not m.group(1) and int(m.group(3)) > 0
 
 
+def not_text(data) -> str | None:
+    """Why JSON data read from a file is not text, or None: json reads an escaped lone
+    surrogate ("\\ud800") into a string that cannot be written as UTF-8, so a message or
+    a report that printed it would fail. Nothing Tabula writes holds one."""
+    stack = [data]
+    while stack:
+        x = stack.pop()
+        if isinstance(x, str):
+            try:
+                x.encode("utf-8")
+            except UnicodeEncodeError as e:
+                return (f"a string holds the lone surrogate U+{ord(x[e.start]):04X} (a \\u "
+                        "escape), which is not text")
+        elif isinstance(x, dict):
+            stack.extend(x.keys())
+            stack.extend(x.values())
+        elif isinstance(x, list):
+            stack.extend(x)
+    return None
+
+
 def as_float(x):
     """A number of a record (an int, or a fraction as encode() writes it) for statistics:
     ints stay ints, fractions become floats (reports only; never game state)."""

@@ -1,16 +1,54 @@
-"""A short fuzz campaign in the default suite (tests/fuzz.py has the long run): mutated
-specs, rule text and command lines give results or located errors, never a traceback,
-each within bounded time."""
+"""The fuzz suite in the default tests (tests/fuzz.py has the long run; docs/fuzzing.md):
+a short campaign, hypothesis properties over mutated specs, scenario files, tampered game
+logs and command lines, the hand-made hostile inputs in a process limited to 1 GB, and
+checks that each detector of the campaign can fire. Every property is deterministic
+(derandomize) and bounded (a few dozen examples, an alarm per input)."""
 
-from fuzz import campaign
+import json
+import random
+import subprocess
+import sys
+import time
+
+import pytest
+from hypothesis import HealthCheck, given, settings, strategies as st
+
+import fuzz
+from conftest import ROOT
+from fuzz import INTERNALS, TAMPERS, Campaign, game_of
+
+PROPERTY = settings(max_examples=150, deadline=None, derandomize=True, database=None,
+                    suppress_health_check=[HealthCheck.too_slow])
+NONE = {"tracebacks": [], "hangs": [], "leaks": [], "accepted_tampered": [], "resume": []}
 
 
-def test_a_short_campaign_finds_no_traceback(tmp_path):
-    found = campaign(120, seed=7, folder=tmp_path, slow=20.0, log=None)
-    assert found["inputs"] == 120
-    assert found["error"] > 0 and found["ok"] > 0          # both kinds were reached
-    assert not found["tracebacks"], found["tracebacks"][0]
-    assert not found["slow"], found["slow"][0][:1]
+@pytest.fixture(scope="module")
+def fz(tmp_path_factory):
+    """A campaign whose inputs the properties draw."""
+    c = Campaign(seed=11, folder=tmp_path_factory.mktemp("fuzz"), slow=20.0, log=None)
+    yield c
+    c.close()
+
+
+def _clean(found: list) -> None:
+    assert not found, "\n\n".join(repr(f)[:3000] for f in found)
+
+
+# ---- a short campaign and the hand-made inputs ------------------------------------------
+
+def test_a_short_campaign_finds_nothing(tmp_path):
+    c = Campaign(seed=7, folder=tmp_path, slow=20.0, log=None)
+    try:
+        found = c.run(150)
+    finally:
+        c.close()
+    assert found["inputs"] == 150
+    assert set(found["kinds"]) == {"spec", "log", "scenario", "command", "rule", "simulate"}
+    assert found["error"] > 0 and found["ok"] > 0          # both kinds of outcome reached
+    # tampered logs were replayed, some refused, some (rewritten JSON) accepted as the same
+    assert found["tampered_refused"] > 0 and found["tampered_accepted_same"] > 0
+    for key, empty in NONE.items():
+        assert found[key] == empty, found[key][:1]
 
 
 def test_every_hostile_class_gives_a_located_error_quickly_and_small():
@@ -19,10 +57,6 @@ def test_every_hostile_class_gives_a_located_error_quickly_and_small():
     attributes, a player out of range, x = x * x, mixed keys, a NUL, an alias bomb, a
     5,000-digit number, rule text nested 3,000 deep): each gives a result or a located
     error, in a process limited to 1 GB, within 60 s in all."""
-    import subprocess
-    import sys
-
-    from conftest import ROOT
     code = ("import resource, sys, tempfile, pathlib\n"
             "resource.setrlimit(resource.RLIMIT_AS, (1 << 30, 1 << 30))\n"
             "sys.path.insert(0, 'tests')\n"
@@ -36,3 +70,186 @@ def test_every_hostile_class_gives_a_located_error_quickly_and_small():
     assert proc.returncode == 0, proc.stderr[-2000:]
     count, bad = proc.stdout.split(" ", 1)
     assert int(count) >= 18 and bad.strip() == "{}", bad
+
+
+# ---- properties ---------------------------------------------------------------------------
+
+@PROPERTY
+@given(rng=st.randoms(use_true_random=False))
+def test_a_mutated_spec_gives_a_result_or_a_located_error(fz, rng):
+    """A shipped spec with 1 to 4 edits (lines deleted, doubled, swapped, a token of the
+    rule language or of YAML inserted, a character changed), now and then extending a
+    file that is no spec: validated and played, no traceback, hang or leak."""
+    _clean(fz.one("spec", rng))
+
+
+@PROPERTY
+@given(rng=st.randoms(use_true_random=False))
+def test_rule_text_gives_a_result_or_a_located_error(fz, rng):
+    _clean(fz.one("rule", rng))
+
+
+@PROPERTY
+@given(rng=st.randoms(use_true_random=False))
+def test_a_mutated_scenario_file_gives_exit_0_1_or_2(fz, rng):
+    """A shipped scenario file with edits (its keys, odd player keys, YAML), now and then
+    naming a secret as its `spec:`, run by `tabula test`: exit 0, 1 or 2, no traceback,
+    hang or leak."""
+    _clean(fz.one("scenario", rng))
+
+
+@settings(PROPERTY, max_examples=300)
+@given(kind=st.sampled_from(list(TAMPERS)),
+       rng=st.randoms(use_true_random=False))
+def test_replay_accepts_no_tampered_log_of_another_game(fz, kind, rng):
+    """A recorded game's log with one kind of edit (a decision replaced by a legal one or
+    not, lines swapped, deleted or doubled, the seed, players, options, spec, hash,
+    agents, check or a digest edited, the header's check recomputed or not, the end line,
+    a character, a cut), replayed: refused, or accepted only as the recorded game."""
+    _clean(fz.one("log", rng, tamper=kind))
+
+
+@settings(PROPERTY, max_examples=60)
+@given(rng=st.randoms(use_true_random=False))
+def test_simulate_resume_of_a_damaged_file_keeps_its_lines_and_every_game(fz, rng):
+    """A file of `tabula simulate --out` with lines deleted, doubled, swapped, cut, a
+    character or a field changed (a record's run, its scores, winners, ...), or replaced
+    by a game log, a secret or nothing, resumed: exit 0, 1 or 2; refused, the file is as
+    it was; resumed, it keeps every line it had (but an unfinished last one) and holds a
+    sound record of every game."""
+    _clean(fz.one("simulate", rng))
+
+
+@st.composite
+def command_lines(draw, fz):
+    paths, words = fz.command_words(random.Random(draw(st.integers(0, 2 ** 16))))
+    argv = [draw(st.sampled_from(Campaign.COMMANDS))]
+    argv += draw(st.lists(st.sampled_from(paths), max_size=1))
+    return argv + draw(st.lists(st.sampled_from(words), max_size=5))
+
+
+@PROPERTY
+@given(data=st.data())
+def test_a_command_line_gives_exit_0_1_or_2(fz, data):
+    _clean(fz.one("command", random.Random(0), argv=data.draw(command_lines(fz))))
+
+
+# ---- the secrets named directly on the command line --------------------------------------
+
+@pytest.mark.parametrize("command", ["validate", "run", "test"])
+def test_a_secret_named_on_the_command_line_is_not_quoted(fz, command):
+    found = []
+    for secret in fz.secrets:
+        if not secret.endswith(".yaml"):
+            found += fz.one("command", random.Random(0), argv=[command, secret])
+    _clean(found)
+
+
+def test_a_yaml_escape_of_a_lone_surrogate_gives_a_located_error(fz):
+    path = fz.folder / "surrogate.yaml"
+    text = (ROOT / "examples" / "tiny" / "tiny.yaml").read_text(encoding="utf-8")
+    path.write_text(text.replace('name: "{suit}-{rank}"', 'name: "{suit}\\ud800{rank}"'),
+                    encoding="utf-8")
+    assert "\\ud800" in path.read_text(encoding="utf-8")
+    _clean(fz.one("command", random.Random(0), argv=["run", str(path)]))
+
+
+def test_a_log_downgraded_to_version_1_is_not_accepted_as_another_game(fz):
+    """Kuhn poker's deal replaced by another legal deal, the log made version 1: a hand
+    that ends in a fold scores the same whatever the cards, so a replay of legality and
+    scores alone would accept it; replay refuses the digests a version-1 log cannot have,
+    and a version-1 log at all without --unproven."""
+    found = []
+    for seed in range(1, 11):
+        rec = fz.recorded(random.Random(seed))
+        if "kuhn_poker" not in rec.argv[1]:
+            continue
+        for tuple_, action in rec.alternatives(1):
+            objs = json.loads(json.dumps(rec.objs))
+            objs[0]["version"] = 1
+            objs[1].update(tuple=tuple_, action=action)
+            path = fz.folder / "downgraded.jsonl"
+            path.write_text("".join(json.dumps(o) + "\n" for o in objs), encoding="utf-8")
+            code, _ = fuzz.run_command(["replay", str(path)])
+            if code == 0 and game_of(path) != rec.game:
+                found.append(objs)
+    _clean(found)
+
+
+# ---- each detector can fire --------------------------------------------------------------
+
+def test_the_detectors_fire(fz, monkeypatch):
+    """A leak of the canary or of Python internals, an exception, an input over the time
+    allowed, an exit code that is not 0, 1 or 2: each is counted, with its input."""
+    def output(text):
+        return lambda rng: ("input", "error", text, "input", "test")
+
+    for text in [f"x: {fz.canary}"] + [f"x {m} y" for m in INTERNALS]:
+        monkeypatch.setattr(fz, "do_rule", output(text), raising=False)
+        assert fz.one("rule")[0][1] == "test"
+    monkeypatch.setattr(fz, "do_rule", lambda rng: ("i", "error", "__class__", "__class__",
+                                                    "test"), raising=False)
+    assert fz.one("rule") == []          # internals the input held itself are no leak
+
+    def fail(rng):
+        raise ValueError("escaped")
+    monkeypatch.setattr(fz, "do_rule", fail, raising=False)
+    assert "ValueError: escaped" in fz.one("rule")[0][2]
+    monkeypatch.setattr(fz, "do_rule", lambda rng: time.sleep(5), raising=False)
+    monkeypatch.setattr(fz, "slow", 0.2)
+    t0 = time.perf_counter()
+    assert fz.one("rule")[0][0] == "rule" and time.perf_counter() - t0 < 2
+    monkeypatch.undo()
+    monkeypatch.setattr(fuzz, "run_command", lambda argv: (3, ""))
+    assert "exit code 3" in fz.one("command", random.Random(0), argv=["list"])[0][2]
+
+
+def test_the_same_game_is_told_from_another(fz, tmp_path):
+    """game_of, the game a log claims: equal for the same log rewritten (spacing, key
+    order, a key the reader ignores, another agents field); different for two decisions
+    swapped, a seed, an option or a score edited."""
+    rec = fz.recorded(random.Random(3))
+    path = tmp_path / "log.jsonl"
+
+    def claims(objs):
+        path.write_text("".join(json.dumps(o, separators=(",", ":")) + "\n" for o in objs),
+                        encoding="utf-8")
+        return game_of(path)
+
+    objs = json.loads(json.dumps(rec.objs))
+    objs[0]["agents"] = ["greedy"] * len(objs[0]["agents"])
+    objs[1]["note"] = "ignored"
+    assert claims(objs) == rec.game
+
+    def swap(o):             # the first two decisions that differ, numbers kept
+        j = next(j for j in range(2, len(o) - 1) if o[j]["tuple"] != o[1]["tuple"])
+        o[1], o[j] = dict(o[j], n=1), dict(o[1], n=j)
+
+    edits = [swap, lambda o: o[0].__setitem__("seed", o[0]["seed"] + 1),
+             lambda o: o[0]["options"].__setitem__("x", 1),
+             lambda o: o[-1]["scores"].__setitem__(0, o[-1]["scores"][0] + 1)]
+    for edit in edits:
+        objs = json.loads(json.dumps(rec.objs))
+        edit(objs)
+        assert claims(objs) != rec.game
+
+
+def test_the_watchdog_ends_an_input_the_alarm_cannot_stop(tmp_path):
+    """An input that blocks the alarm (as a loop inside C code would) cannot wedge the
+    long run: the watchdog writes it to the findings and ends the process (exit 3)."""
+    code = ("import sys, pathlib, signal, time\n"
+            "sys.path.insert(0, 'tests')\n"
+            "import fuzz\n"
+            "d = pathlib.Path(sys.argv[1])\n"
+            "c = fuzz.Campaign(1, d, slow=0.5, log=None)\n"
+            "fuzz.watchdog(c, str(d / 'found.txt'), 1.5)\n"
+            "def stuck(rng):\n"
+            "    signal.pthread_sigmask(signal.SIG_BLOCK, [signal.SIGALRM])\n"
+            "    time.sleep(30)\n"
+            "c.do_rule = stuck\n"
+            "c.one('rule')\n")
+    t0 = time.perf_counter()
+    proc = subprocess.run([sys.executable, "-c", code, str(tmp_path)], capture_output=True,
+                          text=True, cwd=ROOT, timeout=60)
+    assert proc.returncode == 3 and time.perf_counter() - t0 < 20, proc.stderr[-2000:]
+    assert "== hang the alarm could not stop (rule" in (tmp_path / "found.txt").read_text()

@@ -312,7 +312,7 @@ MALFORMED = {
     "no seed": (lambda r: [without(r[0], "seed")] + r[1:],
                 ":1: the header is not sound: no 'seed'"),
     "seed as text": (lambda r: [r[0].replace('"seed": 1', '"seed": "1"')] + r[1:],
-                     ":1: the header is not sound: 'seed' is not an integer"),
+                     ":1: the header is not sound: 'seed' is not a whole number, 0 or more"),
     "options a list": (lambda r: [r[0].replace('"options": {', '"options": [{')
                                   .replace('}, "seed"', '}], "seed"')] + r[1:],
                        ":1: the header is not sound: 'options' is not an object"),

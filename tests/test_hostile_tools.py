@@ -87,6 +87,23 @@ def test_an_edited_seed_or_agents_are_refused_at_the_header(capsys, tmp_path):
     assert code == 1 and err.startswith(f"{log}:2: decision 1: the game diverges before it")
 
 
+def test_a_log_whose_version_was_lowered_is_refused(capsys, tmp_path):
+    """A version-2 log edited to say version 1 (to escape its digests) still carries them,
+    in its header or its decisions: refused, at the line that shows it."""
+    log = ttt_log(capsys, tmp_path)
+    rows = rows_of(log)
+    rows[0]["version"] = 1
+    write_rows(log, rows)
+    code, _, err = run(capsys, "replay", log, "--unproven")
+    assert code == 1 and f"{log}:1: the header is not sound: a log of version 1 has no " \
+        "header digest, and this one has: its version was edited" in err
+    del rows[0]["check"]
+    write_rows(log, rows)
+    code, _, err = run(capsys, "replay", log, "--unproven")
+    assert code == 1 and f"{log}:2: a log of version 1 carries no state digests, and this " \
+        "line does" in err
+
+
 def test_an_old_log_replays_with_a_warning(capsys, tmp_path):
     log = ttt_log(capsys, tmp_path)
     rows = rows_of(log)
@@ -95,7 +112,9 @@ def test_an_old_log_replays_with_a_warning(capsys, tmp_path):
     for r in rows[1:]:
         del r["state"]
     write_rows(log, rows)
-    code, out, err = run(capsys, "replay", log)
+    code, out, err = run(capsys, "replay", log)          # it cannot prove its game
+    assert code == 1 and out == "" and "give --unproven" in err
+    code, out, err = run(capsys, "replay", log, "--unproven")
     assert code == 0 and out.startswith("ok: ")
     assert err.startswith(f"warning: {log}: a log of version 1: its decisions carry no state "
                           "digests")

@@ -1,0 +1,143 @@
+"""Regressions of the bugs the fuzz campaign (tests/fuzz.py) found, one test or more each."""
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+from conftest import ROOT
+from tabula_rules.cli import main
+from tabula_rules.errors import TabulaError
+from tabula_rules.gamelog import header_digest
+from tabula_rules.spec import load_spec
+
+TINY = str(ROOT / "examples" / "tiny")
+
+
+def _record(tmp_path, seed=3):
+    path = tmp_path / "game.jsonl"
+    assert main(["run", TINY, "--seed", str(seed), "--log", str(path)]) == 0
+    return path
+
+
+def test_a_log_whose_seed_is_negated_and_resealed_is_refused(tmp_path, capsys):
+    """Seeds S and -S gave one generator (random.Random folds the sign), so a log's seed
+    edited from 3 to -3, its header digest recomputed, replayed as "ok": every state
+    digest matched. A negative seed is now refused, by the log reader and by the engine."""
+    path = _record(tmp_path)
+    lines = path.read_text(encoding="utf-8").splitlines()
+    head = json.loads(lines[0])
+    head["seed"] = -head["seed"]
+    head["check"] = header_digest(head)
+    path.write_text("\n".join([json.dumps(head)] + lines[1:]) + "\n", encoding="utf-8")
+    capsys.readouterr()
+    assert main(["replay", str(path)]) == 1
+    err = capsys.readouterr().err
+    assert "'seed' is not a whole number, 0 or more: -3" in err and "ok:" not in err
+
+
+def test_the_engine_refuses_a_negative_seed(capsys):
+    game = load_spec(TINY).game()
+    with pytest.raises(TabulaError, match="seed -1: a game's seed is a whole number"):
+        game.new_state(seed=-1)
+    game.new_state(seed=0)
+    assert main(["run", TINY, "--seed", "-3"]) == 1
+    assert "seed -3: a game's seed is a whole number, 0 or more" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("where", ["action", "header"])
+def test_a_log_escaping_a_lone_surrogate_is_refused_without_a_traceback(tmp_path, where):
+    r"""A log's string may escape a lone surrogate ("\ud800"): json reads it, and the
+    variant analysis printed it to stdout, where it cannot be encoded (UnicodeEncodeError,
+    a traceback). The reader now refuses it, at its line."""
+    path = _record(tmp_path)
+    lines = path.read_text(encoding="utf-8").splitlines()
+    i = 1 if where == "action" else 0
+    record = json.loads(lines[i])
+    record["action" if where == "action" else "spec_path"] = "x\ud800"
+    lines[i] = json.dumps(record)
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    variant = tmp_path / "variant.yaml"
+    variant.write_text(f"extends: {TINY}/tiny.yaml\ngame: {{id: tiny_v, name: V}}\n",
+                       encoding="utf-8")
+    line = i + 1
+    for argv in (["replay", str(path)], ["replay", str(path), "--spec", str(variant)]):
+        proc = subprocess.run([sys.executable, "-m", "tabula_rules.cli"] + argv,
+                              capture_output=True, cwd=ROOT, timeout=60)
+        err = proc.stderr.decode("utf-8", "replace")
+        assert proc.returncode == 1 and "Traceback" not in err, err
+        assert f"{path}:{line}: " in err and "lone surrogate U+D800" in err, err
+
+
+@pytest.mark.parametrize("field, value", [
+    ("winners", [99]), ("winners", "01"), ("scores", ["x", 1]), ("scores", [1]),
+    ("scores", ["7/0", 1]), ("scores", [10 ** 400, 1]), ("points", {"cards": ["a", 1]}),
+    ("rule_counts", [1]), ("first_player", 9), ("decisions", "x"), ("turns", None),
+    ("error", 5)])
+def test_simulate_resume_reports_a_damaged_record_instead_of_failing(tmp_path, capsys,
+                                                                     field, value):
+    """simulate --resume checked a record's run (seed, spec, players, options, agents) but
+    not the fields the summary reads: a record of this run with its winners, scores,
+    points, counts or first player damaged made the summary fail with a traceback
+    (IndexError, ValueError, AttributeError, TypeError, OverflowError). It is now a line
+    that cannot be read: reported, left in place, its game played again."""
+    out = tmp_path / "games.jsonl"
+    argv = ["simulate", TINY, "--games", "4", "--workers", "1", "--out", str(out), "--json"]
+    assert main(argv) == 0
+    lines = out.read_text(encoding="utf-8").splitlines()
+    record = json.loads(lines[1])
+    record[field] = value
+    lines[1] = json.dumps(record)
+    out.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    capsys.readouterr()
+    assert main(argv + ["--resume"]) == 0
+    captured = capsys.readouterr()
+    assert "line 2 (not a sound game record: " in captured.err, captured.err
+    said = captured.err.split("line 2 (not a sound game record: ", 1)[1]
+    assert said.startswith((f"'{field}' is not", "a seat out of range",
+                            "scores or points not one per player")), said
+    assert json.loads(captured.out)["games"] == 4
+    after = out.read_text(encoding="utf-8").splitlines()
+    assert after[:4] == lines and json.loads(after[4])["index"] == 1     # played again
+
+
+def test_simulate_resume_refuses_a_record_naming_another_game(tmp_path, capsys):
+    """A record of the run whose game id was edited (its spec hash kept) was taken as a
+    finished game of the run, and the summary named the game after it. The record's game
+    id is now checked with the rest of its run, and the file refused, untouched."""
+    out = tmp_path / "games.jsonl"
+    argv = ["simulate", TINY, "--games", "3", "--workers", "1", "--out", str(out)]
+    assert main(argv) == 0
+    lines = out.read_text(encoding="utf-8").splitlines()
+    record = json.loads(lines[0])
+    record["spec"] = "another"
+    lines[0] = json.dumps(record)
+    out.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    before = out.read_bytes()
+    capsys.readouterr()
+    assert main(argv + ["--resume"]) == 1
+    assert "this record is from another run (spec 'another', not 'tiny')" in \
+        capsys.readouterr().err
+    assert out.read_bytes() == before
+
+
+@pytest.mark.parametrize("field, value", [("error", "x\ud800"),
+                                          ("rule_counts", {"rule:\udfff": 1})])
+def test_simulate_resume_reports_a_record_escaping_a_lone_surrogate(tmp_path, field, value):
+    r"""A record of the run whose error or rule name escapes a lone surrogate ("\ud800")
+    was summarised, and printing the summary failed on stdout (UnicodeEncodeError: a
+    traceback). Such a line now cannot be read: reported, left in place, played again."""
+    out = tmp_path / "games.jsonl"
+    argv = ["simulate", TINY, "--games", "3", "--workers", "1", "--out", str(out)]
+    assert main(argv) == 0
+    lines = out.read_text(encoding="utf-8").splitlines()
+    record = json.loads(lines[1])
+    record[field] = value
+    lines[1] = json.dumps(record)
+    out.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    proc = subprocess.run([sys.executable, "-m", "tabula_rules.cli"] + argv + ["--resume"],
+                          capture_output=True, cwd=ROOT, timeout=120)
+    err = proc.stderr.decode("utf-8", "replace")
+    assert proc.returncode == 0 and "Traceback" not in err, err
+    assert "line 2 (not a sound game record: a string holds the lone surrogate U+" in err, err
