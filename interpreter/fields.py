@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 
+from .readers import MAX_NUMBER     # the engine stores no larger number
 from .values import is_number
 
 MAX_TEXT = 10_000    # characters of a text field (an action, a spec id, a path, an option)
@@ -20,9 +21,6 @@ MAX_ITEMS = 1_000    # items of a list or object field (a tuple, options, agents
 
 def is_int(x) -> bool:
     return isinstance(x, int) and not isinstance(x, bool)
-
-
-MAX_NUMBER = 10 ** 100      # as the engine stores numbers (readers.MAX_NUMBER)
 
 
 def is_num(x) -> bool:

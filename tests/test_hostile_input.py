@@ -8,7 +8,7 @@ import pytest
 
 from tabula_rules import loader, parser
 from tabula_rules.spec import Spec, load_game
-from test_errors import BASE, at, check, edit, raised, write
+from test_errors import BASE, at, check, edit, raised, validate_error, write
 
 SCORE = "value: player.score + reds(player)"
 
@@ -284,6 +284,18 @@ def test_the_scenario_schema_never_quotes_a_document_that_is_not_a_mapping(tmp_p
     path.write_text("just some text " + SECRET + "\n")
     err = raised(lambda: run_file(path), seconds=10)
     assert "a single text, not a mapping" in err.message and "hunter2" not in str(err)
+
+
+@pytest.mark.parametrize("escape, name", [("\\ud800", "U+D800"), ("\\e[31m", "U+001B"),
+                                          ("\\0", "U+0000 (NUL)")])
+def test_an_escape_making_a_character_a_file_may_not_hold_is_located(tmp_path, escape, name):
+    """A double-quoted YAML text escapes its way to a lone surrogate or a control
+    character: refused where it is written, as the raw character would be."""
+    text = edit(BASE, ('name: "{colour}"', f'name: "{{colour}}{escape}x"'))
+    path, err = validate_error(tmp_path, text)
+    check(err, path, text, at(text, f'"{{colour}}{escape}x"'), f"the character {name}")
+    text = edit(BASE, ('name: "{colour}"', 'name: "{colour}\\t\\u00e9\\U0001F600"'))
+    Spec(write(tmp_path, text)).validate()          # a tab, an é, an emoji: text
 
 
 @pytest.mark.parametrize("text, expected", [
