@@ -158,6 +158,29 @@ def hostile_specs() -> list:
         ("an alias bomb", spec(extra=alias)),
         ("a 5,000-digit number", spec(play="  - move top(deck) to board[" + "9" * 5000
                                            + " // " + "9" * 5000 + ", 0]")),
+        # found after the issue: compile-time chains and sizes (docs/language.md 9)
+        ("a chain of 2,000 functions", spec(
+            extra="functions:\n" + "".join(f"  f{i}: {{params: [x], value: 'f{i + 1}(x) + 1'}}\n"
+                                           for i in range(2000))
+            + "  f2000: {params: [x], value: x}",
+            play="  - move top(deck) to board[f0(0) % 3, 0]")),
+        ("a chain of 20,000 rules", spec(
+            extra="rules:\n" + "".join(f"  r{i}:\n    do:\n      - call r{i + 1}\n"
+                                       for i in range(20000))
+            + "  r20000:\n    do:\n      - move top(deck) to board[0, 0]",
+            play="  - call r0")),
+        ("a rule text of 300,000 list items", spec(
+            extra="variables:\n  v: {value: 0}",
+            play="  - v = sum([" + ", ".join(["1"] * 300_000) + "])")),
+        ("190 rule texts of 10,000 characters", spec(
+            extra="variables:\n  v: {value: 0}",
+            play="".join("  - v = sum([" + ", ".join(["1"] * 3330) + "])\n"
+                         for _ in range(190)))),
+        ("100,000 statements", spec(extra="variables:\n  v: {value: 0}",
+                                    play="  - v += 1\n" * 100_000)),
+        ("a quoted text of a million characters", spec(
+            extra="data:\n  long: {value: '" + "x" * 1_000_000 + "'}")),
+        ("an escape of a lone surrogate", spec(name="c{n}\\ud800")),
     ]
 
 
