@@ -70,6 +70,21 @@ def test_a_log_escaping_a_lone_surrogate_is_refused_without_a_traceback(tmp_path
         assert f"{path}:{line}: " in err and "lone surrogate U+D800" in err, err
 
 
+def damaged_run(tmp_path, games: int, field: str, value, *extra) -> tuple:
+    """A `simulate --out` run of tiny whose second record has `field` set to `value`:
+    (the file, the command line, its lines as written)."""
+    out = tmp_path / "games.jsonl"
+    argv = ["simulate", TINY, "--games", str(games), "--workers", "1", "--out", str(out),
+            *extra]
+    assert main(argv) == 0
+    lines = out.read_text(encoding="utf-8").splitlines()
+    record = json.loads(lines[1])
+    record[field] = value
+    lines[1] = json.dumps(record)
+    out.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return out, argv, lines
+
+
 @pytest.mark.parametrize("field, value", [
     ("winners", [99]), ("winners", "01"), ("scores", ["x", 1]), ("scores", [1]),
     ("scores", ["7/0", 1]), ("scores", [10 ** 400, 1]), ("points", {"cards": ["a", 1]}),
@@ -82,14 +97,7 @@ def test_simulate_resume_reports_a_damaged_record_instead_of_failing(tmp_path, c
     points, counts or first player damaged made the summary fail with a traceback
     (IndexError, ValueError, AttributeError, TypeError, OverflowError). It is now a line
     that cannot be read: reported, left in place, its game played again."""
-    out = tmp_path / "games.jsonl"
-    argv = ["simulate", TINY, "--games", "4", "--workers", "1", "--out", str(out), "--json"]
-    assert main(argv) == 0
-    lines = out.read_text(encoding="utf-8").splitlines()
-    record = json.loads(lines[1])
-    record[field] = value
-    lines[1] = json.dumps(record)
-    out.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    out, argv, lines = damaged_run(tmp_path, 4, field, value, "--json")
     capsys.readouterr()
     assert main(argv + ["--resume"]) == 0
     captured = capsys.readouterr()
@@ -128,14 +136,7 @@ def test_simulate_resume_reports_a_record_escaping_a_lone_surrogate(tmp_path, fi
     r"""A record of the run whose error or rule name escapes a lone surrogate ("\ud800")
     was summarised, and printing the summary failed on stdout (UnicodeEncodeError: a
     traceback). Such a line now cannot be read: reported, left in place, played again."""
-    out = tmp_path / "games.jsonl"
-    argv = ["simulate", TINY, "--games", "3", "--workers", "1", "--out", str(out)]
-    assert main(argv) == 0
-    lines = out.read_text(encoding="utf-8").splitlines()
-    record = json.loads(lines[1])
-    record[field] = value
-    lines[1] = json.dumps(record)
-    out.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    out, argv, _ = damaged_run(tmp_path, 3, field, value)
     proc = subprocess.run([sys.executable, "-m", "tabula_rules.cli"] + argv + ["--resume"],
                           capture_output=True, cwd=ROOT, timeout=120)
     err = proc.stderr.decode("utf-8", "replace")
