@@ -68,7 +68,8 @@ class SpecError(TabulaError):
         return self.pos.col
 
     def __str__(self) -> str:
-        out = [f"{self.pos}: {self.kind}: {self.message}"]
+        where = f"{self.pos}: " if self.pos.file or self.pos.line else ""   # else: nowhere
+        out = [f"{where}{self.kind}: {self.message}"]
         src = source_line(self.pos)
         if src is not None:
             src, caret_col = shown_line(src.rstrip("\n"), max(self.pos.col, 1))

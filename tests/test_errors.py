@@ -20,7 +20,7 @@ from pathlib import Path
 import pytest
 
 from tabula_rules import loader
-from tabula_rules.errors import RuleError, SpecError
+from tabula_rules.errors import Pos, RuleError, SpecError
 from tabula_rules.spec import Spec, load_game
 
 # ---- the valid base spec ------------------------------------------------------------------
@@ -1062,3 +1062,9 @@ def test_a_word_of_the_language_cannot_name_a_variable_or_a_parameter(tmp_path):
     path = write(tmp_path, text)
     err = raised(lambda: Spec(path).validate())
     check(err, path, text, at(text, "where: {value"), "cannot name a variable")
+
+
+def test_an_error_with_no_position_names_no_place():
+    """An error about no file (a spec path no file can have, say) says so, not '<input>'."""
+    assert str(SpecError("no such spec: x", hint="h")) == "error: no such spec: x\n  hint: h"
+    assert str(SpecError("m", Pos("a.yaml"))) == "a.yaml: error: m"
