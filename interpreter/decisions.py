@@ -23,6 +23,7 @@ from .flowgraph import Flow
 from .loader import LList, LStr
 from .model import CHANCE, DONE, SKIP, Alt, Decision
 from .parser import parse
+from .readers import uncounted
 from .steps import Part
 
 MAX_ACTIONS = 100_000
@@ -342,7 +343,8 @@ class Decisions:
         depth = 0
         for (src, b), var in zip(srcs, names):
             # every binding's values are counted before they are taken (readers.B_work)
-            counted = f"B_work({src}, {self.mod.const(b.source.pos)})"
+            counted = src if uncounted(b.source) else \
+                f"B_work({src}, {self.mod.const(b.source.pos)})"
             if set(name_uses(b.source)) & set(bound):     # depends on an earlier binding
                 lines.append((depth, f"for {var} in {counted}:", b.source.pos))
             else:                                      # the same for every earlier value

@@ -15,6 +15,7 @@ from . import ast
 from . import types as T
 from .codegen import MISSING, paren
 from .errors import SpecError, did_you_mean
+from .readers import uncounted
 from .values import B_frac
 
 _COMPARE = ("==", "!=", "<", "<=", ">", ">=")
@@ -399,8 +400,9 @@ class ExprCompiler:
         inner = scope.child()
         var = inner.local(gen.var, T.elem(styp))
         # every generator's items are counted before it takes any (readers.B_work)
-        out = Gen(var, f"B_work({self.c.builtins.items(styp, src)}, "
-                       f"{self.c.mod.const(gen.source.pos)})")
+        items = self.c.builtins.items(styp, src)
+        out = Gen(var, items if uncounted(gen.source) else
+                  f"B_work({items}, {self.c.mod.const(gen.source.pos)})")
         if gen.take is not None:
             out.take = self.expect(gen.take, inner, T.BOOL, "a while condition")
         if gen.cond is not None:

@@ -12,6 +12,7 @@ from fractions import Fraction
 from itertools import compress
 from operator import ge, lt
 
+from .ast import ListExpr
 from .errors import RuleError
 from .geometry import NO_LINE
 from .runtime import unordered
@@ -74,6 +75,14 @@ def B_big(v, pos):
         return v
     raise RuleError("a number beyond 10^100 is stored (it grows without bound)", pos,
                     "numbers in a game stay below 10^100")
+
+
+def uncounted(source) -> bool:
+    """A generator or binding source whose items need not be counted: a list written
+    with at most one item ([neighbour(c, d)], the idiom that names one value). However
+    deep such sources nest, they take at most one item for each item of a counted source
+    around them, so the work stays within a small multiple of the budget."""
+    return isinstance(source, ListExpr) and len(source.items) <= 1
 
 
 def B_work(items, pos):

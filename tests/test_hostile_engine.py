@@ -143,6 +143,24 @@ def test_nested_generators_and_comprehensions_exhaust_a_work_budget(tmp_path, va
     check(err, path, text, at(text, value, token), "items taken by generators")
 
 
+def test_one_item_lists_are_not_counted_and_work_stays_bounded(tmp_path):
+    """A source written as a list of one item ([f(x)], the idiom naming one value) is not
+    counted against the work budget: it takes one item per item of the source around it,
+    so nesting such lists multiplies nothing. Counted sources inside them still are."""
+    value = ("player.score + sum(sum(sum(z for z in [y + 1]) for y in [x]) "
+             "for x in range(0, 10))")
+    text = edit(BASE, ("value: player.score + reds(player)", f"value: {value}"))
+    st = play_out(write(tmp_path, text))
+    assert all(st.scores()[p] >= 55 for p in range(2))     # 1 + 2 + ... + 10, and more
+    value = ("player.score + count(1 for x in range(0, 100000) where "
+             "sum(count(y for y in range(0, 100000)) for z in [x]) > 0)")
+    text = edit(BASE, ("value: player.score + reds(player)", f"value: {value}"))
+    path = write(tmp_path, text)
+    err = raised(lambda: play_out(path).scores(), RuleError, seconds=20)
+    check(err, path, text, at(text, value, "range(0, 100000)) for"),
+          "items taken by generators")
+
+
 def test_two_bindings_of_a_huge_range_exhaust_the_work_budget(tmp_path):
     text = edit(BASE, ("choose: t in current.hand, c in open_slots(board)",
                        "choose: t in current.hand, c in open_slots(board), "
