@@ -18,7 +18,7 @@ from . import types as T
 from .ast import name_uses
 from .codegen import is_unique, paren
 from .errors import NOWHERE, RuleError, SpecError
-from .expressions import Scope
+from .expressions import Scope, counted_lines
 from .flowgraph import Flow
 from .loader import LList, LStr
 from .model import CHANCE, DONE, SKIP, Alt, Decision
@@ -342,14 +342,21 @@ class Decisions:
         bound: list = []
         depth = 0
         for (src, b), var in zip(srcs, names):
-            # every binding's values are counted before they are taken (readers.B_work)
-            counted = src if uncounted(b.source) else \
-                f"B_work({src}, {self.mod.const(b.source.pos)})"
-            if set(name_uses(b.source)) & set(bound):     # depends on an earlier binding
-                lines.append((depth, f"for {var} in {counted}:", b.source.pos))
-            else:                                      # the same for every earlier value
-                hoisted = self.mod.fresh("s")
-                lines.insert(0, (0, f"{hoisted} = {counted}", b.source.pos))
+            # every binding's values are counted before they are taken (readers.B_work,
+            # inline: counted_lines)
+            pos = self.mod.const(b.source.pos)
+            hoisted = self.mod.fresh("s")
+            dependent = set(name_uses(b.source)) & set(bound)   # on an earlier binding
+            if uncounted(b.source) and dependent:
+                lines.append((depth, f"for {var} in {src}:", b.source.pos))
+            else:
+                bind = [(0, f"{hoisted} = {src}", b.source.pos)] if uncounted(b.source) \
+                    else counted_lines(hoisted, src, pos)
+                bind[0] = (0, bind[0][1], b.source.pos)
+                if dependent:
+                    lines += [(d + depth, text, p) for d, text, p in bind]
+                else:                                  # the same for every earlier value
+                    lines[0:0] = bind
                 lines.append((depth, f"for {var} in {hoisted}:", None))
             lines.append((depth + 1, f"if {var} is None:", None))
             lines.append((depth + 2, "continue", None))

@@ -15,7 +15,7 @@ from . import ast
 from . import types as T
 from .codegen import MISSING, paren
 from .errors import SpecError, did_you_mean
-from .readers import uncounted
+from .readers import WORK_LIMIT, uncounted
 from .values import B_frac
 
 _COMPARE = ("==", "!=", "<", "<=", ">", ">=")
@@ -82,12 +82,24 @@ class Scope:
         return self.counter[0]
 
 
+def counted_lines(name: str, src: str, pos: str, depth: int = 0) -> list:
+    """Statements that bind `name` to a source's items and count them against the work
+    budget before any is taken (readers.B_work, inline: a loop written as statements
+    spends no call on it). `pos`: the source's position, as a constant."""
+    return [(depth, f"{name} = {src}", None),
+            (depth, f"B_spent[0] += len({name})", None),
+            (depth, f"if B_spent[0] > {WORK_LIMIT}:", None),
+            (depth + 1, f"B_work_over({pos})", None)]
+
+
 class Gen:
     """A generator compiled: its variable, the source of its items, its condition and
     lets (Python locals), its element and the element's type."""
 
-    def __init__(self, var: str, items: str):
-        self.var, self.items = var, items
+    def __init__(self, var: str, items: str, counted: tuple | None = None):
+        """counted: (a fresh local, the raw source, its position constant) when the
+        items are counted: `items` is then the counting call, for comprehensions."""
+        self.var, self.items, self.counted = var, items, counted
         self.cond: str | None = None
         self.take: str | None = None  # items are taken while it holds (then the loop ends)
         self.lets: list = []          # (local, source)
@@ -103,7 +115,11 @@ class Gen:
 
     def loop(self, on_item: list) -> list:
         """As a loop (lines at indent 0): on_item runs for every item that passes."""
-        lines = [(0, f"for {self.var} in {self.items}:", None)]
+        if self.counted is not None:
+            tmp, src, pos = self.counted
+            lines = counted_lines(tmp, src, pos) + [(0, f"for {self.var} in {tmp}:", None)]
+        else:
+            lines = [(0, f"for {self.var} in {self.items}:", None)]
         if self.take is not None:
             lines += [(1, f"if not {paren(self.take)}:", None), (2, "break", None)]
         if self.cond is not None:
@@ -401,8 +417,11 @@ class ExprCompiler:
         var = inner.local(gen.var, T.elem(styp))
         # every generator's items are counted before it takes any (readers.B_work)
         items = self.c.builtins.items(styp, src)
-        out = Gen(var, items if uncounted(gen.source) else
-                  f"B_work({items}, {self.c.mod.const(gen.source.pos)})")
+        if uncounted(gen.source):
+            out = Gen(var, items)
+        else:
+            pos = self.c.mod.const(gen.source.pos)
+            out = Gen(var, f"B_work({items}, {pos})", (self.c.mod.fresh("w"), items, pos))
         if gen.take is not None:
             out.take = self.expect(gen.take, inner, T.BOOL, "a while condition")
         if gen.cond is not None:

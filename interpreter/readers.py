@@ -87,15 +87,22 @@ def uncounted(source) -> bool:
 
 def B_work(items, pos):
     """The items a generator or comprehension is about to take, counted against the work
-    budget before any is taken (nested ones count every time they run)."""
+    budget before any is taken (nested ones count every time they run). A loop written as
+    statements counts inline instead (expressions.counted_lines: B_spent, B_work_over)."""
     w = _work
     w[0] += len(items)
     if w[0] > WORK_LIMIT:
-        raise RuleError(f"more than {WORK_LIMIT} items taken by generators and "
-                        "comprehensions in one step of the game", pos,
-                        "a generator over a very large range, or generators nested too "
-                        "deeply")
+        B_work_over(pos)
     return items
+
+
+B_spent = _work             # the budget's counter, for loops that count it inline
+
+
+def B_work_over(pos):
+    raise RuleError(f"more than {WORK_LIMIT} items taken by generators and comprehensions "
+                    "in one step of the game", pos,
+                    "a generator over a very large range, or generators nested too deeply")
 
 
 def B_div(a: int, b: int, pos) -> int:
