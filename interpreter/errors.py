@@ -231,9 +231,30 @@ def source_line(pos: Pos) -> str | None:
     return None
 
 
+# the first line of a YAML document that is no comment, directive or `---`: a key and
+# its colon, a list item, a flow mapping or list, or a quoted text
+_YAML_START = re.compile(r"""(?:-(?:\s|$)|[\[{"']|[^\s#%:=\x00-\x1f][^:=\x00-\x1f]*:(?:\s|$))""")
+
+
+def looks_like_yaml(text: str) -> bool:
+    """Whether a text starts as a YAML document of keys or items does. A file that does
+    not (/etc/passwd, /proc/self/environ, a binary) is never quoted in an error, even
+    when it is named on the command line: an error quotes only text that is YAML."""
+    for line in split_lines(text[:100_000]):
+        plain = line.strip()
+        if not plain or plain.startswith(("#", "%")) or plain in ("---", "..."):
+            continue
+        if plain.startswith("--- "):
+            plain = plain[4:].lstrip()
+        return plain in ("~", "null") or bool(_YAML_START.match(plain))
+    return True         # blank lines and comments only: nothing to hide
+
+
 def _head_lines(file: str, size: int = 1 << 20) -> list | None:
     """The lines within the first `size` bytes of a regular file (the last, maybe cut
-    off, left out), for quoting; None if it cannot be read."""
+    off, left out), for quoting; None if it cannot be read, or does not start as YAML
+    does (looks_like_yaml: the same rule for a file no loader registered, such as one
+    refused for its size or its encoding before it was parsed)."""
     try:
         check_input(file)
         fd = os.open(file, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
@@ -247,7 +268,10 @@ def _head_lines(file: str, size: int = 1 << 20) -> list | None:
         return None
     finally:
         os.close(fd)
-    lines = split_lines(data[:size].decode("utf-8", errors="replace"))
+    text = data[:size].decode("utf-8", errors="replace")
+    if not looks_like_yaml(text):
+        return None
+    lines = split_lines(text)
     return lines[:-1] if len(data) > size else lines
 
 

@@ -16,8 +16,8 @@ from pathlib import Path
 
 import yaml
 
-from .errors import (Pos, SpecError, did_you_mean, fail, read_input, register_source,
-                     shown_path, split_lines)
+from .errors import (Pos, SpecError, did_you_mean, fail, looks_like_yaml, read_input,
+                     register_source, shown_path, split_lines)
 
 MAX_FILE_BYTES = 2_000_000
 MAX_DEPTH = 64
@@ -297,25 +297,6 @@ def _looks_like_spec(text: str) -> bool:
     `game:` at the top level. Only then are its YAML errors shown."""
     return any(line.rstrip() == "game:" or line.startswith("game: {")
                for line in split_lines(text))
-
-
-# the first line of a YAML document that is no comment, directive or `---`: a key and
-# its colon, a list item, a flow mapping or list, or a quoted text
-_YAML_START = re.compile(r"""(?:-(?:\s|$)|[\[{"']|[^\s#%:=\x00-\x1f][^:=\x00-\x1f]*:(?:\s|$))""")
-
-
-def looks_like_yaml(text: str) -> bool:
-    """Whether a text starts as a YAML document of keys or items does. A file that does
-    not (/etc/passwd, /proc/self/environ, a binary) is never quoted in an error, even
-    when it is named on the command line: an error quotes only text that is YAML."""
-    for line in split_lines(text[:100_000]):
-        plain = line.strip()
-        if not plain or plain.startswith(("#", "%")) or plain in ("---", "..."):
-            continue
-        if plain.startswith("--- "):
-            plain = plain[4:].lstrip()
-        return plain in ("~", "null") or bool(_YAML_START.match(plain))
-    return True         # blank lines and comments only: nothing to hide
 
 
 # libyaml's parser, when PyYAML has it, composes the same nodes (tags, values, styles,

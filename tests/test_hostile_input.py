@@ -269,6 +269,21 @@ def test_a_file_named_directly_that_is_not_yaml_is_never_quoted(tmp_path, kind, 
     assert "hunter2" not in str(err) and "API_TOKEN" not in str(err)
 
 
+@pytest.mark.parametrize("tail", [b"x" * (MAX_INPUT_BYTES + 10), b"\xff\xfe\n"])
+def test_a_file_refused_before_it_is_parsed_is_quoted_only_if_it_starts_as_yaml(tmp_path,
+                                                                                 tail):
+    """Refused for its size or its encoding, a file no loader has read is quoted by the
+    same rule as one that was parsed: a secret's first line is not shown."""
+    path = tmp_path / "secret.txt"
+    path.write_bytes(SECRET.encode() + b"\n" + tail)
+    err = raised(lambda: Spec(path).validate(), seconds=10)
+    assert err.pos.file == str(path) and "hunter2" not in str(err), str(err)
+    path.write_bytes(b"game:\n  id: x\n" + tail)          # a spec: its line is quoted
+    err = raised(lambda: Spec(path).validate(), seconds=10)
+    shown = str(err).splitlines()
+    assert shown[1].startswith("    ") and shown[2].strip() == "^", str(err)
+
+
 @pytest.mark.parametrize("kind", ["list", "mapping", "bad yaml"])
 def test_a_yaml_file_named_directly_is_still_quoted(tmp_path, kind):
     """What the tool parsed as YAML is quoted: the line an error is about, with a caret
