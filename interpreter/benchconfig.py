@@ -12,11 +12,9 @@ import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
-import yaml
-
-from .errors import (NOWHERE, Pos, SpecError, TabulaError, check_input, did_you_mean, read_input,
+from .errors import (NOWHERE, Pos, SpecError, TabulaError, check_input, did_you_mean,
                      shown_path)
-from .loader import MAX_FILE_BYTES, compose, load_yaml_source
+from .loader import LList, LMap, load_yaml_source
 
 FILE_NAME = "bench.yaml"                 # looked for in the suite's root
 KEYS = ("games", "references", "ratios", "parallel", "targets")
@@ -61,11 +59,11 @@ class SuiteFile:
     ratios: list = field(default_factory=list)         # of Ratio
     parallel: Parallel | None = None
     targets: dict = field(default_factory=dict)        # spec id -> {TARGET_KEYS: number}
-    node: yaml.Node | None = field(default=None, repr=False)   # to locate errors
+    doc: LMap | None = field(default=None, repr=False)    # as loaded: to locate errors
 
     def fail(self, where: tuple, message: str, hint: str = ""):
         raise SpecError(f"{_where(where)}: {message}" if where else message,
-                        _locate(self.node, where, self.path), hint)
+                        _locate(self.doc, where, self.path), hint)
 
     def check_specs(self, ranges: dict) -> None:
         """Every spec id named must be one of the suite's (ranges: id -> (least, most)
@@ -105,26 +103,17 @@ def find(root, given=None) -> Path | None:
     return path if path.is_file() else None
 
 
-def _has_content(path: Path) -> bool:
-    """Whether a suite file holds anything but blank lines and comments (an empty suite
-    file is allowed: every default applies)."""
-    raw = read_input(path, "bench suite file", MAX_FILE_BYTES)
-    return any(line.strip() and not line.lstrip().startswith(b"#")
-               for line in raw.splitlines())
-
-
 def load(path) -> SuiteFile:
     """Read and check a suite file (its spec ids are checked later: check_specs)."""
     if path is None:
         return SuiteFile()
     path = Path(path)
     # the one reader of input files (a regular file, bounded) and the one YAML loader
-    # (bounded nesting, nodes and alias expansion; located errors)
-    text = load_yaml_source(path, "bench suite file")[1] if _has_content(path) else ""
-    node = compose(text) if text else None          # already checked: bounded, valid
-    data = yaml.load(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader)) if text else None
-    out = SuiteFile(path=path, node=node)
-    _read(out, {} if data is None else data)
+    # (bounded nesting, nodes and alias expansion; located errors); a file of comments
+    # only is the suite without entries
+    doc = load_yaml_source(path, "bench suite file", empty_ok=True)[0]
+    out = SuiteFile(path=path, doc=doc)
+    _read(out, {} if doc is None else doc)
     return out
 
 
@@ -226,23 +215,17 @@ def _where(where: tuple) -> str:
     return out
 
 
-def _locate(node, where: tuple, path) -> Pos:
+def _locate(doc, where: tuple, path) -> Pos:
     """The position of the entry `where` names (of its key, in a mapping), or of the
     nearest entry above it that the file has."""
     if path is None:
         return NOWHERE
-    mark = node.start_mark if node is not None else None
+    pos = getattr(doc, "pos", None) or Pos(str(path))
     for part in where:
-        if isinstance(node, yaml.MappingNode):
-            hit = next(((k, v) for k, v in node.value if k.value == str(part)), None)
-            if hit is None:
-                break
-            mark, node = hit[0].start_mark, hit[1]
-        elif isinstance(node, yaml.SequenceNode) and isinstance(part, int):
-            node = node.value[part]
-            mark = node.start_mark
+        if isinstance(doc, LMap) and part in doc:
+            pos, doc = doc.where_key(part), doc[part]
+        elif isinstance(doc, LList) and isinstance(part, int) and 0 <= part < len(doc):
+            pos, doc = doc.where(part), doc[part]
         else:
             break
-    if mark is None:
-        return Pos(str(path))
-    return Pos(str(path), mark.line + 1, mark.column + 1)
+    return pos

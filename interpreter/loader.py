@@ -261,8 +261,10 @@ def load_yaml(path: str | Path, what: str = "file", where: Pos | None = None):
     return load_yaml_source(path, what, where)[0]
 
 
-def load_yaml_source(path: str | Path, what: str = "file", where: Pos | None = None):
-    """(located data, text) of a YAML file: load_yaml, with the text it was read from."""
+def load_yaml_source(path: str | Path, what: str = "file", where: Pos | None = None,
+                     empty_ok: bool = False):
+    """(located data, text) of a YAML file: load_yaml, with the text it was read from.
+    empty_ok: a file of blank lines and comments only gives None, not an error."""
     name = str(path)
     raw = read_input(name, what, MAX_FILE_BYTES, where)
     named = "" if where is None else f"{what} named at {where}: "
@@ -276,7 +278,7 @@ def load_yaml_source(path: str | Path, what: str = "file", where: Pos | None = N
         fail(f"{name} is not UTF-8 text ({exc.reason} at byte {exc.start})", Pos(name, line, col),
              "save the file as UTF-8")
     if where is None:
-        return load_yaml_text(text, name), text
+        return load_yaml_text(text, name, empty_ok=empty_ok), text
     try:
         doc = load_yaml_text(text, name, quote=False)
     except SpecError as exc:
@@ -317,7 +319,8 @@ def compose(text: str):
     return yaml.compose(text, Loader=yaml.SafeLoader)
 
 
-def load_yaml_text(text: str, name: str = "<input>", quote: bool = True):
+def load_yaml_text(text: str, name: str = "<input>", quote: bool = True,
+                   empty_ok: bool = False):
     register_source(name, text if quote and looks_like_yaml(text) else None)
     lines = split_lines(text)
     bad = yaml.reader.Reader.NON_PRINTABLE.search(text)
@@ -334,6 +337,8 @@ def load_yaml_text(text: str, name: str = "<input>", quote: bool = True):
     except yaml.YAMLError as exc:  # pragma: no cover - every PyYAML error is marked
         fail(f"YAML: {excerpt(str(exc), 80)}", Pos(name, 1, 1))
     if node is None:
+        if empty_ok:
+            return None
         fail("the file is empty", Pos(name, 1, 1))
     builder = _Builder(name, lines)
     builder.check_size(node)
