@@ -350,9 +350,9 @@ class Decisions:
             if uncounted(b.source) and dependent:
                 lines.append((depth, f"for {var} in {src}:", b.source.pos))
             else:
-                bind = [(0, f"{hoisted} = {src}", b.source.pos)] if uncounted(b.source) \
+                bind = [(0, f"{hoisted} = {src}", None)] if uncounted(b.source) \
                     else counted_lines(hoisted, src, pos)
-                bind[0] = (0, bind[0][1], b.source.pos)
+                bind[0] = (0, bind[0][1], b.source.pos)      # errors: at the source
                 if dependent:
                     lines += [(d + depth, text, p) for d, text, p in bind]
                 else:                                  # the same for every earlier value

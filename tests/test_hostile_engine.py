@@ -9,6 +9,7 @@ import pytest
 from tabula_rules.errors import RuleError
 from tabula_rules.spec import load_game
 from test_errors import BASE, at, check, edit, raised, validate_error, write
+from test_hostile_input import SCORE
 
 
 # ---- name templates: plain attribute names, filled without str.format ----------------
@@ -41,6 +42,11 @@ def test_name_template_substitutes_plain_names_and_escaped_braces(tmp_path):
     assert render_template(template_parts("{n}"), {"n": 10 ** 5000}).startswith("<a number")
 
 
+def scored(value: str) -> str:
+    """BASE whose scoring formula is `value`, written as it is (unquoted)."""
+    return edit(BASE, (SCORE, f"value: {value}"))
+
+
 # ---- a decision's player out of range -------------------------------------------------
 
 def play_out(path, players=2):
@@ -67,16 +73,14 @@ def test_computed_decision_player_out_of_range_is_a_located_rule_error(tmp_path)
 # ---- generated code run outside State.run: located rule errors ------------------------
 
 def test_failing_scoring_rule_is_a_located_rule_error(tmp_path):
-    text = edit(BASE, ("value: player.score + reds(player)",
-                       "value: player.score // (rounds - rounds)"))
+    text = scored("player.score // (rounds - rounds)")
     path = write(tmp_path, text)
     err = raised(lambda: play_out(path).scores(), RuleError, seconds=10)
     check(err, path, text, at(text, "player.score // (rounds - rounds)"), "division by zero")
 
 
 def test_scoring_rule_indexing_outside_a_list_is_a_located_rule_error(tmp_path):
-    text = edit(BASE, ("value: player.score + reds(player)",
-                       "value: player.score + [1, 2][rounds + 5]"))
+    text = scored("player.score + [1, 2][rounds + 5]")
     path = write(tmp_path, text)
     err = raised(lambda: play_out(path).scores(), RuleError, seconds=10)
     check(err, path, text, at(text, "player.score + [1, 2][rounds + 5]"))
@@ -137,7 +141,7 @@ def test_a_huge_grid_is_refused_before_its_slots_are_made(tmp_path):
      "range(0, 100000)]"),
 ])
 def test_nested_generators_and_comprehensions_exhaust_a_work_budget(tmp_path, value, token):
-    text = edit(BASE, ("value: player.score + reds(player)", f"value: {value}"))
+    text = scored(value)
     path = write(tmp_path, text)
     err = raised(lambda: play_out(path).scores(), RuleError, seconds=20)
     check(err, path, text, at(text, value, token), "items taken by generators")
@@ -149,12 +153,12 @@ def test_one_item_lists_are_not_counted_and_work_stays_bounded(tmp_path):
     so nesting such lists multiplies nothing. Counted sources inside them still are."""
     value = ("player.score + sum(sum(sum(z for z in [y + 1]) for y in [x]) "
              "for x in range(0, 10))")
-    text = edit(BASE, ("value: player.score + reds(player)", f"value: {value}"))
+    text = scored(value)
     st = play_out(write(tmp_path, text))
     assert all(st.scores()[p] >= 55 for p in range(2))     # 1 + 2 + ... + 10, and more
     value = ("player.score + count(1 for x in range(0, 100000) where "
              "sum(count(y for y in range(0, 100000)) for z in [x]) > 0)")
-    text = edit(BASE, ("value: player.score + reds(player)", f"value: {value}"))
+    text = scored(value)
     path = write(tmp_path, text)
     err = raised(lambda: play_out(path).scores(), RuleError, seconds=20)
     check(err, path, text, at(text, value, "range(0, 100000)) for"),
@@ -194,8 +198,7 @@ def call_chain(n: int, step: str = "f{j}(p) + 1") -> str:
     funcs = "".join(f"  f{i}:\n    params: [p]\n    value: {step.format(j=i + 1)}\n"
                     for i in range(n))
     funcs += f"  f{n}:\n    params: [p]\n    value: reds(p)\n"
-    return edit(BASE, ("functions:\n", "functions:\n" + funcs),
-                ("value: player.score + reds(player)", "value: player.score + f0(player)"))
+    return edit(scored("player.score + f0(player)"), ("functions:\n", "functions:\n" + funcs))
 
 
 def test_a_chain_of_2000_functions_is_a_located_error_at_the_bound(tmp_path):
