@@ -8,9 +8,9 @@
     print(state.scores(), state.winners())
 """
 
-from .engine import Game, State
 from .errors import IllegalAction, RuleError, SpecError, TabulaError
-from .model import CHANCE, TERMINAL
+from .runtime.engine import Game, State
+from .runtime.model import CHANCE, TERMINAL
 from .spec import Spec, load_game, load_spec
 
 __all__ = ["CHANCE", "TERMINAL", "Game", "IllegalAction", "RuleError", "Spec", "SpecError",

@@ -284,3 +284,12 @@ def did_you_mean(word: str, candidates) -> str:
     """A hint naming the closest candidate, or the empty string."""
     close = difflib.get_close_matches(word, sorted(set(candidates)), n=1, cutoff=0.6)
     return f"did you mean '{close[0]}'?" if close else ""
+
+
+def excerpt(text: str, limit: int = 40) -> str:
+    """A short, printable quotation of text for an error message (never a whole file)."""
+    text = str(text)
+    short = text[:limit]
+    shown = "".join(c if c.isprintable() else "?" for c in short)
+    return repr(shown) + (f" (and {len(text) - limit} more characters)" if len(text) > limit
+                          else "")

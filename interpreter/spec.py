@@ -8,59 +8,65 @@ option values given as text or data. Output: a checked Spec, and from it compile
 from __future__ import annotations
 
 import hashlib
-import os
 from pathlib import Path
 
-from . import catalog
-from .compiler import Compiler, plain
-from .engine import Game
-from .errors import Pos, SpecError, check_input, did_you_mean, fail
-from .loader import LMap, check_schema, excerpt, load_yaml_source
-from .variants import resolve
-from . import rulings
+from .compiler.driver import Compiler
+from .errors import (
+    Pos,
+    SpecError,
+    TabulaError,
+    did_you_mean,
+    excerpt,
+    fail,
+)
+from .lang import rulings
+from .lang.catalog import resolve_spec_path
+from .lang.loader import LMap, check_schema, load_yaml_source, plain
+from .lang.variants import resolve
+from .runtime.engine import Game
 
 SPEC_SCHEMA = "spec.schema.json"
 
 
-MAX_PATH_BYTES = 4096       # the longest path a system takes (PATH_MAX on Linux)
+# ---- options typed as text (the command line, an OpenSpiel or PettingZoo game string) ---
+
+MAX_OPTION_TEXT = 200      # characters of an option's key or value, as typed
 
 
-def resolve_spec_path(path: str | Path) -> Path:
-    """A spec file, or a folder holding <folder-name>.yaml (or a single spec), or the name
-    of a game that comes with the package (catalog.py): a path that exists wins over a
-    name, and `tabula:NAME` is always a name."""
-    name = str(path)
-    if "\0" in name or len(name.encode("utf-8", "replace")) > MAX_PATH_BYTES:
-        fail(f"{excerpt(name, 80)} is not a name a file can have (too long, or a NUL "
-             "character), so no spec")
-    if name.startswith(catalog.PREFIX):
-        return catalog.find(name).path
-    try:
-        return _resolve(Path(path))
-    except OSError as exc:          # a name the system refuses (too long a part, say)
-        fail(f"cannot read the spec {excerpt(name, 80)}: {exc.strerror or type(exc).__name__}")
+def _option(key: str, value: str, out: dict) -> None:
+    key, value = key.strip(), value.strip()
+    if len(key) > MAX_OPTION_TEXT or len(value) > MAX_OPTION_TEXT:
+        raise TabulaError(f"the option {excerpt(key)}={excerpt(value)} is longer than an "
+                          f"option's name or value may be ({MAX_OPTION_TEXT} characters)")
+    out[key] = value
 
 
-def _resolve(p: Path) -> Path:
-    if not p.exists() and os.path.lexists(p):
-        check_input(p, "spec")              # a link loop or a dangling link: say which
-    if not p.exists() and catalog.is_name(str(p)):
-        shipped = catalog.find(str(p))
-        if shipped is not None:
-            return shipped.path
-        fail(f"no such spec: {p}", hint=catalog.unknown_hint(str(p)))
-    if p.is_dir():
-        own = p / f"{p.name}.yaml"
-        if own.is_file():
-            return own
-        candidates = sorted(x for x in p.glob("*.yaml") if not x.name.endswith(".test.yaml"))
-        if len(candidates) == 1:
-            return candidates[0]
-        fail(f"{p} is a folder without {p.name}.yaml", Pos(str(p)),
-             "name the spec file, or call it after its folder")
-    if not p.exists():
-        fail(f"no such spec: {p}")
-    return p
+def parse_options(pairs) -> dict:
+    """--option KEY=VALUE pairs as a dict (values as text; the spec converts them)."""
+    out = {}
+    for pair in pairs or ():
+        if "=" not in pair:
+            raise TabulaError(f"--option takes KEY=VALUE, not {excerpt(pair)}")
+        _option(*pair.split("=", 1), out)
+    return out
+
+
+def parse_option_text(text) -> dict:
+    """'board=large;x=y' or 'board:large;x:y' (or a dict) -> {'board': 'large', 'x': 'y'}:
+    the options of a game named in one string (OpenSpiel's game parameters, whose strings
+    take no '=' inside a value: there, write KEY:VALUE; PettingZoo's env())."""
+    if isinstance(text, dict):
+        return {str(k): str(v) for k, v in text.items()}
+    out = {}
+    for pair in str(text or "").replace(",", ";").split(";"):
+        if not pair.strip():
+            continue
+        cut = min((i for i in (pair.find("="), pair.find(":")) if i >= 0), default=-1)
+        if cut <= 0:
+            raise TabulaError(f"an option is KEY=VALUE (or KEY:VALUE), not "
+                              f"{excerpt(pair.strip())}")
+        _option(pair[:cut], pair[cut + 1:], out)
+    return out
 
 
 class Spec:

@@ -238,7 +238,7 @@ def check_spec_text(text: str, folder: Path, name: str = "fuzz.yaml", said=None)
 
 def check_rule_text(text: str, said=None) -> str:
     from tabula_rules.errors import TabulaError
-    from tabula_rules.parser import parse
+    from tabula_rules.lang.parser import parse
     for what in ("expression", "statement", "bindings"):
         try:
             parse(text, what)
@@ -251,7 +251,7 @@ def check_rule_text(text: str, said=None) -> str:
 def run_command(argv: list) -> tuple:
     """Run `tabula ARGV` in-process: (exit code, stdout and stderr). A usage error's
     SystemExit counts as its code; any other exception escapes (a traceback)."""
-    from tabula_rules.cli import main
+    from tabula_rules.tools.cli import main
     # streams as a terminal's or a pipe's: UTF-8, stdout strict (a character that cannot
     # be written, a lone surrogate, fails), stderr with backslashes (as Python's own)
     out = io.TextIOWrapper(io.BytesIO(), encoding="utf-8", errors="strict")
@@ -289,7 +289,7 @@ def game_of(path) -> dict:
     order, and the end (decisions, points, scores, winners). Two logs are the same game
     when these are equal as values (1 == 1.0); the agents, the spec's path, the digests,
     the JSON's spacing and key order, and keys the reader ignores are not the game."""
-    from tabula_rules.gamelog import read_log
+    from tabula_rules.tools.gamelog import read_log
     log = read_log(path)
     head = log.header
     end = log.end or {}
@@ -305,7 +305,7 @@ class Recorded:
     claims (game_of), and the spec's game, to find the legal alternatives of a decision."""
 
     def __init__(self, spec: Path, seed: int, agents: list, path: Path):
-        from tabula_rules.gamelog import read_log
+        from tabula_rules.tools.gamelog import read_log
         from tabula_rules.spec import load_spec
         argv = ["run", str(spec), "--seed", str(seed), "--log", str(path)] + agents
         code, output = run_command(argv)
@@ -325,8 +325,8 @@ class Recorded:
     def alternatives(self, k: int) -> list:
         """[(tuple as JSON, action string)] of every legal action at decision k (1-based)
         but the logged one, in the recorded game."""
-        from tabula_rules.gamelog import replay
-        from tabula_rules.values import encode
+        from tabula_rules.tools.gamelog import replay
+        from tabula_rules.runtime.values import encode
         st, stop = replay(self.log, self.engine, upto=k - 1)
         if stop is not None or st.pending is None:
             return []
@@ -738,7 +738,7 @@ class Campaign:
         return ("combined: " if kind == "combined" else "") + "; ".join(done), text
 
     def _tamper_objs(self, kind: str, objs: list, rec: Recorded, rng: random.Random) -> str:
-        from tabula_rules.gamelog import header_digest
+        from tabula_rules.tools.gamelog import header_digest
         head = objs[0] if objs and "format" in objs[0] else None
         if head is None and kind in _HEADER_TAMPERS + ("spec_path", "check"):
             return "no header left to edit"

@@ -6,7 +6,7 @@ docs/ecosystem.md):
 
 The seats rotate from game to game; the OpenSpiel bot (MCTSBot with a random-rollout
 evaluator, uct_c 2, on the game with win_loss returns) sees a determinisation of the state
-(tabula_rules.openspiel.play_game, fair=True). Prints one line per game and the wins per
+(tabula_rules.adapters.openspiel.play_game, fair=True). Prints one line per game and the wins per
 bot (a shared victory split between its winners).
 """
 
@@ -21,8 +21,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from open_spiel.python.algorithms import mcts  # noqa: E402
 
-from tabula_rules.agents import make_agent  # noqa: E402
-from tabula_rules.openspiel import load, play_game  # noqa: E402
+from tabula_rules.bots.agents import make_agent  # noqa: E402
+from tabula_rules.adapters.openspiel import load, play_game  # noqa: E402
 
 BOT = "openspiel-mcts"
 

@@ -1,4 +1,4 @@
-"""Bots (interpreter/agents.py): determinisations agree with what a seat sees, agents play
+"""Bots (interpreter/bots/agents.py): determinisations agree with what a seat sees, agents play
 legal actions, games are reproducible, and greedy beats random, MCTS beats greedy in
 Medang over a fixed set of seeds."""
 
@@ -7,8 +7,8 @@ import random
 import pytest
 
 from tabula_rules import CHANCE, TabulaError, load_game
-from tabula_rules.simulate import run_batch
-from tabula_rules.agents import (GreedyAgent, MCTSAgent, RandomAgent, View, determinize,
+from tabula_rules.tools.simulate import run_batch
+from tabula_rules.bots.agents import (GreedyAgent, MCTSAgent, RandomAgent, View, determinize,
                                 hidden_slots, make_agent, make_agents, play_game)
 
 from conftest import ROOT

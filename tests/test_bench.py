@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from tabula_rules import bench, benchconfig
-from tabula_rules.cli import main
+from tabula_rules.tools import bench, benchconfig
+from tabula_rules.tools.cli import main
 from tabula_rules.spec import resolve_spec_path
 
 from conftest import EXAMPLES, ROOT, SPEC_FILES

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from tabula_rules.cli import main
+from tabula_rules.tools.cli import main
 
 from conftest import ROOT
 
@@ -163,7 +163,7 @@ def test_compile_of_a_bad_spec_is_located(capsys, tmp_path):
 def commands():
     """{name: parser} of every `tabula` command, as registered (others' commands too)."""
     import argparse
-    from tabula_rules.cli import parser
+    from tabula_rules.tools.cli import parser
     sub = next(a for a in parser()._actions if isinstance(a, argparse._SubParsersAction))
     return dict(sub.choices)
 
@@ -181,7 +181,7 @@ def test_version_is_the_package_metadata(capsys):
 
 def test_every_option_of_every_command_has_help_and_its_default():
     import argparse
-    from tabula_rules.cli import HelpFormatter
+    from tabula_rules.tools.cli import HelpFormatter
     found = commands()
     assert {"list", "validate", "run", "replay", "test", "bench", "simulate", "diff",
             "compile", "graph"} <= set(found)
@@ -248,7 +248,7 @@ def test_graph_draws_svg_without_graphviz(capsys, tmp_path, monkeypatch):
 
 
 def test_graph_draws_every_shipped_spec_as_svg(capsys):
-    from tabula_rules import catalog
+    from tabula_rules.lang import catalog
     for spec in catalog.shipped():
         code, svg, err = run(capsys, "graph", str(spec.path), "--format", "svg")
         assert code == 0, err
@@ -337,8 +337,8 @@ def test_an_unknown_name_is_an_error_with_a_hint(capsys, tmp_path, monkeypatch, 
 
 def test_scenarios_by_name(capsys, tmp_path, monkeypatch):
     import yaml
-    from tabula_rules import catalog
-    from tabula_rules.scenario import find_scenario_files
+    from tabula_rules.lang import catalog
+    from tabula_rules.tools.scenario import find_scenario_files
     files = find_scenario_files([MEDANG])
     scenarios = sum(len(yaml.safe_load(f.read_text())["scenarios"]) for f in files)
     monkeypatch.chdir(tmp_path)
@@ -472,12 +472,12 @@ def test_no_module_imports_the_command_line():
         for node in ast.walk(ast.parse(path.read_text(), str(path))):
             if isinstance(node, ast.ImportFrom):
                 names = [a.name for a in node.names]
-                if (node.level and node.module == "cli") or node.module == "tabula_rules.cli" \
+                if (node.level and node.module == "cli") or node.module == "tabula_rules.tools.cli" \
                         or (node.level and node.module is None and "cli" in names) \
                         or (node.module == "tabula_rules" and "cli" in names):
                     offenders.append(f"{path.name}:{node.lineno}")
             elif isinstance(node, ast.Import):
-                if any(a.name == "tabula_rules.cli" for a in node.names):
+                if any(a.name == "tabula_rules.tools.cli" for a in node.names):
                     offenders.append(f"{path.name}:{node.lineno}")
     assert not offenders, offenders
 
@@ -491,7 +491,7 @@ def test_importing_every_module_does_not_import_the_command_line():
             "        except ModuleNotFoundError as e:\n"
             "            if e.name.startswith('tabula_rules'):\n"
             "                raise\n"
-            "print('tabula_rules.cli' in sys.modules)\n")
+            "print('tabula_rules.tools.cli' in sys.modules)\n")
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                           cwd=ROOT)
     assert proc.returncode == 0, proc.stderr

@@ -15,7 +15,7 @@ import tokenize
 import pytest
 
 from tabula_rules import load_game
-from tabula_rules.codegen import SAFE_BUILTINS, comment
+from tabula_rules.compiler.codegen import SAFE_BUILTINS, comment
 from tabula_rules.errors import RuleError
 
 # strings of every shape Python code could hide in: quotes, newlines, line separators

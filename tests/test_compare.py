@@ -8,8 +8,8 @@ import statistics
 import pytest
 
 from tabula_rules import TabulaError
-from tabula_rules.cli import main
-from tabula_rules.compare import (Comparison, compare_records, compare_variants, holm,
+from tabula_rules.tools.cli import main
+from tabula_rules.tools.compare import (Comparison, compare_records, compare_variants, holm,
                                  paired, t975, verdict)
 from tabula_rules.spec import Spec
 

@@ -5,8 +5,8 @@ from pathlib import Path
 
 import pytest
 
-from tabula_rules.cli import main
-from tabula_rules.deadcode import dead_data
+from tabula_rules.tools.cli import main
+from tabula_rules.compiler.deadcode import dead_data
 from tabula_rules.spec import Spec, load_spec
 
 SPEC = """\

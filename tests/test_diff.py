@@ -2,8 +2,8 @@
 
 import json
 
-from tabula_rules.cli import main
-from tabula_rules.diff import diff_specs
+from tabula_rules.tools.cli import main
+from tabula_rules.tools.diff import diff_specs
 from tabula_rules.spec import Spec
 
 from conftest import ROOT

@@ -6,7 +6,7 @@ import random
 import pytest
 
 from tabula_rules import CHANCE, TERMINAL, IllegalAction, load_game
-from tabula_rules.engine import State
+from tabula_rules.runtime.engine import State
 
 from conftest import ROOT
 

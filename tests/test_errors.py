@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-from tabula_rules import loader
+from tabula_rules.lang import loader
 from tabula_rules.errors import Pos, RuleError, SpecError
 from tabula_rules.spec import Spec, load_game
 

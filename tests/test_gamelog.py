@@ -1,4 +1,4 @@
-"""Game logs (interpreter/gamelog.py): `tabula run --log` writes a log that `tabula replay`
+"""Game logs (interpreter/tools/gamelog.py): `tabula run --log` writes a log that `tabula replay`
 re-plays for every spec; edited, truncated and malformed logs, and logs of another spec,
 are refused at the line that fails, without a traceback; a variant is analysed; a
 player's log (--for) holds nothing its player's observation did not show."""
@@ -11,10 +11,10 @@ from pathlib import Path
 import pytest
 
 from tabula_rules import CHANCE, TabulaError, load_game, load_spec
-from tabula_rules.agents import make_agents, play_game
-from tabula_rules.cli import bot_rng, main
-from tabula_rules.engine import State
-from tabula_rules.gamelog import GameLog, player_views, read_log
+from tabula_rules.bots.agents import make_agents, play_game
+from tabula_rules.tools.cli import bot_rng, main
+from tabula_rules.runtime.engine import State
+from tabula_rules.tools.gamelog import GameLog, player_views, read_log
 
 from conftest import EXAMPLES, ROOT, SPEC_FILES
 

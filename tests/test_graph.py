@@ -1,6 +1,5 @@
 """tabula graph (DOT, Mermaid, JSON) and the action graphs compared by tabula diff."""
 
-import argparse
 import html
 import json
 import re
@@ -11,10 +10,12 @@ import textwrap
 
 import pytest
 
-from tabula_rules.diff import diff_specs, format_diff
+from tabula_rules.tools.diff import diff_specs, format_diff
 from tabula_rules.errors import SpecError
-from tabula_rules.graph import (add_command, diff_graphs, format_graph_diff, graph_data,
-                               graph_diff_json, mermaid_text, natural, render)
+from tabula_rules.tools import cli
+from tabula_rules.tools.diff import diff_graphs, format_graph_diff, graph_diff_json
+from tabula_rules.tools.graph import graph_data, mermaid_text, render
+from tabula_rules.tools.graphview import natural
 from tabula_rules.spec import Spec
 
 from conftest import EXAMPLES, ROOT, SPEC_FILES
@@ -87,12 +88,8 @@ def game_of(body: str) -> str:
 
 
 def run(capsys, *argv):
-    """The command as `tabula graph` runs it (cli.py registers it with add_command)."""
-    ap = argparse.ArgumentParser(prog="tabula")
-    sub = ap.add_subparsers(dest="command")
-    add_command(sub)
-    args = ap.parse_args(["graph", *map(str, argv)])
-    code = args.fn(args)
+    """The command as `tabula graph` runs it."""
+    code = cli.main(["graph", *map(str, argv)])
     out, err = capsys.readouterr()
     return code, out, err
 
@@ -419,10 +416,7 @@ def test_bad_format_is_a_usage_error(capsys):
 def test_a_bad_spec_gives_a_located_error_and_no_traceback(tmp_path):
     bad = tmp_path / "bad.yaml"
     bad.write_text(HEAD + "play:\n  - move nothing to nowhere\n")
-    script = ("import argparse, sys; from tabula_rules.graph import add_command; "
-              "ap = argparse.ArgumentParser(); add_command(ap.add_subparsers()); "
-              "a = ap.parse_args(sys.argv[1:]); sys.exit(a.fn(a))")
-    done = subprocess.run([sys.executable, "-c", script, "graph", str(bad)],
+    done = subprocess.run([sys.executable, "-m", "tabula_rules", "graph", str(bad)],
                           capture_output=True, text=True, cwd=ROOT, check=False)
     assert done.returncode == 1 and done.stdout == ""
     assert f"{bad}:9:10: error: unknown name 'nothing'" in done.stderr
@@ -430,7 +424,7 @@ def test_a_bad_spec_gives_a_located_error_and_no_traceback(tmp_path):
 
 
 def test_registered_in_the_tabula_command(capsys):
-    from tabula_rules.cli import main, parser
+    from tabula_rules.tools.cli import main, parser
     try:
         parser().parse_args(["graph", "SPEC"])
     except SystemExit:

@@ -36,7 +36,7 @@ def test_name_template_lone_brace_is_located(tmp_path):
 
 
 def test_name_template_substitutes_plain_names_and_escaped_braces(tmp_path):
-    from tabula_rules.names import render_template, template_parts
+    from tabula_rules.runtime.templates import render_template, template_parts
     parts = template_parts("{{{colour}}}-{n}")
     assert render_template(parts, {"colour": "red", "n": 3}) == "{red}-3"
     assert render_template(template_parts("{n}"), {"n": 10 ** 5000}).startswith("<a number")
@@ -97,7 +97,7 @@ def test_failing_label_is_a_located_rule_error(tmp_path):
 
 
 def test_a_number_too_long_for_text_is_a_rule_error(tmp_path):
-    from tabula_rules.engine import _explain
+    from tabula_rules.runtime.engine import _explain
     try:
         str(10 ** 5000)
     except ValueError as exc:
@@ -202,7 +202,7 @@ def call_chain(n: int, step: str = "f{j}(p) + 1") -> str:
 
 
 def test_a_chain_of_2000_functions_is_a_located_error_at_the_bound(tmp_path):
-    from tabula_rules.builtins import MAX_CALL_DEPTH
+    from tabula_rules.compiler.builtins import MAX_CALL_DEPTH
     text = call_chain(2000)
     path, err = validate_error(tmp_path, text)
     depth = MAX_CALL_DEPTH
@@ -212,7 +212,7 @@ def test_a_chain_of_2000_functions_is_a_located_error_at_the_bound(tmp_path):
 
 
 def test_a_chain_up_to_the_bound_compiles_and_plays(tmp_path):
-    from tabula_rules.builtins import MAX_CALL_DEPTH
+    from tabula_rules.compiler.builtins import MAX_CALL_DEPTH
     path = write(tmp_path, call_chain(MAX_CALL_DEPTH - 2))   # 32 functions deep, reds too
     st = play_out(path)
     # every call adds 1, then reds(p): the chain really ran, once per player

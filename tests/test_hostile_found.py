@@ -7,9 +7,9 @@ import sys
 import pytest
 
 from conftest import ROOT
-from tabula_rules.cli import main
+from tabula_rules.tools.cli import main
 from tabula_rules.errors import TabulaError
-from tabula_rules.gamelog import header_digest
+from tabula_rules.tools.gamelog import header_digest
 from tabula_rules.spec import load_spec
 
 TINY = str(ROOT / "examples" / "tiny")
@@ -63,7 +63,7 @@ def test_a_log_escaping_a_lone_surrogate_is_refused_without_a_traceback(tmp_path
                        encoding="utf-8")
     line = i + 1
     for argv in (["replay", str(path)], ["replay", str(path), "--spec", str(variant)]):
-        proc = subprocess.run([sys.executable, "-m", "tabula_rules.cli"] + argv,
+        proc = subprocess.run([sys.executable, "-m", "tabula_rules.tools.cli"] + argv,
                               capture_output=True, cwd=ROOT, timeout=60)
         err = proc.stderr.decode("utf-8", "replace")
         assert proc.returncode == 1 and "Traceback" not in err, err
@@ -137,7 +137,7 @@ def test_simulate_resume_reports_a_record_escaping_a_lone_surrogate(tmp_path, fi
     was summarised, and printing the summary failed on stdout (UnicodeEncodeError: a
     traceback). Such a line now cannot be read: reported, left in place, played again."""
     out, argv, _ = damaged_run(tmp_path, 3, field, value)
-    proc = subprocess.run([sys.executable, "-m", "tabula_rules.cli"] + argv + ["--resume"],
+    proc = subprocess.run([sys.executable, "-m", "tabula_rules.tools.cli"] + argv + ["--resume"],
                           capture_output=True, cwd=ROOT, timeout=120)
     err = proc.stderr.decode("utf-8", "replace")
     assert proc.returncode == 0 and "Traceback" not in err, err

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from tabula_rules import loader, parser
+from tabula_rules.lang import loader, parser
 from tabula_rules.spec import Spec, load_game
 from test_errors import BASE, at, check, edit, raised, validate_error, write
 
@@ -136,7 +136,7 @@ def test_a_table_variable_mixing_key_types_serialises_and_names_its_entries(tmp_
     """A variable whose value is a mapping with keys of three types: the state's JSON text
     is made and read back, and each entry is named in the spec's words (none, not None)."""
     import json
-    from tabula_rules.engine import State
+    from tabula_rules.runtime.engine import State
     text = edit(BASE, ("  rounds: {value: 0}\n",
                        "  rounds: {value: 0}\n  mixed: {value: {1: a, x: b, null: c}}\n"))
     path = write(tmp_path, text)
@@ -193,7 +193,7 @@ def test_a_control_character_after_crlf_lines_is_located(tmp_path):
 import os  # noqa: E402
 
 from tabula_rules.errors import MAX_INPUT_BYTES, read_input  # noqa: E402
-from tabula_rules.scenario import run_file  # noqa: E402
+from tabula_rules.tools.scenario import run_file  # noqa: E402
 
 SECRET = "API_TOKEN=hunter2-very-secret"
 
@@ -375,8 +375,8 @@ def test_a_game_log_or_record_file_that_is_not_a_regular_file_is_refused(tmp_pat
     after reading the bound."""
     import os
 
-    from tabula_rules import gamelog, simulate
-    from tabula_rules.cli import main
+    from tabula_rules.tools import gamelog, simulate
+    from tabula_rules.tools.cli import main
     from tabula_rules.errors import TabulaError
     fifo = tmp_path / "log.jsonl"
     os.mkfifo(fifo)

@@ -8,8 +8,8 @@ import os
 
 import pytest
 
-from tabula_rules.cli import main
-from tabula_rules.gamelog import header_digest
+from tabula_rules.tools.cli import main
+from tabula_rules.tools.gamelog import header_digest
 
 from conftest import ROOT
 
@@ -156,7 +156,7 @@ def test_resume_reports_a_corrupted_middle_line_and_plays_its_game(capsys, tmp_p
     assert code == 0
     assert f"warning: {out}: 1 line cannot be read: line 3 (not JSON)" in err
     # game 2 was played again (appended), games 3 and 4 were kept, not dropped
-    from tabula_rules.simulate import read_records
+    from tabula_rules.tools.simulate import read_records
     recs = read_records(out)
     assert sorted(r["index"] for r in recs) == [0, 1, 2, 3, 4]
     assert json.loads(whole[2]) in recs
@@ -230,7 +230,7 @@ def test_a_full_disk_is_a_clear_error(capsys, tmp_path):
 
 
 def test_an_output_error_no_command_wraps_is_still_exit_1(capsys, monkeypatch):
-    from tabula_rules import cli
+    from tabula_rules.tools import cli
 
     def broken(args):
         raise OSError(28, "No space left on device", "/somewhere/out.json")
@@ -240,7 +240,7 @@ def test_an_output_error_no_command_wraps_is_still_exit_1(capsys, monkeypatch):
 
 
 def test_counts_must_be_positive(capsys):
-    from tabula_rules import bench
+    from tabula_rules.tools import bench
     from tabula_rules.errors import TabulaError
     from tabula_rules.spec import load_spec
     for games in ("0", "-3"):
@@ -289,7 +289,7 @@ def test_a_bench_suite_that_is_not_a_regular_file_or_too_big_is_refused(capsys, 
 def test_an_empty_bench_suite_file_keeps_every_default(capsys, tmp_path):
     config = tmp_path / "bench.yaml"
     config.write_text("# nothing yet\n\n")
-    from tabula_rules.benchconfig import load
+    from tabula_rules.tools.benchconfig import load
     suite = load(config)
     assert suite.games == {} and suite.ratios == [] and suite.parallel is None
 

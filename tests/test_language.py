@@ -999,7 +999,7 @@ def test_list_variables_hold_a_list_computed_once(tmp_path):
     assert [st.prog.piece_names[p] for p in st.gv[reds]] == ["red1", "red3"]
     assert len(copy.gv[reds]) == 3
     assert copy.pv[0][st.prog.pvar_names.index("seen")] == [1, 2, 3]
-    from tabula_rules.engine import State
+    from tabula_rules.runtime.engine import State
     again = State.from_json(g, st.to_json())
     assert again.to_json_text() == st.to_json_text()
 

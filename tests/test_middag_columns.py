@@ -7,7 +7,7 @@ data would pass every scenario of the spec. Here a variant gives the right colum
 numbers, and a hunt must read the column that is the current field."""
 
 
-from tabula_rules.scenario import run_file
+from tabula_rules.tools.scenario import run_file
 
 from conftest import ROOT
 

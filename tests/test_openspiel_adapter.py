@@ -1,5 +1,5 @@
-"""Every spec as an OpenSpiel game (interpreter/openspiel.py) and its fixed action space
-(interpreter/actionspace.py), checked with OpenSpiel's own code: random_sim_test on
+"""Every spec as an OpenSpiel game (interpreter/adapters/openspiel.py) and its fixed action space
+(interpreter/adapters/actionspace.py), checked with OpenSpiel's own code: random_sim_test on
 every spec and example, its MCTS bot against Tabula's bots, CFR and exploitability on
 Kuhn poker, and a lockstep walk of Kuhn poker against pyspiel's kuhn_poker."""
 
@@ -16,9 +16,9 @@ from conftest import EXAMPLES, ROOT, SPEC_FILES  # noqa: E402
 from openspiel_util import Partitions  # noqa: E402
 
 from tabula_rules import IllegalAction, TabulaError, load_game, load_spec  # noqa: E402
-from tabula_rules.actionspace import ActionSpace  # noqa: E402
-from tabula_rules.agents import make_agent  # noqa: E402
-from tabula_rules.openspiel import load, play_game, wrap  # noqa: E402
+from tabula_rules.adapters.actionspace import ActionSpace  # noqa: E402
+from tabula_rules.bots.agents import make_agent  # noqa: E402
+from tabula_rules.adapters.openspiel import load, play_game, wrap  # noqa: E402
 
 ALL = [*SPEC_FILES, *EXAMPLES]
 KUHN = ROOT / "examples" / "kuhn_poker"
@@ -244,8 +244,8 @@ def test_bad_input_is_a_clear_error():
 
 
 def test_importing_the_package_imports_neither_pyspiel_nor_pettingzoo():
-    code = ("import sys, tabula_rules, tabula_rules.cli, tabula_rules.actionspace, "
-            "tabula_rules.observe; print(sorted(m for m in ('pyspiel', 'pettingzoo', "
+    code = ("import sys, tabula_rules, tabula_rules.tools.cli, tabula_rules.adapters.actionspace, "
+            "tabula_rules.adapters.observe; print(sorted(m for m in ('pyspiel', 'pettingzoo', "
             "'gymnasium') if m in sys.modules))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          cwd=ROOT, check=True).stdout

@@ -158,7 +158,7 @@ def test_installed_a_variant_elsewhere_extends_a_shipped_game(venv, tmp_path):
 # ---- names ------------------------------------------------------------------------------------
 
 def test_every_shipped_spec_has_a_name_and_no_name_is_shared():
-    from tabula_rules import catalog
+    from tabula_rules.lang import catalog
     specs = catalog.shipped(ROOT)
     assert specs, "no shipped specs found"
     for s in specs:
@@ -172,7 +172,7 @@ def test_every_shipped_spec_has_a_name_and_no_name_is_shared():
 def test_the_package_names_no_game():
     """interpreter/ finds games by scanning its data: no game's name in its code (string
     constants other than docstrings)."""
-    from tabula_rules import catalog
+    from tabula_rules.lang import catalog
     names = set(catalog.names(ROOT))
     words = re.compile(r"\b(" + "|".join(map(re.escape, sorted(names))) + r")\b")
     found = []
@@ -193,7 +193,7 @@ def test_the_package_names_no_game():
 def test_the_distribution_name_is_not_the_taken_one():
     project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
     assert project["name"] != "tabula"                   # another project's, on PyPI
-    assert project["scripts"]["tabula"] == "tabula_rules.cli:main"
+    assert project["scripts"]["tabula"] == "tabula_rules.tools.cli:main"
     # and the import name is not `interpreter` (another project's top-level package)
     setuptools = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]
     assert setuptools["package-dir"]["tabula_rules"] == "interpreter"

@@ -1,4 +1,4 @@
-"""Every spec as a PettingZoo AEC environment (interpreter/pettingzoo.py), checked with
+"""Every spec as a PettingZoo AEC environment (interpreter/adapters/pettingzoo.py), checked with
 PettingZoo's own api_test and seed_test."""
 
 import warnings
@@ -13,8 +13,8 @@ from pettingzoo.test import api_test, seed_test  # noqa: E402
 from conftest import EXAMPLES, ROOT, SPEC_FILES  # noqa: E402
 
 from tabula_rules import IllegalAction, TabulaError  # noqa: E402
-from tabula_rules.actionspace import ActionSpace  # noqa: E402
-from tabula_rules.pettingzoo import env  # noqa: E402
+from tabula_rules.adapters.actionspace import ActionSpace  # noqa: E402
+from tabula_rules.adapters.pettingzoo import env  # noqa: E402
 
 ALL = [*SPEC_FILES, *EXAMPLES]
 KUHN = ROOT / "examples" / "kuhn_poker"
@@ -180,7 +180,7 @@ def test_a_seed_plays_the_game_tabula_plays_with_that_seed(spec):
     """reset(seed=s) seeds the game and draws chance as agents.play_game does: random
     agents replayed through the environment (the same generators, the ids of the actions
     they pick) end with the scores and actions of Tabula's own game of seed s."""
-    from tabula_rules.agents import RandomAgent, View, agent_rng, play_game
+    from tabula_rules.bots.agents import RandomAgent, View, agent_rng, play_game
     e = env(ROOT / spec, players=2)
     space = ActionSpace(e.game)
     for seed in (3, 4):

@@ -8,7 +8,7 @@ import time
 import pytest
 
 from tabula_rules import CHANCE, load_spec
-from tabula_rules.engine import State
+from tabula_rules.runtime.engine import State
 
 from conftest import EXAMPLES, SPEC_FILES
 

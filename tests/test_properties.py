@@ -7,7 +7,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from tabula_rules import load_game
-from tabula_rules.engine import State
+from tabula_rules.runtime.engine import State
 
 from conftest import ROOT
 

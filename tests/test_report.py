@@ -13,10 +13,10 @@ import sys
 import pytest
 
 from tabula_rules import TabulaError
-from tabula_rules.compare import Comparison, Metric, compare_records, compare_variants
-from tabula_rules.report import (render_comparison_report, render_report,
+from tabula_rules.tools.compare import Comparison, Metric, compare_records, compare_variants
+from tabula_rules.tools.report import (render_comparison_report, render_report,
                                 write_comparison_report, write_report)
-from tabula_rules.simulate import run_batch, summarize
+from tabula_rules.tools.simulate import run_batch, summarize
 
 from conftest import ROOT
 
@@ -199,11 +199,11 @@ def test_matplotlib_is_lazy_and_pyplot_untouched():
     salt = matplotlib.rcParams["svg.hashsalt"]
     render_report(summarize([record(0, 2, [5, 2], [0])]))
     assert matplotlib.rcParams["svg.hashsalt"] == salt        # rc_context only
-    code = ("import sys, tabula_rules, tabula_rules.report\n"
+    code = ("import sys, tabula_rules, tabula_rules.tools.report\n"
             "assert 'matplotlib' not in sys.modules\n"
-            "from tabula_rules.simulate import summarize\n"
+            "from tabula_rules.tools.simulate import summarize\n"
             f"recs = [{record(0, 2, [5, 2], [0], agents=['a', 'b'])!r}]\n"
-            "tabula_rules.report.render_report(summarize(recs))\n"
+            "tabula_rules.tools.report.render_report(summarize(recs))\n"
             "assert 'matplotlib' in sys.modules\n"
             "assert 'matplotlib.pyplot' not in sys.modules\n")
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
@@ -302,7 +302,7 @@ def test_the_comparison_page_holds_the_run_and_the_metrics(medang_pair):
 
 def test_the_verdict_is_on_top(medang_pair):
     c, page = medang_pair
-    from tabula_rules.compare import verdict
+    from tabula_rules.tools.compare import verdict
     lines = verdict(c)
     top = page.index('<section class="verdict">')
     assert top < page.index("<dl class=\"run\">") < page.index("<h2>Metrics</h2>")
@@ -371,7 +371,7 @@ def test_the_rule_diff_is_shown_escaped_and_word_by_word(medang_pair):
 
 
 def test_word_diff_marks_the_changed_words():
-    from tabula_rules.diff import word_diff
+    from tabula_rules.tools.diff import word_diff
     a, b = word_diff("choose: u in [left(self)] where u != none",
                      "choose: u in [left(self), above(self)] where u != none")
     assert a == [("choose: u in [left(self)] where u != none", False)]
@@ -389,7 +389,7 @@ def test_word_diff_marks_the_changed_words():
 
 def test_the_rule_diff_of_diff_specs(tmp_path):
     # the dict of diff_specs is shown as `tabula diff` prints it
-    from tabula_rules.diff import diff_specs, format_diff
+    from tabula_rules.tools.diff import diff_specs, format_diff
     from tabula_rules.spec import load_spec
     d = diff_specs(load_spec(MEDANG), load_spec(PRAMBANAN))
     recs = [record(i, 2, [3, 1 + i], [0]) for i in range(3)]
@@ -496,8 +496,8 @@ def test_a_users_matplotlibrc_changes_nothing(tmp_path):
         'axes.prop_cycle: cycler(color=["ff0000", "00ff00"])\nfont.size: 20\n'
         "axes.grid: False\n")
     code = ("import sys\n"
-            "from tabula_rules.simulate import run_batch\n"
-            "from tabula_rules.report import render_report\n"
+            "from tabula_rules.tools.simulate import run_batch\n"
+            "from tabula_rules.tools.report import render_report\n"
             "s = run_batch(sys.argv[1], 6, players=3, seed=1, workers=1)\n"
             "s.seconds = None\n"
             "sys.stdout.write(render_report(s))\n")
@@ -607,7 +607,7 @@ def test_the_pages_fit_a_browser_window(medang, medang_pair, tmp_path):
     its Prambanan variant), and a page of long unbroken strings, at 1280 and 800 px in
     headless Chromium: no horizontal scroll, no element outside the page, no text wider
     than its box; a screenshot of each (left in the test's folder)."""
-    from tabula_rules.diff import diff_specs
+    from tabula_rules.tools.diff import diff_specs
     from tabula_rules.spec import load_spec
     c = medang_pair[0]
     d = diff_specs(load_spec(MEDANG), load_spec(PRAMBANAN))

@@ -6,7 +6,7 @@ import json
 import pytest
 
 from tabula_rules import SpecError
-from tabula_rules.cli import main
+from tabula_rules.tools.cli import main
 from tabula_rules.spec import Spec
 
 SPEC = """\

@@ -4,7 +4,7 @@ import textwrap
 
 import pytest
 
-from tabula_rules.scenario import run_file
+from tabula_rules.tools.scenario import run_file
 
 # Claims (docs/language.md, 10b): stones of two colours on a 5 x 5 grid; a stone may not
 # go next to the other colour; the largest connected group scores.

@@ -9,9 +9,9 @@ import pickle
 import pytest
 
 from tabula_rules import TabulaError, load_spec
-from tabula_rules import simulate
-from tabula_rules.agents import make_agent
-from tabula_rules.simulate import (game_seed, holm, percentile, read_records, run_batch,
+from tabula_rules.tools import simulate
+from tabula_rules.bots.agents import make_agent
+from tabula_rules.tools.simulate import (game_seed, holm, percentile, read_records, run_batch,
                                   summarize, t975, t_p_value, wilson)
 from tabula_rules.spec import Spec
 
@@ -326,8 +326,8 @@ def test_points_by_scoring_rule_and_seat():
 
 
 def test_records_name_the_first_player_and_every_decision_by_its_rule():
-    from tabula_rules.agents import play_game
-    from tabula_rules.simulate import play_record
+    from tabula_rules.bots.agents import play_game
+    from tabula_rules.tools.simulate import play_record
     from tabula_rules.spec import load_spec
     game = load_spec(MEDANG).game(3)
     for i in range(12):
@@ -377,7 +377,7 @@ scoring:
 
 @pytest.mark.parametrize("start, first", [("1", 1), ("2", 2), ("0", 0)])
 def test_the_first_player_is_the_first_to_decide_in_the_turns(tmp_path, start, first):
-    from tabula_rules.simulate import play_record
+    from tabula_rules.tools.simulate import play_record
     path = tmp_path / "firsts.yaml"
     path.write_text(FIRSTS.replace("START", start))
     game = Spec(path).game(3)
@@ -391,7 +391,7 @@ def test_the_first_player_is_the_first_to_decide_in_the_turns(tmp_path, start, f
 
 
 def test_simultaneous_moves_have_no_first_player():
-    from tabula_rules.simulate import play_record
+    from tabula_rules.tools.simulate import play_record
     game = load_spec(str(ROOT / "examples" / "goofspiel")).game(2)
     assert play_record(game, 0, 1, ["random"] * 2)["first_player"] is None
     s = run_batch(game.spec, 4, workers=1)

@@ -12,8 +12,8 @@ from fractions import Fraction
 import pytest
 
 from tabula_rules import SpecError
-from tabula_rules.agents import RandomAgent, determinize, play_game
-from tabula_rules.engine import State
+from tabula_rules.bots.agents import RandomAgent, determinize, play_game
+from tabula_rules.runtime.engine import State
 from tabula_rules.errors import IllegalAction, RuleError, TabulaError
 from tabula_rules.spec import Spec
 

@@ -4,7 +4,7 @@ from pathlib import Path
 
 import pytest
 
-from tabula_rules.scenario import find_scenario_files, run_file
+from tabula_rules.tools.scenario import find_scenario_files, run_file
 
 from conftest import SPECS
 

@@ -6,9 +6,9 @@ import json
 
 import pytest
 
-from tabula_rules.cli import main
+from tabula_rules.tools.cli import main
 from tabula_rules.errors import RuleError
-from tabula_rules.scenario import run_file
+from tabula_rules.tools.scenario import run_file
 from tabula_rules.spec import Spec
 
 from conftest import EMPTY as EMPTY_CHOICES
@@ -158,6 +158,6 @@ def test_the_shipped_scenarios_pass_strict():
     """Every skip the shipped specs mean is said with else: (Medang's two were found by
     strict play: an empty hand, an empty market and pile)."""
     from conftest import ROOT
-    from tabula_rules.cli import main
+    from tabula_rules.tools.cli import main
     for folder in ("medang", "medina", "middag"):
         assert main(["test", "--strict", str(ROOT / "specs" / folder)]) == 0, folder

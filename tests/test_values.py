@@ -7,14 +7,14 @@ from fractions import Fraction
 import pytest
 
 from tabula_rules import RuleError, SpecError
-from tabula_rules.agents import determinize
-from tabula_rules.cli import main
-from tabula_rules.engine import State
-from tabula_rules.gamelog import check_full, read_log
-from tabula_rules.scenario import run_file
-from tabula_rules.simulate import run_batch
+from tabula_rules.bots.agents import determinize
+from tabula_rules.tools.cli import main
+from tabula_rules.runtime.engine import State
+from tabula_rules.tools.gamelog import check_full, read_log
+from tabula_rules.tools.scenario import run_file
+from tabula_rules.tools.simulate import run_batch
 from tabula_rules.spec import Spec
-from tabula_rules.values import decode, encode
+from tabula_rules.runtime.values import decode, encode
 
 BASE = """\
 game: {id: v, name: V, source: none, players: {min: 2, max: 3}}
@@ -376,9 +376,9 @@ def test_simulate_records_and_statistics_with_fractional_scores(tmp_path):
     mean = sum(float(decode(r["scores"][0])) for r in recs) / 30
     assert summary.score_mean_by_seat[0] == pytest.approx(mean)
     json.dumps(summary.to_dict())
-    from tabula_rules.compare import compare_records
+    from tabula_rules.tools.compare import compare_records
     compare_records(summary.records, summary.records, [], [])
-    from tabula_rules.report import render_report
+    from tabula_rules.tools.report import render_report
     assert "Scores" in render_report(summary)
 
 
@@ -416,9 +416,9 @@ def test_a_scenario_expects_fractions(tmp_path):
 
 def arrivals(tmp_path, order: str, extra: str = ""):
     path = tmp_path / f"a_{order}.yaml"
-    path.write_text(BASE + textwrap.dedent(f"""
+    path.write_text(BASE + textwrap.dedent("""
         options:
-          order: {{default: up, choices: [up, down]}}
+          order: {default: up, choices: [up, down]}
         play:
           - if: option.order == 'up'
             then:
@@ -431,7 +431,7 @@ def arrivals(tmp_path, order: str, extra: str = ""):
               - move deck to current.hand
           - move top(deck, 0) to heap
           - choose: c in current.hand
-            label: "discard {{c}} ({{c.half}})"
+            label: "discard {c} ({c.half})"
             do:
               - move c to heap
     """))

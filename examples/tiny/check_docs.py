@@ -3,7 +3,7 @@
 Run from the repository root:  python3 examples/tiny/check_docs.py [docs/language.md]
 
 Every ```yaml block is checked (```text blocks are not):
-  * every rule string in it is parsed with tabula_rules.parser.parse as what it is
+  * every rule string in it is parsed with tabula_rules.lang.parser.parse as what it is
     (statement, expression, bindings, {field} of a label);
   * a block with `game:` and `play:` sections is a complete spec: it is loaded (schema included),
     compiled for its smallest player count and played to the end with random moves;
@@ -29,7 +29,7 @@ import yaml
 ROOT = Path(__file__).resolve().parents[2]
 
 from tabula_rules.errors import TabulaError  # noqa: E402
-from tabula_rules.parser import parse  # noqa: E402
+from tabula_rules.lang.parser import parse  # noqa: E402
 from tabula_rules.spec import Spec  # noqa: E402
 
 TINY = ROOT / "examples" / "tiny" / "tiny.yaml"

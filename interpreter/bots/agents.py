@@ -1,0 +1,512 @@
+"""Bots: random, greedy and MCTS agents that see only what their seat may see.
+
+Input: a Game, a seed and one Agent per seat. Output: played games (scores, winners, the
+actions taken). An agent acts on a View of the state built for its seat: the seat's
+observation, its legal actions and their strings, its own random generator, and
+`sample(rng)`, which gives a determinisation: a copy of the game in which every piece the
+seat cannot see has been redistributed at random among the places the seat cannot see
+into (see `determinize`). Agents never receive the true state, so a bot that searches
+(MCTS) searches over worlds consistent with its own observation, never over the real one.
+
+Agents by name (`make_agent`): "random" (uniform), "greedy" (the action after which its own
+score minus the best other score is highest, ties at random), "mcts" / "mcts:N" /
+"mcts:N:D" (information-set UCT with N iterations per decision, 200 by default; random
+playouts to the end of the game, or for D decisions and then judged by the scores).
+"""
+
+from __future__ import annotations
+
+import math
+import random
+
+from ..errors import IllegalAction, TabulaError, did_you_mean, excerpt
+from ..runtime.engine import Game, State
+from ..runtime.model import CHANCE
+
+__all__ = ["Agent", "GreedyAgent", "MCTSAgent", "RandomAgent", "View", "AGENTS",
+           "agent_rng", "chance_rng", "determinize", "hidden_slots", "make_agent",
+           "make_agents", "play_game", "relist"]
+
+
+# ---- what a seat cannot see ---------------------------------------------------------------
+
+_HIDDEN: dict = {}
+
+
+def hidden_slots(prog, player: int) -> tuple:
+    """The slots whose pieces `player` cannot see (the same rule as State.observation):
+    a public zone is seen by all, an owner zone by its owner only, anything else by
+    nobody (count-only and hidden zones, other players' owner zones)."""
+    key = (id(prog), player)
+    got = _HIDDEN.get(key)
+    if got is not None and got[0] is prog:
+        return got[1]
+    if len(_HIDDEN) > 256:
+        _HIDDEN.clear()
+    zones = prog.zone_list
+    out = []
+    for s in range(prog.nslots):
+        z = zones[prog.slot_zone[s]]
+        if z.visibility == "public":
+            continue
+        if z.visibility == "owner" and prog.slot_owner[s] == player:
+            continue
+        out.append(s)
+    out = tuple(out)
+    _HIDDEN[key] = (prog, out)
+    return out
+
+
+def relist(st: State) -> None:
+    """List the pending decision again, from the state as it is now (after its pieces
+    were moved behind the engine's back). A paused decision's frame points at the
+    instruction that lists it, so running the stack lists it again (what State.from_json
+    does); listing has no side effects. If nothing is legal any more, the game goes on
+    as the rules say, up to the next decision."""
+    if st.terminal or st.pending is None:
+        return
+    if not st.stack or st.stack[-1] is not st.pending.frame:
+        raise TabulaError("the pending decision is not on top of the stack; cannot list it again")
+    st.pending = None
+    st._scores = None
+    steps = st.steps
+    st.run()
+    st.steps = steps
+
+
+def determinize(state: State, player: int, rng: random.Random) -> State:
+    """A copy of `state` in which every piece `player` cannot see is redistributed at
+    random among the positions that hold pieces `player` cannot see.
+
+    Each hidden slot keeps its number of pieces, and a piece only ever takes the place of
+    a piece of the same component (piece_component), so hidden hands, face-down piles and
+    secret pieces are resampled together and consistently with what `player` sees: the
+    player's observation of the copy equals its observation of `state`. The order inside
+    a hidden slot (the order of a face-down pile) is resampled too. The pending decision
+    is listed again on the copy. The copy gets its own random generator, drawn from
+    `rng` (the true state's generator would tell future shuffles), and no history
+    (the true actions name hidden pieces).
+
+    At the end of a game the observation shows every score, which hidden pieces may
+    decide: there the copy's scores may differ from the true ones.
+    Limits: hidden variables (none of the specs has them) are kept as they are; what a
+    player could infer from the history (a piece seen in a public zone, then taken into
+    another player's hand) is not used: only the current observation is.
+    """
+    new = state.clone()
+    comp = state.prog.piece_component
+    slots = new.slots
+    groups: dict = {}
+    for s in hidden_slots(state.prog, player):
+        for i, pid in enumerate(slots[s]):
+            groups.setdefault(comp[pid], []).append((s, i, pid))
+    where = new.where
+    for entries in groups.values():
+        if len(entries) < 2:
+            continue
+        pieces = [pid for _, _, pid in entries]
+        rng.shuffle(pieces)
+        for (s, i, _), pid in zip(entries, pieces):
+            slots[s][i] = pid
+            where[pid] = s
+    for s in state.prog.heaps:       # an unordered zone keeps its pieces in piece order
+        slots[s].sort()
+    new.rng = random.Random(rng.getrandbits(64))
+    new.history = []
+    new._scores = None
+    if new.seen is not None:          # what others chose out of sight stays unknown
+        new.seen = [e if e[3] is None or player in e[3] else (e[0], e[1], "", e[3])
+                    for e in new.seen]
+    pend = new.pending
+    others = ([who for who, _ in pend.joint[:len(pend.chosen)]]
+              if pend is not None and pend.joint is not None else [])
+    relist(new)
+    # at a simultaneous decision, the choices already made by others are secret: each is
+    # drawn at random among that player's legal actions
+    for who in others:
+        pend = new.pending
+        if pend is None or pend.joint is None or pend.player != who or who == player:
+            break
+        new._apply(pend, pend.actions[int(rng.random() * len(pend.actions))])
+    return new
+
+
+# ---- the view an agent gets ---------------------------------------------------------------
+
+class View:
+    """What an agent sees when it must act: its seat, its observation, its legal actions
+    (tuples) and their strings, its own generator, and `sample(rng)` for determinisations.
+    The true state is kept out of reach (only `sample` uses it, to make a copy). A view
+    is valid while its agent acts (the observation and strings are computed on first use).
+    """
+
+    __slots__ = ("player", "legal_actions", "rng", "_state", "_obs", "_strings")
+
+    def __init__(self, state: State, player: int, rng: random.Random):
+        self.player = player
+        self.legal_actions = tuple(state.legal_actions()) if \
+            state.current_player() == player else ()
+        self.rng = rng
+        self._state = state
+        self._obs = None
+        self._strings = None
+
+    @property
+    def observation(self) -> dict:
+        if self._obs is None:
+            self._obs = self._state.observation(self.player)
+        return self._obs
+
+    @property
+    def action_strings(self) -> list:
+        if self._strings is None:
+            st = self._state
+            self._strings = [st.action_to_string(a) for a in self.legal_actions]
+        return self._strings
+
+    def sample(self, rng: random.Random | None = None) -> State:
+        """A determinisation: a State consistent with this seat's observation."""
+        return determinize(self._state, self.player, self.rng if rng is None else rng)
+
+
+# ---- agents -------------------------------------------------------------------------------
+
+class Agent:
+    """A bot: `act(view)` returns one of `view.legal_actions`."""
+
+    name = "agent"
+
+    def act(self, view: View) -> tuple:
+        raise NotImplementedError
+
+    def __repr__(self) -> str:
+        return f"<agent {self.name}>"
+
+
+class RandomAgent(Agent):
+    """Uniform over the legal actions."""
+
+    name = "random"
+
+    def act(self, view: View) -> tuple:
+        acts = view.legal_actions
+        return acts[int(view.rng.random() * len(acts))]
+
+
+def _margin(scores: list, player: int) -> float:
+    """The player's score minus the best other score (its own score when alone)."""
+    others = [s for q, s in enumerate(scores) if q != player]
+    return scores[player] - (max(others) if others else 0)
+
+
+def _find(st: State, action: tuple, text: str):
+    """The action of `st`'s pending decision that is `action` or, failing that, the first
+    one whose string is `text` (None if there is none)."""
+    acts = st.pending.actions if st.pending is not None else ()
+    if action in acts:
+        return action
+    for a in acts:
+        if st.action_to_string(a) == text:
+            return a
+    return None
+
+
+class GreedyAgent(Agent):
+    """On one determinisation, tries every legal action and keeps those after which its
+    own score minus the best other score is highest; picks one of them at random."""
+
+    name = "greedy"
+
+    def act(self, view: View) -> tuple:
+        acts = view.legal_actions
+        if len(acts) == 1:
+            return acts[0]
+        rng = view.rng
+        world = view.sample(rng)
+        me = view.player
+        best, best_value = [], None
+        for a, text in zip(acts, view.action_strings):
+            st = world.clone()
+            b = _find(st, a, text)
+            if b is None:
+                continue
+            st._apply(st.pending, b)
+            value = _margin(st.scores(), me)
+            if best_value is None or value > best_value:
+                best, best_value = [a], value
+            elif value == best_value:
+                best.append(a)
+        if not best:
+            best = list(acts)
+        return best[int(rng.random() * len(best))]
+
+
+class _Node:
+    """A node of the search tree: the edge into it is one action (by its string) of one
+    player; `w` sums that player's rewards, `avail` counts the iterations in which the
+    action was legal at the parent (information-set MCTS). `keys` remembers the string
+    of each action tuple met at this node (labels are the costly part of a step)."""
+
+    __slots__ = ("children", "keys", "n", "w", "avail", "player")
+
+    def __init__(self, player: int):
+        self.children: dict = {}
+        self.keys: dict = {}
+        self.n = 0
+        self.w = 0.0
+        self.avail = 0
+        self.player = player
+
+
+# MCTS's random playouts stop after this many decisions, and the state is then judged by
+# its scores (which a game computes at any time): random playouts to the end of a long
+# game are slow and mostly noise (docs/simulate.md has the measurements).
+PLAYOUT_DEPTH = 8
+
+
+class MCTSAgent(Agent):
+    """Single-observer information-set MCTS (Cowling, Powley & Whitehouse, 2012).
+
+    Each iteration samples a determinisation from the view, then walks a tree whose edges
+    are (player, action string), so that one tree serves every determinisation: at each
+    decision it expands an untried legal action or else picks by UCB1 with availability
+    counts (w/n + c*sqrt(ln(avail)/n)); chance decisions are sampled uniformly and are
+    not part of the tree. A uniformly random playout follows, to the end of the game or,
+    with `rollout_depth`, for that many decisions (the state is then judged as it stands:
+    its scores, which a game computes at any time). Each player's reward is its share of
+    the victory (1 / number of winners, 0 for a loser) blended with its normalized score
+    margin ((own score - best other score) / largest absolute score, mapped to [0, 1])
+    with weight `margin_weight`, so that a narrow loss and a wide win tell apart. The
+    action played is the most visited root edge (ties at random).
+
+    An action's string is computed once per tree node and action tuple (a label names
+    things the acting player sees, so the tuple names the same action in every
+    determinisation that reaches the node).
+    """
+
+    def __init__(self, iterations: int = 200, rollout_depth: int | None = PLAYOUT_DEPTH,
+                 c: float = 0.35, margin_weight: float = 0.5):
+        if iterations < 1:
+            raise TabulaError("mcts needs at least 1 iteration")
+        if rollout_depth is not None and rollout_depth < 0:
+            raise TabulaError("an mcts playout depth cannot be negative")
+        self.iterations = int(iterations)
+        self.rollout_depth = None if rollout_depth is None else int(rollout_depth)
+        self.c = float(c)
+        self.margin_weight = float(margin_weight)
+        self.name = f"mcts:{self.iterations}:" + (
+            "end" if self.rollout_depth is None else f"{self.rollout_depth}")
+
+    def _rewards(self, st: State) -> list:
+        n = st.prog.players
+        sc = st.scores()
+        top = max(sc)
+        # the tie-breakers are needed only when the best score is shared
+        winners = st.winners() if sc.count(top) > 1 else [sc.index(top)]
+        share = 1.0 / len(winners)
+        r = [share if p in winners else 0.0 for p in range(n)]
+        if self.margin_weight and n > 1:
+            scale = max(1.0, max(abs(s) for s in sc))
+            k = self.margin_weight
+            for p in range(n):
+                m = max(-1.0, min(1.0, _margin(sc, p) / scale))
+                r[p] = (1 - k) * r[p] + k * (0.5 + 0.5 * m)
+        return r
+
+    def act(self, view: View) -> tuple:
+        acts = view.legal_actions
+        if len(acts) == 1:
+            return acts[0]
+        rng = view.rng
+        rnd = rng.random
+        me = view.player
+        root = _Node(me)
+        for a, text in zip(acts, view.action_strings):
+            root.keys[(me, a)] = (me, text)
+        c = self.c
+        log = math.log
+        sqrt = math.sqrt
+        for _ in range(self.iterations):
+            st = view.sample(rng)
+            node = root
+            path = []
+            # selection and expansion
+            while not st.terminal:
+                p = st.pending
+                if p.player == CHANCE:
+                    st._apply(p, st.sample_chance(rng))
+                    continue
+                who = p.player
+                children = node.children
+                keys = node.keys
+                untried = []
+                avail = []
+                seen = set()
+                for a in p.actions:
+                    key = keys.get((who, a))
+                    if key is None:
+                        key = keys[(who, a)] = (who, st.action_to_string(a))
+                    if key in seen:
+                        continue
+                    seen.add(key)
+                    child = children.get(key)
+                    if child is None:
+                        untried.append((key, a))
+                    else:
+                        child.avail += 1
+                        avail.append((child, a))
+                if untried:
+                    key, a = untried[int(rnd() * len(untried))]
+                    child = children[key] = _Node(who)
+                    child.avail = 1
+                    path.append(child)
+                    st._apply(p, a)
+                    break
+                best, best_u = None, -1.0
+                for child, a in avail:
+                    u = child.w / child.n + c * sqrt(log(child.avail) / child.n)
+                    if u > best_u:
+                        best, best_u = (child, a), u
+                child, a = best
+                path.append(child)
+                node = child
+                st._apply(p, a)
+            # playout
+            left = -1 if self.rollout_depth is None else self.rollout_depth
+            while not st.terminal and left != 0:
+                p = st.pending
+                acts_ = p.actions
+                st._apply(p, acts_[int(rnd() * len(acts_))])
+                left -= 1
+            r = self._rewards(st)
+            for child in path:
+                child.n += 1
+                child.w += r[child.player]
+        by_string = {}
+        for a, text in zip(acts, view.action_strings):
+            by_string.setdefault(text, a)
+        best, best_n = [], -1
+        for (who, text), child in root.children.items():
+            if who != me or text not in by_string:
+                continue
+            if child.n > best_n:
+                best, best_n = [by_string[text]], child.n
+            elif child.n == best_n:
+                best.append(by_string[text])
+        if not best:
+            return acts[int(rnd() * len(acts))]
+        return best[int(rnd() * len(best))]
+
+
+# ---- by name ------------------------------------------------------------------------------
+
+AGENTS = {"random": "random", "greedy": "greedy", "mcts": "mcts[:ITERATIONS[:DEPTH|end]]"}
+
+
+def make_agent(spec: str) -> Agent:
+    """An agent from its name: 'random', 'greedy', 'mcts' (200 iterations, playouts of
+    PLAYOUT_DEPTH decisions), 'mcts:N' (N iterations), 'mcts:N:D' (playouts of D
+    decisions), 'mcts:N:end' (playouts to the end of the game)."""
+    text = str(spec).strip()
+    name, _, arg = text.partition(":")
+    name = name.strip().lower()
+    arg = arg.strip()
+    if name not in AGENTS:
+        hint = did_you_mean(name, AGENTS)
+        raise TabulaError(f"unknown agent {excerpt(text)}; the agents are "
+                          + ", ".join(AGENTS.values()) + (f" ({hint})" if hint else ""))
+    if name == "mcts":
+        if not arg:
+            return MCTSAgent()
+        it, _, depth = arg.partition(":")
+        depth = depth.strip().lower()
+        try:
+            n = int(it)
+            d = PLAYOUT_DEPTH if not depth else None if depth == "end" else int(depth)
+        except ValueError:
+            n = d = 0
+        if n < 1 or (d is not None and d < 0):
+            raise TabulaError(f"'{text}': mcts takes a number of iterations (1 or more) and "
+                              "optionally a playout depth (decisions, or 'end'), e.g. "
+                              "mcts:200, mcts:200:10 or mcts:200:end")
+        return MCTSAgent(n, d)
+    if arg:
+        raise TabulaError(f"'{text}': the {name} agent takes no argument")
+    return RandomAgent() if name == "random" else GreedyAgent()
+
+
+def make_agents(text: str, players: int) -> list:
+    """Agents for every seat from 'random,greedy,mcts:200' (one name: every seat)."""
+    names = [t for t in str(text).split(",") if t.strip()]
+    if len(names) == 1:
+        names = names * players
+    if len(names) != players:
+        raise TabulaError(f"{len(names)} agents for {players} players; name one agent per "
+                          "seat, or one for every seat")
+    return [make_agent(n) for n in names]
+
+
+# ---- playing ------------------------------------------------------------------------------
+
+def chance_rng(seed: int) -> random.Random:
+    """The generator of chance decisions in play_game (separate from the game's own)."""
+    return random.Random(f"tabula-chance:{seed}")
+
+
+def agent_rng(seed: int, seat: int) -> random.Random:
+    """The generator of the agent in `seat` (its own, derived from the seed and the seat)."""
+    return random.Random(f"tabula-agent:{seed}:{seat}")
+
+
+def next_action(st: State, agents: list, rngs: list, crng: random.Random) -> tuple:
+    """The action of the pending decision: chance's drawn uniformly with crng, a seat's
+    asked of its agent (acting on its View, with the seat's generator) and checked."""
+    pend = st.pending
+    who = pend.player
+    if who == CHANCE:
+        return st.sample_chance(crng)
+    agent = agents[who]
+    a = agent.act(View(st, who, rngs[who]))
+    try:
+        a = tuple(a)
+    except TypeError:
+        a = None
+    if a not in pend.actions:
+        raise IllegalAction(f"agent {agent.name} (player {who}) chose {a!r}, which is "
+                            "not a legal action here")
+    return a
+
+
+def play_game(game: Game, seed: int, agents: list, record: bool = True) -> dict:
+    """Play one game: chance uniformly (chance_rng(seed)), each seat by its agent (with
+    agent_rng(seed, seat)). The same seed and agents give the same game.
+
+    Returns {"scores", "winners", "points" (per scoring rule), "decisions" (agents'
+    decisions), "chance" (chance decisions), "actions" ([player, action string] in
+    order, chance as -1; only with record=True), "rule_counts" (decisions per rule id)}.
+    """
+    agents = list(agents)
+    if len(agents) != game.players:
+        raise TabulaError(f"{len(agents)} agents for a game of {game.players} players")
+    st = game.new_state(seed=seed)
+    crng = chance_rng(seed)
+    rngs = [agent_rng(seed, p) for p in range(game.players)]
+    actions: list = []
+    rule_counts: dict = {}
+    decisions = chances = 0
+    while not st.terminal:
+        pend = st.pending
+        who = pend.player
+        a = next_action(st, agents, rngs, crng)
+        if who == CHANCE:
+            chances += 1
+        else:
+            decisions += 1
+        if record:
+            actions.append([who, st.action_to_string(a)])
+        rid = pend.decision.rule
+        rule_counts[rid] = rule_counts.get(rid, 0) + 1
+        st._apply(pend, a)
+    return {"agents": [a.name for a in agents], "seed": seed, "scores": st.scores(),
+            "winners": st.winners(), "points": st.points(), "decisions": decisions,
+            "chance": chances, "actions": actions, "rule_counts": rule_counts}

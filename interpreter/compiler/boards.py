@@ -1,0 +1,218 @@
+"""The builtins of boards: cells, neighbours, directions, rays, distances and groups.
+
+Input: a Func or Region node with its arguments compiled to (source, type) pairs, and the
+game's layout (per-slot tables of layout.py, laid out from geometry.py's board shapes).
+Output: (Python source, type) of the call. The part of builtins.py's catalogue that reads
+a board (Builtins takes these methods from BoardBuiltins).
+"""
+
+from __future__ import annotations
+
+from ..errors import SpecError, did_you_mean
+from ..lang import types as T
+from ..lang.ast import name_uses
+from ..runtime.geometry import (
+    DIAGONAL,
+    GRID_DIRECTIONS,
+    HEX_DIRECTIONS,
+    OPPOSITE,
+    ORTHOGONAL,
+)
+from .codegen import fresh_list, paren
+from .expressions import check_arity
+
+DIRECTIONS = tuple(dict.fromkeys(GRID_DIRECTIONS + HEX_DIRECTIONS))
+
+
+class BoardBuiltins:
+    """Emitters of the board builtins (f_<name>), and groups (region)."""
+
+    def _cell_arg(self, node, args, i=0) -> str:
+        src, typ = args[i]
+        if typ[0] != "slot" and typ != T.ANY:
+            raise SpecError(f"{node.name}() needs a cell (a slot of a zone), not "
+                            f"{T.describe(typ)}", node.args[i].pos,
+                            "a cell is grid[x, y], an item of cells(grid), or cell(piece)")
+        return src
+
+    # grids (and any zone of several slots, read as one row): cells and their geometry
+    def f_cells(self, node, args):
+        check_arity(node, len(args), 1)
+        src, typ = self._slot_arg(node, args, zone_ok=True)
+        span = f"range({src}, {paren(src)} + {self._width(typ)})"
+        return fresh_list(f"list({span})", span, True), T.list_of(T.slot(typ[1]))
+
+    def _of_cell(self, node, args, table: str, typ):
+        """A fact of a cell read from one of the layout's per-slot tables."""
+        check_arity(node, len(args), 1)
+        return f"{self.table(table)}[{self._cell_arg(node, args)}]", typ
+
+    def f_x(self, node, args):
+        return self._of_cell(node, args, "x", T.INT)
+
+    def f_y(self, node, args):
+        return self._of_cell(node, args, "y", T.INT)
+
+    def f_cell(self, node, args):
+        """The slot (cell) a piece is in."""
+        check_arity(node, len(args), 1)
+        return f"st.where[{self._piece_arg(node, args)}]", T.slot(self.c.any_zone)
+
+    def f_adjacent(self, node, args):
+        check_arity(node, len(args), 1)
+        near = f"{self.table('adj4')}[{self._cell_arg(node, args)}]"
+        return fresh_list(f"list({near})", near, True), T.list_of(T.slot(self.c.any_zone))
+
+    def f_around(self, node, args):
+        check_arity(node, len(args), 1)
+        near = f"{self.table('adj8')}[{self._cell_arg(node, args)}]"
+        return fresh_list(f"list({near})", near, True), T.list_of(T.slot(self.c.any_zone))
+
+    def _distance(self, node, args, orthogonal: bool):
+        check_arity(node, len(args), 2)
+        a, b = self._cell_arg(node, args, 0), self._cell_arg(node, args, 1)
+        return (f"B_distance({self.table('xy')}, {self.table('board')}, {a}, {b}, "
+                f"{orthogonal})"), T.INT
+
+    def f_distance(self, node, args):
+        """Steps between two cells, diagonal steps allowed (the king's distance)."""
+        return self._distance(node, args, False)
+
+    def f_orthogonal_distance(self, node, args):
+        """Steps between two cells moving orthogonally only."""
+        return self._distance(node, args, True)
+
+    # directions: rays and single steps along the board's lines (geometry.py's tables)
+    def _board_arg(self, node, args, i=0):
+        src, typ = args[i]
+        if typ[0] != "zone":
+            raise SpecError(f"{node.name}() needs a zone of several cells (a grid, a hex "
+                            f"board, columns), not {T.describe(typ)}", node.args[i].pos)
+        return typ[1]
+
+    def _direction_arg(self, node, args, i=1) -> str:
+        src, typ = args[i]
+        if typ not in (T.STR, T.ANY):
+            raise SpecError(f"{node.name}() needs a direction ('n', 'ne', ...), not "
+                            f"{T.describe(typ)}", node.args[i].pos,
+                            f"the directions: {', '.join(DIRECTIONS)}")
+        value = self.c.x.constant(src)
+        if isinstance(value, str) and value not in DIRECTIONS:
+            raise SpecError(f"'{value}' is not a direction", node.args[i].pos,
+                            did_you_mean(value, DIRECTIONS) or
+                            f"the directions: {', '.join(DIRECTIONS)}")
+        return src
+
+    def _directions(self, node, args, which: str):
+        check_arity(node, len(args), 1)
+        z = self._board_arg(node, args)
+        g = self.c.layout.geometry_of(z)
+        names = {"all": g.directions, "orthogonal": ORTHOGONAL, "diagonal": DIAGONAL}[which]
+        if g.kind == "hex":          # every step on a hex board crosses a side
+            names = g.directions if which != "diagonal" else ()
+        return fresh_list(self.mod.const(list(names)), unique=True), T.list_of(T.STR)
+
+    def f_directions(self, node, args):
+        """The directions of a board: 8 on a grid (n, ne, e, se, s, sw, w, nw), 6 on a
+        hex board (e, ne, nw, w, sw, se)."""
+        return self._directions(node, args, "all")
+
+    def f_orthogonal(self, node, args):
+        return self._directions(node, args, "orthogonal")
+
+    def f_diagonal(self, node, args):
+        return self._directions(node, args, "diagonal")
+
+    def f_opposite(self, node, args):
+        """The direction back: opposite('ne') is 'sw' (on a grid and a hex board)."""
+        check_arity(node, len(args), 1)
+        d = self._direction_arg(node, args, 0)
+        return (f"B_opposite({self.mod.const(dict(OPPOSITE))}, {d}, "
+                f"{self.mod.const(node.pos)})"), T.STR
+
+    def f_neighbour(self, node, args):
+        """The cell next to c in a direction, or none off the board."""
+        check_arity(node, len(args), 2)
+        c, d = self._cell_arg(node, args), self._direction_arg(node, args)
+        return (f"B_step({self.table('steps')}, {self.table('board')}, {c}, {d}, "
+                f"{self.mod.const(node.pos)})", T.slot(self.c.any_zone))
+
+    def f_ray(self, node, args):
+        """The cells from c (not included) to the board's edge in a direction."""
+        check_arity(node, len(args), 2)
+        c, d = self._cell_arg(node, args), self._direction_arg(node, args)
+        line = (f"B_ray({self.table('rays')}, {self.table('board')}, {c}, {d}, "
+                f"{self.mod.const(node.pos)})")
+        return fresh_list(f"list({line})", line, True), T.list_of(T.slot(self.c.any_zone))
+
+    def f_at(self, node, args):
+        """The cell of a board at column x, row y, or none off the board."""
+        check_arity(node, len(args), 3)
+        z = self._board_arg(node, args)
+        for i, what in ((1, "a column"), (2, "a row")):
+            self.c.x.whole(args[i][1], node.args[i], what)
+            if not self.c.x.fits(args[i][1], T.INT):
+                raise SpecError(f"{what} must be a number, not {T.describe(args[i][1])}",
+                                node.args[i].pos)
+        return f"B_at({args[0][0]}, {args[1][0]}, {args[2][0]}, {z.width}, {z.height})", \
+            T.slot(z)
+
+    def f_on_edge(self, node, args):
+        return self._of_cell(node, args, "on_edge", T.BOOL)
+
+    def f_corner(self, node, args):
+        return self._of_cell(node, args, "corner", T.BOOL)
+
+    def region(self, node, scope):
+        """group(c from start where cond): flood fill through cells satisfying cond."""
+        if node.name not in ("group", "group_around"):
+            raise SpecError(f"'{node.name}(... from ...)' is not a function", node.pos,
+                            did_you_mean(node.name, ["group", "group_around"]) or
+                            "group(c from start where ...) or group_around(...)")
+        start, styp = self.c.x.compile(node.start, scope)
+        if styp[0] != "slot" and styp != T.ANY:
+            raise SpecError(f"a group starts from a cell, not {T.describe(styp)}",
+                            node.start.pos)
+        inner = scope.child()
+        var = inner.local(node.var, T.slot(self.c.any_zone))
+        cond = self.c.x.expect(node.cond, inner, T.BOOL, "a where condition")
+        adj = self.table("adj4" if node.name == "group" else "adj8")
+        # the group depends on the state and on the other locals its condition reads
+        frees = [scope.names[n].src for n in sorted(name_uses(node.cond))
+                 if n != node.var and n in scope.names]
+        params = self._params(scope, cond + " ".join(frees))
+        key_name = self.mod.fresh("G")
+        gid = self.mod.const(key_name)
+        # the group's own table of results in the facts, keyed by the cell (and by the
+        # other locals its condition reads)
+        def key(cell: str) -> str:
+            return "(" + "".join(f"{x}, " for x in frees) + cell + ")" if frees else cell
+        cached = self.c.prog.cache
+        lines = [(0, "if first is None:", None), (1, "return []", None)]
+        if cached:
+            lines += [(0, "if st is not None:", None),
+                      (1, f"known = st.facts.get({gid})", None),
+                      (1, "if known is None:", None),
+                      (2, f"known = st.facts[{gid}] = {{}}", None),
+                      (1, f"found = known.get({key('first')})", None),
+                      (1, "if found is not None:", None), (2, "return found", None)]
+        lines += [(0, f"{var} = first", None),
+                  (0, f"if not {paren(cond)}:", None), (1, "found = []", None),
+                  (0, "else:", None),
+                  (1, "seen = {first}", None), (1, "todo = [first]", None),
+                  (1, "while todo:", None),
+                  (2, f"for {var} in {adj}[todo.pop()]:", None),
+                  (3, f"if {var} not in seen and {paren(cond)}:", None),
+                  (4, f"seen.add({var})", None), (4, f"todo.append({var})", None),
+                  (1, "found = sorted(seen)", None)]
+        if cached:      # the flood from any cell of the group finds the same group
+            lines += [(0, "if st is not None:", None),
+                      (1, "for here in found or (first,):", None),
+                      (2, f"known[{key('here')}] = found", None)]
+        lines.append((0, "return found", None))
+        fn = self.mod.function("G", ", ".join(params[:1] + ["first"] + params[1:]),
+                               [(i, t, node.pos) for i, t, _ in lines], node.pos, node.name)
+        if cached:
+            self.kept.append((key_name, fn.__name__))
+        return (f"{fn.__name__}({', '.join(params[:1] + [start] + params[1:])})",
+                T.list_of(T.slot(self.c.any_zone)))

@@ -1,0 +1,573 @@
+"""The rule language's builtin functions and aggregates, as source emitters and helpers.
+
+Input: a Func, Aggregate or Region node with its arguments compiled to (source, type)
+pairs, and the game's layout. Output: (Python source, type) of the call. As Jinja keeps
+its filters apart from its compiler, each builtin is one `f_<name>` method here; the
+small run-time helpers the generated source calls are the `B_` functions of readers.py
+(they take plain values, never spec text). Aggregates and groups become generated
+functions with plain loops. Spec functions (the spec's `functions:`) are inlined where
+they are light and otherwise compiled once: a spec function is pure over the state, so
+a heavy one's results are kept in `state.facts` until the state changes.
+"""
+
+from __future__ import annotations
+
+import re
+
+from ..errors import SpecError, did_you_mean
+from ..lang import ast
+from ..lang import types as T
+from ..lang.ast import name_uses
+from ..lang.parser import parse
+from ..runtime.effects import UNORDERED_HINT
+from ..runtime.readers import MAX_RANGE
+from .boards import BoardBuiltins
+from .codegen import Src, fresh_list, is_unique, iterable, paren
+from .expressions import Scope, check_arity
+
+MAX_PIECES = 100_000
+MAX_CALL_DEPTH = 32     # spec functions calling spec functions, compiled inline or not
+AGGREGATES = ("sum", "count", "max", "min", "any", "all", "tally", "list", "first")
+# generator sources of a few cells: a function looping over them only is not kept
+LOCAL_SOURCES = frozenset(("adjacent", "around", "top", "bottom", "under", "directions",
+                           "orthogonal", "diagonal", "ray"))
+
+
+
+
+class Builtins(BoardBuiltins):
+    """Emits the source of builtin calls, aggregates, groups and spec-function calls."""
+
+    def __init__(self, comp):
+        self.c = comp
+        self.compiling: list = []        # spec functions being compiled (no recursion)
+        self._asts: dict = {}
+        self._compiled: dict = {}        # (name, argument types) -> function name
+        self.kept: list = []             # (key in State.facts, generated function's name)
+        self._tables: dict = {}
+
+    @property
+    def mod(self):
+        return self.c.mod
+
+    # -- collections ----------------------------------------------------------------------
+    def items(self, typ, src: str) -> str:
+        """Source of something to iterate over, for a value of type typ (not a copy)."""
+        if typ[0] == "slot":
+            return f"st.slots[{src}]"
+        if typ[0] == "zone":
+            return f"B_pieces(st.slots, {src}, {typ[1].nslots})"
+        return iterable(src)
+
+    def contains(self, typ, a: str, b: str) -> str:
+        if typ[0] == "slot":
+            return f"B_in_slot(st.where, {a}, {b})"
+        if typ[0] == "zone":
+            return f"B_in_zone(st.where, {a}, {b}, {typ[1].nslots})"
+        return f"({paren(a)} in {paren(iterable(b))})"
+
+    def table(self, name: str):
+        """A per-slot table of the layout, bound once as a constant."""
+        found = self._tables.get(name)
+        if found is None:
+            found = self._tables[name] = self.mod.const(self.c.layout.table(name))
+        return found
+
+    # -- aggregates -----------------------------------------------------------------------
+    def aggregate(self, node: ast.Aggregate, scope: Scope):
+        name = node.name
+        if name not in AGGREGATES:
+            raise SpecError(f"'{name}' does not take a generator", node.pos,
+                            did_you_mean(name, AGGREGATES) or f"one of {', '.join(AGGREGATES)}")
+        gen = self.c.x.generator(node.gen, scope)
+        elt, etyp = gen.elt, gen.etyp
+        dflt = None
+        if node.default is not None:
+            dflt, _ = self.c.x.compile(node.default, scope)
+        if dflt is not None and name not in ("max", "min", "first"):
+            raise SpecError(f"{name}() takes no default", node.default.pos,
+                            "only max, min and first have a default (for nothing to choose from)")
+        if name == "sum":
+            if etyp not in (T.INT, T.BOOL, T.ANY, T.NUM):
+                raise SpecError(f"sum() adds numbers, not {T.describe(etyp)}", node.gen.elt.pos)
+            if etyp == T.NUM:            # a sum of fractions may be whole
+                return self._loop(gen, scope, node.pos, [(0, f"n += {elt}", None)],
+                                  "n = 0", "B_num(n)"), T.NUM
+            return self._loop(gen, scope, node.pos, [(0, f"n += {elt}", None)],
+                              "n = 0", "n"), T.INT
+        if name == "count":
+            return self._loop(gen, scope, node.pos, [(0, "n += 1", None)], "n = 0", "n"), T.INT
+        if name in ("max", "min"):
+            # the first of the best, as Python's max and min; the default only if empty
+            empty = dflt if dflt is not None else (
+                f"B_best({name}, [], {self.mod.const(name)}, {self.mod.const(node.pos)}, "
+                "', and no default given')")
+            better = ">" if name == "max" else "<"
+            return self._loop(gen, scope, node.pos, [
+                (0, f"x = {elt}", None),
+                (0, f"if n is MISSING or x {better} n:", None), (1, "n = x", None)],
+                "n = MISSING", f"(n if n is not MISSING else {empty})"), etyp
+        if name == "any":
+            return self._loop(gen, scope, node.pos, [(0, f"if {elt}:", None),
+                                                     (1, "return True", None)],
+                              "", "False"), T.BOOL
+        if name == "all":
+            return self._loop(gen, scope, node.pos, [(0, f"if not {paren(elt)}:", None),
+                                                     (1, "return False", None)],
+                              "", "True"), T.BOOL
+        if name == "tally":
+            return self._loop(gen, scope, node.pos, [(0, f"x = {elt}", None),
+                                                     (0, "n[x] = n.get(x, 0) + 1", None)],
+                              "n = {}", "n"), T.map_of(etyp, T.INT, counts=True)
+        if name == "list":
+            if gen.take is not None:
+                return self.list_loop(gen, scope, node.pos), T.list_of(etyp)
+            return f"[{elt} {gen.clauses}]", T.list_of(etyp)
+        # the default is computed only when nothing comes: after the loop
+        return self._loop(gen, scope, node.pos, [(0, f"return {elt}", None)], "",
+                          dflt or "None"), etyp
+
+    def list_loop(self, gen, scope: Scope, pos) -> str:
+        """A list built by a loop (a generator with `while` cannot be a comprehension)."""
+        return self._loop(gen, scope, pos, [(0, f"n.append({gen.elt})", None)], "n = []", "n")
+
+    def _loop(self, gen, scope: Scope, pos, on_item: list, start: str, result: str) -> str:
+        """An aggregate as a function of its own with a plain loop (no generator to
+        resume at every item): the call's source. The function takes the state, the
+        frame's locals if the generator reads them, and the Python locals it reads."""
+        params = self._params(scope, " ".join([gen.sources(), result]
+                                              + [t for _, t, _ in on_item]))
+        lines = ([(0, start, None)] if start else []) + gen.loop(on_item) + [
+            (0, f"return {result}", None)]
+        fn = self.mod.function("A", ", ".join(params), [(i, t, p or pos) for i, t, p in lines],
+                               pos, "aggregate")
+        return f"{fn.__name__}({', '.join(params)})"
+
+    def facts_of_the_turn(self) -> tuple:
+        """The keys of the kept facts that read whose turn it is (st.current), directly
+        or through the generated functions they call: only these are stale at a new turn."""
+        texts = {}
+        for chunk in self.mod.chunks:
+            name = chunk[4:chunk.index("(")]
+            texts[name] = chunk
+        memo: dict = {}
+
+        def reads(name: str) -> bool:
+            if name not in memo:
+                memo[name] = False          # a cycle adds nothing
+                text = texts.get(name, "")
+                memo[name] = "st.current" in text or any(
+                    reads(callee) for callee in re.findall(r"\b([FAG][0-9]+)\(", text)
+                    if callee != name)
+            return memo[name]
+        return tuple(key for key, name in self.kept if reads(name))
+
+    @staticmethod
+    def _params(scope: Scope, text: str) -> list:
+        """The parameters of a generated function whose body is `text`, called where
+        `scope`'s names are: the state, the frame's locals if it reads them, and the
+        Python locals of the call site that it reads."""
+        outer = set()       # the Python locals the call site has: those the names read
+        for var in scope.names.values():
+            bound = set(re.findall(r"\b(?:lambda|for) (v[0-9]+)\b", var.src))
+            outer |= set(re.findall(r"\bv[0-9]+\b", var.src)) - bound
+        return ["st"] + (["L"] if re.search(r"\bL\b", text) else []) + sorted(
+            v for v in outer if re.search(rf"\b{v}\b", text))
+
+    def _aggregate_of_list(self, node, args):
+        """sum(list), max(a, b), min(a, b), count(list), any(list), all(list)."""
+        name = node.name
+        if name in ("max", "min") and len(args) == 2:
+            (a, ta), (b, tb) = args
+            return f"{name}({a}, {b})", T.number(ta, tb) if T.is_numeric(tb) else ta
+        check_arity(node, len(args), 1)
+        (a, ta), = args
+        items = self.items(ta, a)
+        et = T.elem(ta)
+        if name == "sum":
+            if et not in (T.INT, T.BOOL, T.ANY, T.NUM):
+                raise SpecError(f"sum() adds numbers, not {T.describe(et)}", node.args[0].pos)
+            if et == T.NUM:
+                return f"B_num(sum({items}))", T.NUM
+            return f"sum({items})", T.INT
+        if name == "count":
+            return f"len({items})", T.INT
+        if name == "tally":
+            return f"B_tally({items})", T.map_of(et, T.INT, counts=True)
+        if name in ("max", "min"):
+            return (f"B_best({name}, {items}, {self.mod.const(name)}, "
+                    f"{self.mod.const(node.pos)}, '')"), et
+        if name == "first":
+            return f"next(iter({items}), None)", et
+        if name == "list":
+            return f"list({items})", T.list_of(et)
+        return f"{name}({items})", T.BOOL
+
+    # -- calls ----------------------------------------------------------------------------
+    def call(self, node: ast.Func, scope: Scope):
+        args = [self.c.x.compile(a, scope) for a in node.args]
+        builtin = getattr(self, "f_" + node.name, None)
+        if builtin is not None:
+            return builtin(node, args)
+        if node.name in self.c.functions:
+            return self._spec_function(node, args, scope)
+        if node.name in AGGREGATES:
+            return self._aggregate_of_list(node, args)
+        known = [n[2:] for n in dir(self) if n.startswith("f_")] + list(self.c.functions)
+        raise SpecError(f"unknown function '{node.name}'", node.pos,
+                        did_you_mean(node.name, known + list(AGGREGATES)))
+
+    def function_ast(self, name):
+        found = self._asts.get(name)
+        if found is None:
+            found = self._asts[name] = parse(self.c.functions[name]["value"], "expression")
+        return found
+
+    def _heavy(self, node) -> bool:
+        """Does evaluating the expression walk a whole zone, board or list (a group, or
+        a generator over more than a cell's neighbours)? Only such a function's results
+        are worth keeping: looking a result up costs about what a light body costs.
+        The walk goes into the spec functions it calls, each once, with a stack of its
+        own (a long chain of calls is no Python recursion)."""
+        todo, seen = [node], set(self.compiling)
+        while todo:
+            node = todo.pop()
+            if isinstance(node, ast.Region):
+                return True
+            if isinstance(node, ast.Generator):
+                src = node.source
+                local = (isinstance(src, ast.Func) and src.name in LOCAL_SOURCES
+                         # a parameter or a let: a list already made (its making is
+                         # counted where it is made); a zone, a table or data is walked
+                         or isinstance(src, ast.Name) and not self._global_name(src.id))
+                if not local:
+                    return True
+            if isinstance(node, ast.Func) and node.name in self.c.functions \
+                    and node.name not in seen:
+                seen.add(node.name)
+                todo.append(self.function_ast(node.name))
+            if isinstance(node, ast.Node):
+                todo.extend(vars(node).values())
+            elif isinstance(node, tuple):
+                todo.extend(node)
+        return False
+
+    def _global_name(self, name: str) -> bool:
+        c = self.c
+        return (name in c.prog.zones or name in c.data or name in c.enums
+                or name in c.prog.gvar_names or name in c.tables or name == "players")
+
+    def _spec_function(self, node, args, scope):
+        """A spec function: inlined at the call (its parameters replaced by the argument
+        sources) when it is light (see _heavy) and no argument would be computed twice;
+        otherwise a compiled function, its results kept in the state's facts."""
+        name = node.name
+        fdef = self.c.functions[name]
+        params = [str(p) for p in fdef.get("params", [])]
+        if len(args) != len(params):
+            raise SpecError(f"{name}() takes {len(params)} argument"
+                            f"{'s' if len(params) != 1 else ''}, not {len(args)}", node.pos)
+        if name in self.compiling:
+            raise SpecError(f"function '{name}' calls itself", node.pos,
+                            "functions may not be recursive; use a rule")
+        if len(self.compiling) >= MAX_CALL_DEPTH:
+            chain = " -> ".join(self.compiling[:3] + ["..."] + self.compiling[-2:] + [name])
+            raise SpecError(f"functions call one another more than {MAX_CALL_DEPTH} deep "
+                            f"({chain})", node.pos,
+                            "a chain of calls this long is refused (docs/language.md 9)")
+        if not self.compiling:
+            try:
+                return self._spec_function_in(node, name, args, scope)
+            except RecursionError:
+                raise SpecError(f"the call of '{name}' nests too deeply to compile (its "
+                                "functions' expressions, taken together, are too deep)",
+                                node.pos, "split the expressions with let or a rule")
+        return self._spec_function_in(node, name, args, scope)
+
+    def _spec_function_in(self, node, name, args, scope):
+        fdef = self.c.functions[name]
+        params = [str(p) for p in fdef.get("params", [])]
+        body = self.function_ast(name)
+        uses = name_uses(body)
+        simple = all(uses.get(p, 0) <= 1 or isinstance(a, (ast.Name, ast.Const))
+                     for p, a in zip(params, node.args))
+        cache = self.c.prog.cache
+        inline = simple and (not cache or (params and not self._heavy(body)))
+        self.compiling.append(name)
+        try:
+            if inline:
+                inner = Scope(counter=scope.counter)    # it sees its parameters only
+                for pname, (src, typ) in zip(params, args):
+                    inner.alias(pname, src, typ)
+                return self.c.x.compile(body, inner)
+            key = (name, tuple(t for _, t in args))
+            found = self._compiled.get(key)
+            if found is None:
+                found = self._compiled[key] = self._compile_function(name, params, args, body)
+        finally:
+            self.compiling.pop()
+        fname, typ, unique = found
+        return fresh_list(f"{fname}(st{''.join(', ' + src for src, _ in args)})",
+                          unique=unique), typ
+
+    def _compile_function(self, name, params, args, body):
+        own = Scope()
+        srcs = [own.local(p, typ) for p, (_, typ) in zip(params, args)]
+        src, typ = self.c.x.compile(body, own)
+        fname = self.mod.fresh("F")
+        cached = self.c.prog.cache and all(t[0] in T.HASHABLE for _, t in args) and (
+            not args or self._heavy(body))
+        if cached:
+            # the function's own table of results in the facts, keyed by its arguments
+            fid = self.mod.const(fname)
+            self.kept.append((fname, fname))
+            key = srcs[0] if len(srcs) == 1 else "(" + "".join(f"{v}, " for v in srcs) + ")"
+            lines = [(0, "if st is None:", None), (1, f"return {src}", None),
+                     (0, f"known = st.facts.get({fid})", None),
+                     (0, "if known is None:", None),
+                     (1, f"known = st.facts[{fid}] = {{}}", None),
+                     (0, f"found = known.get({key}, MISSING)", None),
+                     (0, "if found is MISSING:", None),
+                     (1, f"found = known[{key}] = {src}", None),
+                     (0, "return found", None)]
+        else:
+            if src == f"{src.split('(')[0]}({', '.join(['st'] + srcs)})" \
+                    and src.startswith("A"):
+                # the body is one aggregate taking the same parameters: call it directly
+                return src.split("(")[0], typ, is_unique(src)
+            lines = [(0, f"return {src}", None)]
+        pos = self.c.functions[name].pos if hasattr(self.c.functions[name], "pos") else None
+        self.mod.function("F", ", ".join(["st"] + srcs), lines, pos or body.pos,
+                          f"function {name}", name=fname)
+        return fname, typ, is_unique(src)
+
+    # -- unordered zones: what needs an order is refused on them --------------------------
+    def may_be_unordered(self, typ) -> bool:
+        """Can a container or zone of this type be an unordered zone's?"""
+        z = typ[1]
+        return not z.ordered or (z is self.c.any_zone and bool(self.c.prog.heaps))
+
+    def ordered(self, node, src: str, typ, what: str) -> str:
+        """The source of a container or zone on which `what` needs an order: an unordered
+        zone is refused when compiled, or when it runs if only then is the zone known (a
+        cell of any zone); checked only in a game that has unordered zones."""
+        z = typ[1]
+        if not z.ordered:
+            raise SpecError(f"{what} needs an order, and zone '{z.name}' is unordered",
+                            node.pos, UNORDERED_HINT)
+        if z is self.c.any_zone and self.c.prog.heaps:
+            return (f"B_ordered(st, {src}, {self.mod.const(what)}, "
+                    f"{self.mod.const(node.pos)})")
+        return src
+
+    def _ordered_piece(self, node, src: str) -> str:
+        """A piece whose place in its slot is read (level, under, the piece beside it): in
+        a game with unordered zones, checked when it runs (a piece may be anywhere)."""
+        if self.c.prog.heaps:
+            return (f"B_ordered_piece(st, {src}, {self.mod.const(node.name + '()')}, "
+                    f"{self.mod.const(node.pos)})")
+        return src
+
+    # -- builtins: one method each, f_<name>(node, args) -> (source, type) ----------------
+    def _slot_arg(self, node, args, i=0, zone_ok=False):
+        src, typ = args[i]
+        if typ[0] == "slot" or (zone_ok and typ[0] == "zone"):
+            return src, typ
+        want = "a zone or one of its slots" if zone_ok else "a zone of one slot (or zone[i])"
+        raise SpecError(f"{node.name}() needs {want} here, not {T.describe(typ)}",
+                        node.args[i].pos)
+
+    def _piece_arg(self, node, args, i=0) -> str:
+        src, typ = args[i]
+        if typ not in (T.PIECE, T.ANY, T.NONE):
+            raise SpecError(f"{node.name}() needs a piece, not {T.describe(typ)}",
+                            node.args[i].pos)
+        return src
+
+    @staticmethod
+    def _width(typ) -> int:
+        return typ[1].nslots if typ[0] == "zone" else 1
+
+    def f_size(self, node, args):
+        check_arity(node, len(args), 1)
+        src, typ = args[0]
+        if typ[0] == "zone":
+            return f"B_zone_size(st.slots, {src}, {typ[1].nslots})", T.INT
+        inner = f"st.slots[{src}]" if typ[0] == "slot" else src
+        out = Src(f"len({inner})")
+        out.sized = inner
+        return out, T.INT
+
+    def f_capacity(self, node, args):
+        check_arity(node, len(args), 1)
+        src, _ = self._slot_arg(node, args)
+        return f"{self.table('capacity')}[{src}]", T.INT
+
+    def f_full(self, node, args):
+        check_arity(node, len(args), 1)
+        src, typ = self._slot_arg(node, args, zone_ok=True)
+        cap = self.c.prog.slot_cap
+        n = self._width(typ)
+        if any(cap[s] is None for s in range(typ[1].base, typ[1].base + n)):
+            raise SpecError(f"zone '{typ[1].name}' has no capacity, so it is never full",
+                            node.pos, "give the zone a capacity or capacities")
+        return f"B_full(st.slots, {src}, {n}, {self.table('capacity')})", T.BOOL
+
+    def _whole_arg(self, node, args, i: int, what: str) -> str:
+        """An argument that must be a whole number (a count, a level, a bound)."""
+        self.c.x.whole(args[i][1], node.args[i], f"{what} of {node.name}()")
+        return args[i][0]
+
+    def f_top(self, node, args):
+        check_arity(node, len(args), 1, 2)
+        src, typ = self._slot_arg(node, args)
+        src = self.ordered(node.args[0], src, typ, "top()")
+        if len(args) == 2:
+            self._whole_arg(node, args, 1, "the count")
+        if len(args) == 1:
+            return self._end_of(src, -1), T.PIECE
+        return f"B_top_n(st.slots[{src}], {args[1][0]})", T.list_of(T.PIECE)
+
+    def f_bottom(self, node, args):
+        check_arity(node, len(args), 1, 2)
+        src, typ = self._slot_arg(node, args)
+        src = self.ordered(node.args[0], src, typ, "bottom()")
+        if len(args) == 2:
+            self._whole_arg(node, args, 1, "the count")
+        if len(args) == 1:
+            return self._end_of(src, 0), T.PIECE
+        return f"st.slots[{src}][:max({args[1][0]}, 0)]", T.list_of(T.PIECE)
+
+    def f_first(self, node, args):
+        check_arity(node, len(args), 1)
+        src, typ = args[0]
+        if typ[0] == "slot":
+            return self._end_of(self.ordered(node.args[0], src, typ, "first()"), 0), T.PIECE
+        return self._aggregate_of_list(node, args)
+
+    @staticmethod
+    def _end_of(slot: str, i: int) -> str:
+        """The top (-1) or bottom (0) piece of a slot, none if it is empty; read in place
+        when the slot is a plain name or number (no call in the hottest conditions)."""
+        if paren(slot) == slot:
+            return f"(st.slots[{slot}][{i}] if st.slots[{slot}] else None)"
+        return f"{'B_top' if i else 'B_bottom'}(st.slots[{slot}])"
+
+    def f_slots(self, node, args):
+        check_arity(node, len(args), 1)
+        _, typ = self._slot_arg(node, args, zone_ok=True)
+        n = typ[1].nslots
+        return fresh_list(f"list(range({n}))", f"range({n})", True), T.list_of(T.INT)
+
+    def f_open_slots(self, node, args):
+        """The slot numbers of a zone that still have room (all of them if unbounded)."""
+        check_arity(node, len(args), 1)
+        src, typ = self._slot_arg(node, args, zone_ok=True)
+        return fresh_list(f"B_open_slots(st.slots, {src}, {self._width(typ)}, "
+                          f"{self.table('capacity')})", unique=True), T.list_of(T.INT)
+
+    def f_levels(self, node, args):
+        check_arity(node, len(args), 1)
+        src, typ = self._slot_arg(node, args, zone_ok=True)
+        src = self.ordered(node.args[0], src, typ, "levels()")
+        return f"B_levels(st.slots, {src}, {self._width(typ)})", T.list_of(T.INT)
+
+    def f_row(self, node, args):
+        check_arity(node, len(args), 2)
+        src, typ = self._slot_arg(node, args, zone_ok=True)
+        src = self.ordered(node.args[0], src, typ, "row()")
+        self._whole_arg(node, args, 1, "the level")
+        return f"B_row(st.slots, {src}, {self._width(typ)}, {args[1][0]})", T.list_of(T.PIECE)
+
+    def f_column(self, node, args):
+        check_arity(node, len(args), 1)
+        return f"{self.table('index')}[st.where[{self._piece_arg(node, args)}]]", T.INT
+
+    def f_level(self, node, args):
+        check_arity(node, len(args), 1)
+        return f"B_level(st, {self._ordered_piece(node, self._piece_arg(node, args))})", T.INT
+
+    def f_under(self, node, args):
+        check_arity(node, len(args), 1)
+        return (f"B_under(st, {self._ordered_piece(node, self._piece_arg(node, args))})",
+                T.list_of(T.PIECE))
+
+    def _neighbour(self, node, args, dslot, dlevel):
+        check_arity(node, len(args), 1)
+        piece = self._ordered_piece(node, self._piece_arg(node, args))
+        return (f"B_neighbour(st, {piece}, {dslot}, {dlevel}, "
+                f"{self.table('index')}, {self.table('width')})"), T.PIECE
+
+    def f_below(self, node, args):
+        return self._neighbour(node, args, 0, -1)
+
+    def f_above(self, node, args):
+        return self._neighbour(node, args, 0, 1)
+
+    def f_left(self, node, args):
+        return self._neighbour(node, args, -1, 0)
+
+    def f_right(self, node, args):
+        return self._neighbour(node, args, 1, 0)
+
+    def f_values(self, node, args):
+        check_arity(node, len(args), 1)
+        src, typ = args[0]
+        if typ[0] == "enumtype":
+            return src, T.list_of(T.enum(typ[1]))
+        if typ[0] in ("map", "counts"):
+            return f"list({paren(src)}.values())", T.list_of(typ[2])
+        if typ == T.ANY:            # an entry of a data record: checked when it runs
+            return f"list({paren(src)}.values())", T.list_of(T.ANY)
+        raise SpecError(f"values() needs an enum or a table, not {T.describe(typ)}", node.pos)
+
+    def f_keys(self, node, args):
+        check_arity(node, len(args), 1)
+        src, typ = args[0]
+        if typ != T.ANY and typ[0] not in ("map", "counts"):
+            raise SpecError(f"keys() needs a table, not {T.describe(typ)}", node.pos)
+        # an entry of a data record (ANY) is checked when it runs
+        return fresh_list(f"list({src})", src, True), T.list_of(
+            T.ANY if typ == T.ANY else typ[1])
+
+    def f_leaders(self, node, args):
+        """The keys of a table holding its greatest value (sorted), [] if empty."""
+        check_arity(node, len(args), 1)
+        src, typ = args[0]
+        if typ[0] not in ("map", "counts"):
+            raise SpecError(f"leaders() needs a table, not {T.describe(typ)}", node.pos)
+        return f"B_leaders({src})", T.list_of(typ[1])
+
+    def f_rank(self, node, args):
+        """rank(x, values): 1 + how many values beat x (ties share a rank; 1, 1, 3)."""
+        check_arity(node, len(args), 2)
+        (x, _), (vals, _) = args
+        v = self.c.scratch()
+        return f"(1 + len([{v} for {v} in {vals} if {v} > {paren(x)}]))", T.INT
+
+    def f_dense_rank(self, node, args):
+        """dense_rank(x, values): 1 + how many distinct values beat x (1, 1, 2)."""
+        check_arity(node, len(args), 2)
+        (x, _), (vals, _) = args
+        v = self.c.scratch()
+        return f"(1 + len({{{v} for {v} in {vals} if {v} > {paren(x)}}}))", T.INT
+
+    def f_next_player(self, node, args):
+        check_arity(node, len(args), 1)
+        self._whole_arg(node, args, 0, "the player")
+        return f"(({args[0][0]} + 1) % {self.c.prog.players})", T.PLAYER
+
+    def f_abs(self, node, args):
+        check_arity(node, len(args), 1)
+        return f"abs({args[0][0]})", T.NUM if args[0][1] == T.NUM else T.INT
+
+    def f_range(self, node, args):
+        check_arity(node, len(args), 2)
+        self._whole_arg(node, args, 0, "the first number")
+        self._whole_arg(node, args, 1, "the last number")
+        (a, _), (b, _) = args
+        lo, hi = self.c.x.constant(a), self.c.x.constant(b)
+        if type(lo) is int and type(hi) is int and hi - lo <= MAX_RANGE:
+            span = f"range({lo}, {hi + 1})"          # known when compiled: no check to run
+            return fresh_list(f"list({span})", span, True), T.list_of(T.INT)
+        return f"B_range({a}, {b}, {self.mod.const(node.pos)})", T.list_of(T.INT)

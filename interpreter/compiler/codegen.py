@@ -1,0 +1,170 @@
+"""Python source generated from the checked rule AST, compiled once per game.
+
+Input: Python source text written by the compiler's stages (expressions.py, builtins.py,
+steps.py, decisions.py), never text of the spec: every name in it is mangled (locals are
+`L[3]` or `v3`, constants `K7`, spec functions `F2`), every string and table of the spec
+is a constant bound in the namespace, and only integers are written as literals. Output:
+Python functions, and the whole program as one readable module (`tabula compile`).
+
+As in Jinja's code generator, the functions share one namespace: the constants, the
+helpers of builtins.py and runtime.py, and a short list of Python builtins (nothing
+else: no import, no open, no getattr). A failure inside generated code is traced back to
+the spec's line and column through the line table kept for each function.
+"""
+
+from __future__ import annotations
+
+import builtins as _py
+import re
+from fractions import Fraction
+
+from ..errors import NOWHERE, Pos, SpecError
+
+FILENAME = "<tabula>"
+# the Python builtins generated code may call; everything else is out of its reach
+SAFE_BUILTINS = ("len", "sum", "min", "max", "any", "all", "sorted", "list", "set", "tuple",
+                 "dict", "range", "abs", "iter", "next", "enumerate", "zip", "reversed",
+                 "isinstance", "int", "str", "bool", "None", "True", "False")
+_COMMENT_SAFE = re.compile(r"[^A-Za-z0-9_.:,=()\[\]{}<>'\"/+*\- ]")
+MISSING = object()
+
+
+def comment(text: str) -> str:
+    """A comment for the generated source: only letters, digits and a few signs survive,
+    so that no text of the spec can end the comment and become code."""
+    return "# " + _COMMENT_SAFE.sub("?", str(text))[:80]
+
+
+def paren(src: str) -> str:
+    """`src` as an operand: parenthesised unless it is plainly one atom."""
+    if re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*(\[[A-Za-z0-9_]+\])?|-?[0-9]+", src):
+        return src
+    return f"({src})"
+
+
+class Src(str):
+    """Source of an expression giving a list, with what the compiler knows of it: `iter`,
+    the source of something to iterate over instead (the table a fresh list copies), and
+    `unique`: its items are distinct and none of them is none."""
+
+    iter: str = ""
+    unique: bool = False
+    sized: str = ""         # for len(X): X, whose truth says whether it is empty
+
+
+def fresh_list(src: str, iterable: str = "", unique: bool = False) -> Src:
+    out = Src(src)
+    out.iter = iterable
+    out.unique = unique
+    return out
+
+
+def is_unique(src: str) -> bool:
+    return getattr(src, "unique", False)
+
+
+def iterable(src: str) -> str:
+    """What a loop over `src` may iterate over (the uncopied table, if there is one)."""
+    if getattr(src, "iter", ""):
+        return fresh_list(src.iter, unique=src.unique)
+    return src
+
+
+class Module:
+    """The generated program of one game: constants, functions, and their source."""
+
+    def __init__(self, helpers: dict):
+        self.ns: dict = {"__builtins__": {n: getattr(_py, n) for n in SAFE_BUILTINS
+                                          if hasattr(_py, n)}}
+        self.ns.update(helpers)
+        self.ns["MISSING"] = MISSING
+        self._consts: dict = {}        # id or value key -> name
+        self._names: dict = {}         # prefix -> next number
+        self.chunks: list = []         # the source of every function, in order
+        self.lines: dict = {}          # (function name, line) -> Pos
+
+    # -- names --------------------------------------------------------------------------
+    def fresh(self, prefix: str) -> str:
+        n = self._names.get(prefix, 0)
+        self._names[prefix] = n + 1
+        return f"{prefix}{n}"
+
+    def const(self, value) -> str:
+        """A name bound to `value` in the namespace (the same value, the same name)."""
+        try:
+            key = ("v", type(value), value)
+            hash(key)
+        except TypeError:
+            key = ("id", id(value))
+        name = self._consts.get(key)
+        if name is None:
+            name = self._consts[key] = self.fresh("K")
+            self.ns[name] = value
+        return name
+
+    def literal(self, value) -> str:
+        """Source for a constant: integers, booleans and none as literals, the rest bound."""
+        if value is None or isinstance(value, bool):
+            return repr(value)
+        if type(value) is int and -10**18 < value < 10**18:
+            return repr(value)
+        return self.const(value)
+
+    # -- functions ------------------------------------------------------------------------
+    def function(self, prefix: str, params: str, body: list, pos: Pos = NOWHERE,
+                 note: str = "", name: str = ""):
+        """Compile `def NAME(params): body` and return the function (NAME: a fresh one of
+        the prefix, unless given). `body` is a list of (indent, line, position or None);
+        the positions locate failures."""
+        name = name or self.fresh(prefix)
+        src = [f"def {name}({params}):" + (f"  {comment(note)}" if note else "")]
+        self.lines[(name, 1)] = pos
+        last = pos
+        for indent, line, where in body:
+            src.append("    " * (indent + 1) + line)
+            if where is not None and where is not NOWHERE:
+                last = where
+            self.lines[(name, len(src))] = last
+        text = "\n".join(src) + "\n"
+        try:
+            code = compile(text, FILENAME, "exec")
+        except (RecursionError, MemoryError, SyntaxError, ValueError) as exc:
+            # only nesting too deep for Python's own compiler gets here: the source is
+            # built from the checked AST
+            raise SpecError("this rule nests too deeply to be compiled", pos,
+                            "split it with a function or a let") from exc
+        exec(code, self.ns)      # generated from the checked AST only (see the docstring)
+        self.chunks.append(text)
+        return self.ns[name]
+
+    def expression(self, src: str, pos: Pos = NOWHERE, note: str = ""):
+        """fn(st, L) -> the value of the expression source `src`."""
+        return self.function("E", "st, L", [(0, f"return {src}", pos)], pos, note)
+
+    def source(self, title: str = "") -> str:
+        """The whole generated program, as `tabula compile` prints it: the constants
+        (shown, not bound: a printed program is read, not run), then every function."""
+        consts = [comment(title)] if title else []
+        for key, name in sorted(self._consts.items(), key=lambda kv: int(kv[1][1:])):
+            value = self.ns[name]
+            shown = repr(value) if isinstance(value, (int, str, tuple, list, dict, bool,
+                                                      type(None))) else f"<{type(value).__name__}>"
+            if isinstance(value, Fraction):
+                shown = str(value)
+            if len(shown) > 100:
+                shown = shown[:97] + "..."
+            # repr() escapes every character that could end a line
+            consts.append(f"# {name} = " + shown.replace("\n", " ").replace("\r", " "))
+        return "\n".join(consts) + "\n\n" + "\n".join(self.chunks)
+
+    def position(self, tb) -> Pos | None:
+        """The spec position of the innermost generated line in a traceback."""
+        found = None
+        while tb is not None:
+            code = tb.tb_frame.f_code
+            if code.co_filename == FILENAME:
+                where = self.lines.get((code.co_name, tb.tb_lineno))
+                if where is not None and where is not NOWHERE:
+                    found = where
+            tb = tb.tb_next
+        return found

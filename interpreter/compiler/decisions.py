@@ -1,0 +1,517 @@
+"""Decisions to code: who chooses, among which actions, and what each action does.
+
+Input: a `choose:` or `choose_one:` step of the spec with its Scope. Output: a Decision
+(interpreter/runtime/model.py) with its alternatives, and the engine instruction that asks it.
+The legal actions of a decision are listed by one generated function: guards, bindings
+(nested loops, a source hoisted out of the loops when it does not depend on them),
+`where` conditions and `distinct` in one piece of Python. Actions are tuples
+(decision, alternative, bound values...), in a fixed order (the bindings' order, then
+the sources' order), so that the same seed and decisions give the same game.
+"""
+
+from __future__ import annotations
+
+import re
+
+from ..errors import NOWHERE, RuleError, SpecError
+from ..lang import ast
+from ..lang import types as T
+from ..lang.ast import name_uses
+from ..lang.loader import LList, LStr
+from ..lang.parser import parse
+from ..runtime.model import CHANCE, DONE, SKIP, Alt, Decision
+from .codegen import is_unique, paren
+from .expressions import Scope, counted_lines, uncounted
+from .flowgraph import Flow
+from .steps import Part
+
+MAX_ACTIONS = 100_000
+_FIELD = re.compile(r"\{([^{}]*)\}")
+
+
+class Decisions:
+    """Compiles decision steps for one Compiler."""
+
+    def __init__(self, comp):
+        self.c = comp
+        self.g = comp.flow
+        self.mod = comp.mod
+
+    def step(self, step, shape: str, scope: Scope, pos) -> Part:
+        if shape == "choose":
+            return self.decision(step, [step], scope, pos)
+        options = step["choose_one"]
+        if not isinstance(options, list) or not options:
+            raise SpecError("choose_one needs a list of options", step.where("choose_one"))
+        return self.decision(step, list(options), scope, pos)
+
+    def decision(self, step, options, scope: Scope, pos) -> Part:
+        c = self.c
+        p = c.prog
+        g = self.g
+        did = len(p.decisions)
+        p.decisions.append(None)          # reserve the id: nested decisions come first
+        dnode = f"decision:{did}"
+        g.node(dnode, kind="decision", rule=g.current, **self._attributes(step, options))
+        g.contains(g.current, dnode)
+        outer = g.current
+        g.current = dnode
+        alts, listing, flows, option_nodes = [], [], [], []
+        outer_scope = scope
+        chooser_slot = choosers = None
+        if "simultaneous" in step:
+            scope, chooser_slot, choosers = self._simultaneous(step, scope)
+        try:
+            for i, opt in enumerate(options):
+                oid = node = None
+                if opt is not step and isinstance(opt, dict) and "id" in opt:
+                    node = g.register_id(opt, dnode)
+                    oid = str(opt["id"])
+                alt, lines, flow = self._alternative(did, i, opt, scope, pos, oid, step)
+                alts.append(alt)
+                listing += lines
+                flows.append(flow)
+                option_nodes.append(node)
+        finally:
+            g.current = outer
+        upto = "up_to" in step
+        g.decision(dnode, option_nodes, flows, upto)
+        chance = str(step.get("player", "")).strip() == "chance"
+        player = None
+        if "player" in step:
+            if chance:
+                player = lambda st, L: CHANCE  # noqa: E731
+            else:
+                player = c.steps.expr_fn(step["player"], scope, "the deciding player", T.INT,
+                                         pos)
+                self._check_constant_player(step, p.players)
+        if upto and "optional" in step:
+            raise SpecError("an up_to decision ends with its `done` action; it cannot also be "
+                            "optional", step.where_key("optional"), "remove optional:, "
+                            "and name the done action with done:")
+        if chance and any(isinstance(o, dict) and o.get("distinct") for o in options):
+            raise SpecError("a chance decision cannot be distinct: merging outcomes would "
+                            "change their odds", step.pos, "remove distinct:")
+        self._check_weights(step, options, chance)
+        dec = Decision(did, g.current, alts, player,
+                       optional=str(step.get("optional", "")),
+                       done=str(step.get("done", "done")) if upto else "", upto=upto, pos=pos,
+                       weighted=any(a.weight is not None for a in alts),
+                       chance=chance, chooser_slot=chooser_slot,
+                       player_pos=step.where("player") if "player" in step else pos)
+        p.decisions[did] = dec
+        actions = self.mod.function("D", "st, L", [(0, "out = []", None)] + listing
+                                    + [(0, "return out", None)], pos, f"decision {did}")
+        else_body = c.steps.body(step.get("else", LList()), outer_scope.child(), "else")
+        g.then(else_body.flow.maybe())
+        orelse = c.steps.block(else_body)
+        if choosers is not None:
+            dec.reveal = self._reveal(dec, pos)
+            return Part(items=[(self._ask_joint(dec, actions, choosers, orelse), pos)],
+                        native=False)
+        ask = self._ask(dec, actions, orelse, "else" in step)
+        if not upto:
+            return Part(items=[(ask, pos)], native=False)
+        count = c.steps.expr_fn(step["up_to"], scope, "up_to", T.INT, pos)
+        inner = c.steps.block(_Single(ask, pos))
+        return Part(items=[(c.steps.counted(count, inner, "up_to", pos), pos)], native=False)
+
+    @staticmethod
+    def _attributes(step, options) -> dict:
+        """What the action graph says of a decision: who decides (`chance`, `current` or
+        the player expression), its options (label, and id, bindings, source if given),
+        its skip action and its up_to count."""
+        def text(value) -> str:
+            return " ".join(str(value).split())
+        described = []
+        for opt in options:
+            if not isinstance(opt, dict):
+                continue
+            keys = ("label", "choose") if opt is step else ("id", "label", "choose", "source")
+            described.append({k: text(opt[k]) for k in keys if k in opt})
+        player = (f"simultaneous: {text(step['simultaneous'])}" if "simultaneous" in step
+                  else text(step.get("player", "current")))
+        return {"player": player,
+                "shape": "choose" if "choose" in step else "choose_one",
+                "options": described, "optional": text(step.get("optional", "")),
+                "up_to": text(step.get("up_to", ""))}
+
+    # -- simultaneous decisions, weights, visibility -------------------------------------------
+    def _simultaneous(self, step, scope: Scope):
+        """`simultaneous: p in PLAYERS`: the scope of the options with p bound (a frame
+        slot, set to each chooser in turn), the slot, and the function listing the
+        players who choose."""
+        for key in ("player", "up_to"):
+            if key in step:
+                raise SpecError(f"a simultaneous decision cannot take {key}: (its players "
+                                "are the ones named by simultaneous:)", step.where_key(key),
+                                "remove " + key + ":")
+        where = step.where("simultaneous")
+        node = parse(step["simultaneous"], "bindings")
+        if len(node.items) != 1 or node.cond is not None or node.take is not None:
+            raise SpecError("simultaneous: takes one binding, e.g. `p in players`", node.pos)
+        b = node.items[0]
+        src, typ = self.c.x.compile(b.source, scope)
+        if not T.is_list(typ) or T.elem(typ) not in (T.PLAYER, T.INT, T.ANY):
+            raise SpecError(f"simultaneous: needs a list of players, not {T.describe(typ)}",
+                            b.source.pos, "e.g. simultaneous: p in players")
+        inner = scope.child()
+        slot = inner.add(b.var, T.PLAYER)
+        return inner, slot, self.mod.expression(f"list({src})", where, "simultaneous")
+
+    def _check_weights(self, step, options, chance: bool) -> None:
+        """weight: belongs to chance decisions, and on every option if on one."""
+        weighted = [o for o in options if isinstance(o, dict) and "weight" in o]
+        if not weighted:
+            return
+        if not chance:
+            raise SpecError("only a chance decision has weights: a player picks freely",
+                            weighted[0].where_key("weight"), "remove weight:, or make the "
+                            "decision player: chance")
+        for key in ("optional", "up_to"):
+            if key in step:
+                raise SpecError(f"a weighted chance decision cannot take {key}:",
+                                step.where_key(key), "remove " + key + ":")
+        missing = [o for o in options if isinstance(o, dict) and "weight" not in o]
+        if missing:
+            raise SpecError("every option of a weighted chance decision needs a weight",
+                            getattr(missing[0], "pos", step.pos), "add weight: to it")
+
+    def _weight(self, opt, inner: Scope):
+        if "weight" not in opt:
+            return None
+        src = self.c.x.expect(parse(opt["weight"], "expression"), inner, T.INT,
+                              "a chance outcome's weight")
+        return self.mod.expression(src, opt.where("weight"), "weight")
+
+    def _visible(self, step, inner: Scope):
+        """visible_to: who sees the chosen action in their information state (a player
+        or a list of players, evaluated with the bindings bound); None: everyone."""
+        if "visible_to" not in step:
+            return None
+        src, typ = self.c.x.compile(parse(step["visible_to"], "expression"), inner)
+        if typ not in (T.PLAYER, T.INT, T.ANY) and not (
+                T.is_list(typ) and T.elem(typ) in (T.PLAYER, T.INT, T.ANY)):
+            raise SpecError(f"visible_to: names a player or a list of players, not "
+                            f"{T.describe(typ)}", step.where("visible_to"),
+                            "e.g. visible_to: p, or visible_to: [p, current]")
+        return self.mod.expression(src, step.where("visible_to"), "visible_to")
+
+    def _reveal(self, dec: Decision, pos):
+        """The function that runs a simultaneous decision's choices, once every player
+        has chosen: a loop over [(player, action), ...] in the players' order, which binds
+        the player and the action's values and runs the chosen option's block."""
+        c = self.c
+        slot = dec.chooser_slot
+        alts = dec.alts
+
+        def again(st, fr):
+            i = fr[5]
+            if i < len(fr[4]):
+                fr[5] = i + 1
+                fr[1] = 0
+                return True
+            return False
+
+        def bind(st, fr):
+            who, action = fr[4][fr[5] - 1]
+            L = fr[2]
+            L[slot] = who
+            if action[1] >= 0:
+                a = alts[action[1]]
+                for s, v in zip(a.slots, action[2:]):
+                    L[s] = v
+                if a.body.ins:
+                    st.stack.append([a.body.ins, 0, L, None, None, None, a.body])
+        loop = c.steps._new_loop("simultaneous", pos, again)
+        blk = c.steps.block(_Single(bind, pos))
+        ins = blk.ins
+
+        def reveal(st, fr, chosen):
+            frame = [ins, 0, fr[2], loop, [[who, list(a)] for who, a in chosen], 0, blk]
+            if again(st, frame):
+                st.stack.append(frame)
+        return reveal
+
+    def _ask_joint(self, dec: Decision, actions, choosers, orelse):
+        """The instruction of a simultaneous decision: every chooser's actions listed
+        (a chooser with none takes no part), then the state waits for all of them."""
+        slot = dec.chooser_slot
+        skip = (dec.id, SKIP)
+        optional = bool(dec.optional)
+        else_ins = orelse.ins
+
+        def ask(st, fr):
+            L = fr[2]
+            joint = []
+            for who in choosers(st, L):
+                L[slot] = who
+                found = actions(st, L)
+                if found:
+                    if optional:
+                        found.insert(0, skip)
+                    joint.append((who, found))
+            if not joint:
+                if else_ins:
+                    st.stack.append([else_ins, 0, L, None, None, None, orelse])
+                return None
+            fr[1] -= 1
+            st.pause(dec, joint[0][0], joint[0][1], fr, joint)
+            return True
+        return ask
+
+    # -- one alternative ----------------------------------------------------------------------
+    def _alternative(self, did, i, opt, scope: Scope, pos, oid=None, step=None):
+        """-> (Alt, its lines of the listing function, the Flow of its body)."""
+        if not isinstance(opt, dict):
+            raise SpecError("an option is a mapping with a label and what it does", pos)
+        c = self.c
+        inner = scope.child()
+        guard = c.steps.expr(opt["if"], scope, "an option's condition", T.BOOL) \
+            if "if" in opt else None
+        slots: tuple = ()
+        binds: tuple = ()
+        if "choose" in opt:
+            lines, slots, binds = self._enumerator(did, i, opt, scope, inner)
+        else:
+            lines = [(0, f"out.append(({did}, {i}))", None)]
+        if guard is not None:
+            lines = [(0, f"if {guard}:", getattr(opt["if"], "pos", pos))] + [
+                (ind + 1, text, p) for ind, text, p in lines]
+        body, flow = c.steps.compile_block(opt.get("do", LList()), inner, "option",
+                                           trace_id=oid or "", trace_pos=opt.pos)
+        label = self._label(opt.get("label"), inner, slots, opt, i)
+        return Alt(i, label, slots, body, str(opt.get("source", "")), self._weight(opt, inner),
+                   self._visible(step if step is not None else opt, inner),
+                   binds), lines, flow
+
+    def _enumerator(self, did, alt, opt, scope: Scope, inner: Scope):
+        """The listing lines of an option with bindings, the frame slots its values go
+        to (the option's body reads them as locals), and each binding's (source, type)."""
+        c = self.c
+        node = parse(opt["choose"], "bindings")
+        if node.take is not None:
+            raise SpecError("a choice's bindings take no `while` (it is for a `for` step and "
+                            "for generators)", node.take.pos, "write the condition with where")
+        listing = scope.child()          # the bindings as Python locals of the listing
+        srcs, names, pieces, slots, styps = [], [], [], [], []
+        for b in node.items:
+            src, styp = c.x.compile(b.source, listing)
+            styps.append(styp)
+            if not T.iterable(styp):
+                raise SpecError(f"cannot choose from {T.describe(styp)}", b.source.pos,
+                                "choose from a zone, a list or a player list")
+            et = T.elem(styp)
+            srcs.append((c.builtins.items(styp, src), b))
+            names.append(listing.local(b.var, et))
+            slots.append(inner.add(b.var, et))
+            pieces.append(et == T.PIECE)
+        cond = c.x.expect(node.cond, listing, T.BOOL, "a where condition") \
+            if node.cond else None
+        binds = tuple((str(src), T.elem(styp) if T.iterable(styp) else T.ANY)
+                      for (src, _), styp in zip(srcs, styps))
+        distinct = bool(opt.get("distinct", False))
+        kind = self.mod.const(tuple(c.prog.piece_kind))
+        independent = not any(set(name_uses(b.source)) & {x.var for x in node.items}
+                              for _, b in srcs)
+        if distinct and cond is None and independent:
+            # identical pieces (and equal values) give one action: with no condition and
+            # no binding reading another, each source can be thinned on its own
+            lines, loops, lists = [], [], []
+            for depth, ((src, b), var, piece) in enumerate(zip(srcs, names, pieces)):
+                hoisted = self.mod.fresh("s")
+                thin = (self._distinct_kinds(src, kind) if piece else
+                        src if is_unique(src) else f"B_distinct({src})")
+                lines.append((0, f"{hoisted} = {thin}", b.source.pos))
+                loops.append((depth, f"for {var} in {hoisted}:", None))
+                lists.append(f"len({hoisted})")
+            if len(lists) > 1:           # the actions are the product: its size is known
+                lines += [(0, f"if {' * '.join(lists)} > {MAX_ACTIONS}:", None),
+                          (1, f"B_too_many_actions({MAX_ACTIONS}, {self.mod.const(node.pos)})",
+                           node.pos)]
+            return lines + loops + [(len(names), f"out.append(({did}, {alt}, "
+                                                  f"{', '.join(names)}))", None)], \
+                tuple(slots), binds
+        lines = []
+        if distinct:
+            lines.append((0, "seen = set()", None))
+        # each part of `where A and B and ...` is tested as soon as the bindings it reads
+        # are bound (in their order: an earlier part may guard a later one)
+        tests = self._early_tests(node, listing)
+        bound: list = []
+        depth = 0
+        for (src, b), var in zip(srcs, names):
+            # every binding's values are counted before they are taken (readers.B_work,
+            # inline: counted_lines)
+            pos = self.mod.const(b.source.pos)
+            hoisted = self.mod.fresh("s")
+            dependent = set(name_uses(b.source)) & set(bound)   # on an earlier binding
+            if uncounted(b.source) and dependent:
+                lines.append((depth, f"for {var} in {src}:", b.source.pos))
+            else:
+                bind = [(0, f"{hoisted} = {src}", None)] if uncounted(b.source) \
+                    else counted_lines(hoisted, src, pos)
+                bind[0] = (0, bind[0][1], b.source.pos)      # errors: at the source
+                if dependent:
+                    lines += [(d + depth, text, p) for d, text, p in bind]
+                else:                                  # the same for every earlier value
+                    lines[0:0] = bind
+                lines.append((depth, f"for {var} in {hoisted}:", None))
+            lines.append((depth + 1, f"if {var} is None:", None))
+            lines.append((depth + 2, "continue", None))
+            bound.append(b.var)
+            depth += 1
+            while tests and (depth == len(names) or not tests[0][2] - set(bound)):
+                test, pos, _ = tests.pop(0)
+                lines.append((depth, f"if not {paren(test)}:", pos))
+                lines.append((depth + 1, "continue", None))
+        if distinct:
+            key = ", ".join(self._kind(kind, v) if pc else v for v, pc in zip(names, pieces))
+            lines.append((depth, f"key = ({key},)", None))
+            lines.append((depth, "if key in seen:", None))
+            lines.append((depth + 1, "continue", None))
+        if distinct:
+            lines.append((depth, "seen.add(key)", None))
+        lines.append((depth, f"out.append(({did}, {alt}, {', '.join(names)}))", None))
+        if len(names) > 1:
+            lines.append((depth, f"if len(out) > {MAX_ACTIONS}:", None))
+            lines.append((depth + 1, f"B_too_many_actions({MAX_ACTIONS}, "
+                                     f"{self.mod.const(node.pos)})", None))
+        return lines, tuple(slots), binds
+
+    def _early_tests(self, node, listing: Scope) -> list:
+        """The parts of a `where` joined by `and`, each compiled: [(source, position,
+        the names of bindings it reads)], in order."""
+        if node.cond is None:
+            return []
+        parts, todo = [], [node.cond]
+        while todo:
+            part = todo.pop(0)
+            if isinstance(part, ast.BoolOp) and part.op == "and":
+                todo[:0] = [part.left, part.right]
+            else:
+                parts.append(part)
+        binding_names = {b.var for b in node.items}
+        return [(self.c.x.expect(part, listing, T.BOOL, "a where condition"), part.pos,
+                 set(name_uses(part)) & binding_names) for part in parts]
+
+    def _kind(self, kind: str, v: str) -> str:
+        """The source of piece v's kind (changeable attributes: as they are now)."""
+        return f"B_kind_now(st.pa, {kind}, {v})" if self.c.prog.changeable else f"{kind}[{v}]"
+
+    def _distinct_kinds(self, src: str, kind: str) -> str:
+        if self.c.prog.changeable:
+            return f"B_distinct_kinds_now({src}, {kind}, st.pa)"
+        return f"B_distinct_kinds({src}, {kind})"
+
+    def _label(self, template, scope: Scope, slots, opt, opt_index=0):
+        """'play {t} on column {c + 1}' -> fn(st, L) -> str; pieces print as their names."""
+        if template is None:
+            names = [n for n, v in scope.names.items() if v.slot in slots and v.slot is not None]
+            template = LStr.at(" ".join(f"{{{n}}}" for n in names) or
+                               str(opt.get("id", f"option {opt_index + 1}")),
+                               getattr(opt, "pos", NOWHERE))
+        parts = []
+        text = str(template)
+        last = 0
+        names = self.mod.const(tuple(self.c.prog.piece_names))
+        for m in _FIELD.finditer(text):
+            if m.start() > last:
+                parts.append(self.mod.const(text[last:m.start()]))
+            base = template.pos_at(m.start(1)) if isinstance(template, LStr) else NOWHERE
+            sub = LStr.at(m.group(1), base)
+            src, typ = self.c.x.compile(parse(sub, "expression"), scope)
+            if typ == T.PIECE and self.c.prog.piece_namer:    # names that change
+                parts.append(f"B_piece_name_now(st, {src})")
+            elif typ == T.PIECE:
+                parts.append(f"B_piece_name({names}, {src})")
+            else:
+                parts.append(f"str({src})")
+            last = m.end()
+        if last < len(text):
+            parts.append(self.mod.const(text[last:]))
+        joined = " + ".join(parts) if parts else self.mod.const("")
+        return self.mod.expression(joined, getattr(template, "pos", NOWHERE), "label")
+
+    @staticmethod
+    def _check_constant_player(step, players: int) -> None:
+        """A deciding player given as a constant must be a seat of this game."""
+        text = step["player"]
+        value = text if isinstance(text, int) and not isinstance(text, bool) else None
+        if value is None and isinstance(text, str):
+            node = parse(text, "expression")
+            if isinstance(node, ast.Const) and type(node.value) is int:
+                value = node.value
+        if value is not None and not 0 <= value < players:
+            raise SpecError(f"the deciding player is {value}, but this game has "
+                            f"{players} players (0 to {players - 1})",
+                            step.where("player"), "players are numbered from 0")
+
+    def _ask(self, dec: Decision, actions, orelse, has_else: bool = False):
+        """The instruction that lists the actions and pauses (or skips, or runs else:)."""
+        did = dec.id
+        player = dec.player
+        optional = bool(dec.optional)
+        upto = dec.upto
+        skip = (did, SKIP)
+        done = (did, DONE)
+        else_ins = orelse.ins
+        # traced games count a choice that must be made but came up empty, with no else:
+        # to say what then (skipped silently: by design, or a spec's bug). An optional
+        # choice that is empty is no different from one skipped by its player; `else: []`
+        # says "nothing then" on purpose.
+        empty_key = ("empty:" + dec.rule.removeprefix("step:")
+                     if self.c.trace and not has_else and not upto and not optional else None)
+        # strict games (Spec.game(strict=True)): that skip is a rule error at the decision
+        strict_pos = (dec.pos if getattr(self.c, "strict", False) and not has_else
+                      and not upto and not optional else None)
+
+        weighted = dec.weighted
+        player_pos = dec.player_pos
+        check_player = not dec.chance
+        nplayers = self.c.prog.players
+
+        def ask(st, fr):
+            L = fr[2]
+            found = actions(st, L)
+            weights = None
+            if weighted and found:
+                found, weights = st.weigh(dec, L, found)
+            if not found:
+                if empty_key is not None:
+                    st.fired[empty_key] = st.fired.get(empty_key, 0) + 1
+                if strict_pos is not None:
+                    raise RuleError("a choice that must be made has nothing legal (strict "
+                                    "play)", strict_pos, "give it an `else:` (`else: []` for "
+                                    "nothing), make it optional, or fix the condition that "
+                                    "emptied it")
+                if upto:
+                    st.stack.pop()              # nothing (more) to pick: the loop ends
+                if else_ins:
+                    st.stack.append([else_ins, 0, L, None, None, None, orelse])
+                return None
+            if optional:
+                found.insert(0, skip)
+            elif upto:
+                found.append(done)
+            if player is None:
+                who = st.current
+            else:
+                who = player(st, L)
+                if check_player and (type(who) is not int or not 0 <= who < nplayers):
+                    raise RuleError(f"the deciding player is {who!r}, but this game has "
+                                    f"{nplayers} players (0 to {nplayers - 1})",
+                                    player_pos, "players are numbered from 0")
+            fr[1] -= 1
+            st.pause(dec, who, found, fr, None, weights)
+            return True
+        return ask
+
+
+class _Single:
+    """A Body of one engine instruction (an up_to decision's loop body)."""
+
+    def __init__(self, ask, pos):
+        self.parts = [Part(items=[(ask, pos)], native=False)]
+        self.flow = Flow()
+        self.name = "up_to"

@@ -1,0 +1,455 @@
+"""Expression AST to Python source, with name, attribute, arity and type checks.
+
+Input: an expression AST (interpreter/lang/ast.py), a Scope naming the locals, and the
+Compiler's tables. Output: (source, type): a Python expression over `st` (the state) and
+the scope's locals, and the value's static type; `function()` compiles one into
+fn(st, L). Every name goes through the compiler's resolver (names.py), which can refuse
+it; no text of the spec reaches the source (see codegen.py).
+"""
+
+from __future__ import annotations
+
+import re
+
+from ..errors import SpecError, did_you_mean
+from ..lang import ast
+from ..lang import types as T
+from ..runtime.readers import WORK_LIMIT
+from ..runtime.values import B_frac
+from .codegen import MISSING, paren
+
+_COMPARE = ("==", "!=", "<", "<=", ">", ">=")
+WHOLE_HINT = "'/' gives exact fractions; x // 1 is x rounded down (or divide with //)"
+
+
+def uncounted(source) -> bool:
+    """A generator or binding source whose items need not be counted: a list written
+    with at most one item ([neighbour(c, d)], the idiom that names one value). However
+    deep such sources nest, they take at most one item for each item of a counted source
+    around them, so the work stays within a small multiple of the budget."""
+    return isinstance(source, ast.ListExpr) and len(source.items) <= 1
+
+
+def _plain_arithmetic(src: str) -> bool:
+    """Is the source short arithmetic over names and numbers (no call, no subscript
+    but a local's)?"""
+    return len(src) < 40 and re.fullmatch(r"[\w\s+\-*%/()\[\]]*", src) is not None \
+        and re.search(r"[A-Za-z_]\w*\s*\(", src) is None \
+        and all(m in ("L",) for m in re.findall(r"([A-Za-z_]\w*)\[", src))
+
+
+def check_arity(node, n: int, lo: int, hi: int | None = None):
+    hi = lo if hi is None else hi
+    if not lo <= n <= hi:
+        want = f"{lo}" if lo == hi else f"{lo} to {hi}"
+        raise SpecError(f"{node.name}() takes {want} argument{'s' if hi != 1 else ''}, "
+                        f"not {n}", node.pos)
+
+
+class Var:
+    """A name of the rule text: the Python source that reads it, its type, and its slot
+    in the frame's locals (None for a Python local or an inlined argument)."""
+
+    __slots__ = ("src", "typ", "slot")
+
+    def __init__(self, src: str, typ: tuple, slot: int | None = None):
+        self.src, self.typ, self.slot = src, typ, slot
+
+
+class Scope:
+    """Local names of one procedure (and the blocks and generators inside it)."""
+
+    def __init__(self, names: dict | None = None, counter: list | None = None):
+        self.names = dict(names or {})      # name -> Var
+        self.counter = counter if counter is not None else [0]
+
+    def child(self) -> "Scope":
+        return Scope(self.names, self.counter)
+
+    def alias(self, name: str, src: str, typ: tuple) -> None:
+        """A name that stands for an expression (an inlined function's argument)."""
+        self.names[name] = Var(src, typ)
+
+    def add(self, name: str, typ: tuple) -> int:
+        """A local kept in the frame (it lives across decisions): L[slot]."""
+        slot = self.counter[0]
+        self.counter[0] += 1
+        self.names[name] = Var(f"L[{slot}]", typ, slot)
+        return slot
+
+    def local(self, name: str, typ: tuple) -> str:
+        """A local of one generated function (a generator's variable): a Python name."""
+        n = self.counter[0]
+        self.counter[0] += 1
+        src = f"v{n}"
+        self.names[name] = Var(src, typ)
+        return src
+
+    @property
+    def size(self) -> int:
+        return self.counter[0]
+
+
+def counted_lines(name: str, src: str, pos: str, depth: int = 0) -> list:
+    """Statements that bind `name` to a source's items and count them against the work
+    budget before any is taken (readers.B_work, inline: a loop written as statements
+    spends no call on it). `pos`: the source's position, as a constant."""
+    return [(depth, f"{name} = {src}", None),
+            (depth, f"B_spent[0] += len({name})", None),
+            (depth, f"if B_spent[0] > {WORK_LIMIT}:", None),
+            (depth + 1, f"B_work_over({pos})", None)]
+
+
+class Gen:
+    """A generator compiled: its variable, the source of its items, its condition and
+    lets (Python locals), its element and the element's type."""
+
+    def __init__(self, var: str, items: str, counted: tuple | None = None):
+        """counted: (a fresh local, the raw source, its position constant) when the
+        items are counted: `items` is then the counting call, for comprehensions."""
+        self.var, self.items, self.counted = var, items, counted
+        self.cond: str | None = None
+        self.take: str | None = None  # items are taken while it holds (then the loop ends)
+        self.lets: list = []          # (local, source)
+        self.elt, self.etyp = "", T.ANY
+
+    @property
+    def clauses(self) -> str:
+        """As the clauses of a comprehension: `for v in ... if ... for w in (...,)`."""
+        out = f"for {self.var} in {self.items}"
+        if self.cond is not None:
+            out += f" if {self.cond}"
+        return out + "".join(f" for {v} in ({src},)" for v, src in self.lets)
+
+    def loop(self, on_item: list) -> list:
+        """As a loop (lines at indent 0): on_item runs for every item that passes."""
+        if self.counted is not None:
+            tmp, src, pos = self.counted
+            lines = counted_lines(tmp, src, pos) + [(0, f"for {self.var} in {tmp}:", None)]
+        else:
+            lines = [(0, f"for {self.var} in {self.items}:", None)]
+        if self.take is not None:
+            lines += [(1, f"if not {paren(self.take)}:", None), (2, "break", None)]
+        if self.cond is not None:
+            lines += [(1, f"if not {paren(self.cond)}:", None), (2, "continue", None)]
+        lines += [(1, f"{v} = {src}", None) for v, src in self.lets]
+        return lines + [(i + 1, text, p) for i, text, p in on_item]
+
+    def sources(self) -> str:
+        return " ".join([self.items, self.cond or "", self.take or "", self.elt]
+                        + [s for _, s in self.lets])
+
+
+class ExprCompiler:
+    """Compiles expressions against a Compiler's tables (see compiler.py)."""
+
+    def __init__(self, comp):
+        self.c = comp
+
+    # -- entry ------------------------------------------------------------------------
+    def compile(self, node, scope: Scope):
+        """-> (Python source, type)."""
+        return getattr(self, "x_" + type(node).__name__)(node, scope)
+
+    def expect(self, node, scope, want: tuple, what: str) -> str:
+        src, typ = self.compile(node, scope)
+        if not self.fits(typ, want):
+            self.whole(typ, node, what)
+            raise SpecError(f"{what} must be "
+                            f"{'a number' if want == T.NUM else T.describe(want)}, "
+                            f"not {T.describe(typ)}", node.pos)
+        return src
+
+    @staticmethod
+    def whole(typ, node, what: str) -> None:
+        """Refuse a number that may be a fraction where a whole number is needed."""
+        if typ == T.NUM:
+            raise SpecError(f"{what} must be a whole number, not a number that may be a "
+                            "fraction", node.pos, WHOLE_HINT)
+
+    def function(self, node, scope, want: tuple | None = None, what: str = ""):
+        """The expression as fn(st, L), and its type."""
+        if want is not None:
+            src, typ = self.expect(node, scope, want, what), want
+        else:
+            src, typ = self.compile(node, scope)
+        return self.c.mod.expression(src, node.pos), typ
+
+    @staticmethod
+    def fits(typ, want) -> bool:
+        if typ == T.ANY or want == T.ANY:
+            return True
+        if want in (T.INT, T.PLAYER):
+            return typ in (T.INT, T.BOOL, T.PLAYER)
+        if want == T.NUM:
+            return typ in (T.INT, T.BOOL, T.PLAYER, T.NUM)
+        if want == T.BOOL:
+            return True          # any value has a truth value, as in the rulebooks' prose
+        if want[0] == "list":
+            return typ[0] in ("list", "slot", "zone", "map", "counts")
+        if want[0] == "slot":
+            return typ[0] == "slot"
+        return T.compatible(typ, want)
+
+    def constant(self, src: str):
+        """The value of a source that is a literal or a bound constant, else MISSING."""
+        if src in ("None", "True", "False"):
+            return {"None": None, "True": True, "False": False}[src]
+        if src.lstrip("-").isdigit():
+            return int(src)
+        if src.startswith("K") and src[1:].isdigit():
+            return self.c.mod.ns.get(src, MISSING)
+        return MISSING
+
+    def truth(self, node, scope, what: str) -> str:
+        """A condition's source, as a strict bool."""
+        src, typ = self.compile(node, scope)
+        return src if typ == T.BOOL else f"bool({src})"
+
+    # -- leaves -----------------------------------------------------------------------
+    def x_Const(self, node, scope):
+        v = node.value
+        typ = {bool: T.BOOL, int: T.INT, str: T.STR, type(None): T.NONE}[type(v)]
+        return self.c.mod.literal(v), typ
+
+    def x_Name(self, node, scope):
+        var = scope.names.get(node.id)
+        if var is not None:
+            return var.src, var.typ
+        return self.c.names.resolve_name(node)
+
+    def x_Attr(self, node, scope):
+        if isinstance(node.obj, ast.Name) and node.obj.id == "option" \
+                and "option" not in scope.names:
+            return self.c.names.resolve_option(node)
+        obj, typ = self.compile(node.obj, scope)
+        return self.c.names.resolve_attr(node, obj, typ)
+
+    def x_Index(self, node, scope):
+        names = self.c.names
+        ref = names.table_ref(node.obj, scope)
+        if ref is not None:                     # a table variable's entry: read it directly
+            key, _ = self.compile(node.key, scope)
+            return names.table_entry(ref, key, node.pos), ref.vtyp
+        # a data table read at a constant key reads that key alone (deadcode.py)
+        use = self.c.usage
+        dn = (node.obj.id if isinstance(node.obj, ast.Name) and node.obj.id in self.c.data
+              and node.obj.id not in scope.names and node.obj.id not in use.whole else None)
+        obj, otyp = self.compile(node.obj, scope)
+        if dn is not None:
+            use.whole.discard(dn)
+        key, ktyp = self.compile(node.key, scope)
+        if dn is not None:
+            kv = self.constant(key)
+            if kv is MISSING:
+                use.whole.add(dn)
+            else:
+                use.keys.setdefault(dn, set()).add(str(kv))
+        mod = self.c.mod
+        if otyp[0] in ("zone", "list"):
+            self.whole(ktyp, node.key, "a slot number" if otyp[0] == "zone" else "an index")
+        if otyp[0] == "zone":
+            zinfo = otyp[1]
+            n = zinfo.nslots
+            if isinstance(node.key, ast.Const) and type(node.key.value) is int \
+                    and 0 <= node.key.value < n:
+                return f"({obj} + {node.key.value})", T.slot(zinfo)
+            if paren(key) == key and paren(obj) == obj:     # plain names: checked in place
+                return (f"({obj} + {key} if 0 <= {key} < {n} else B_zone_slot({obj}, {key}, "
+                        f"{n}, {mod.const(zinfo.name)}, {mod.const(node.pos)}))"), T.slot(zinfo)
+            return (f"B_zone_slot({obj}, {key}, {n}, {mod.const(zinfo.name)}, "
+                    f"{mod.const(node.pos)})"), T.slot(zinfo)
+        if otyp[0] == "counts":
+            return f"{paren(obj)}.get({key}, 0)", otyp[2]
+        if otyp[0] == "map":
+            if paren(key) == key and paren(obj) == obj:     # plain names: read in place
+                return (f"({obj}[{key}] if {key} in {obj} else "
+                        f"B_entry({obj}, {key}, {mod.const(node.pos)}))"), otyp[2]
+            return f"B_entry({obj}, {key}, {mod.const(node.pos)})", otyp[2]
+        if otyp[0] == "list":
+            return f"{paren(obj)}[{key}]", otyp[1]
+        if otyp == T.ANY:
+            return f"{paren(obj)}[{key}]", T.ANY
+        raise SpecError(f"{T.describe(otyp)} cannot be indexed with [...]", node.pos,
+                        "index a data table, a list, or a zone of several slots")
+
+    def x_Index2(self, node, scope):
+        obj, otyp = self.compile(node.obj, scope)
+        if otyp[0] != "zone" or otyp[1].kind not in ("grid", "hex"):
+            raise SpecError(f"[x, y] picks a cell of a grid, not of {T.describe(otyp)}",
+                            node.pos, "declare the zone with kind: grid (or hex), width: "
+                            "and height:")
+        x = self.expect(node.x, scope, T.INT, "a column")
+        y = self.expect(node.y, scope, T.INT, "a row")
+        z = otyp[1]
+        mod = self.c.mod
+        call = (f"B_grid_cell({obj}, {x}, {y}, {z.width}, {z.height}, {mod.const(z.name)}, "
+                f"{mod.const(node.pos)})")
+        if all(_plain_arithmetic(v) for v in (obj, x, y)):
+            # no call in x and y: computing them twice costs less than a call
+            return (f"({paren(obj)} + {paren(y)} * {z.width} + {paren(x)} if 0 <= {x} < "
+                    f"{z.width} and 0 <= {y} < {z.height} else {call})"), T.slot(z)
+        return call, T.slot(z)
+
+    def x_Region(self, node, scope):
+        return self.c.builtins.region(node, scope)
+
+    # -- operators ----------------------------------------------------------------------
+    def x_Cond(self, node, scope):
+        test = self.expect(node.test, scope, T.BOOL, "a condition")
+        a, ta = self.compile(node.body, scope)
+        b, tb = self.compile(node.orelse, scope)
+        typ = ta if ta != T.NONE else tb
+        if T.NUM in (ta, tb) and T.is_numeric(ta) and T.is_numeric(tb):
+            typ = T.NUM
+        return f"({a} if {test} else {b})", typ
+
+    def x_LetIn(self, node, scope):
+        """let a = x, b = y in body: each value is computed once, the names are Python
+        locals of the body (a lambda's parameters, one level per name)."""
+        inner = scope.child()
+        heads = []
+        for name, value in node.lets:
+            vsrc, vtyp = self.compile(value, inner)
+            heads.append((inner.local(name, vtyp), vsrc))
+        body, typ = self.compile(node.body, inner)
+        for var, vsrc in reversed(heads):
+            body = f"(lambda {var}: {body})({vsrc})"
+        return body, typ
+
+    def x_BoolOp(self, node, scope):
+        parts = []
+        stack = [node]
+        while stack:
+            n = stack.pop()
+            if isinstance(n, ast.BoolOp) and n.op == node.op:
+                stack.append(n.right)
+                stack.append(n.left)
+            else:
+                parts.append(n)
+        srcs = [self.truth(p, scope, "a condition") for p in parts]
+        return "(" + f" {node.op} ".join(paren(s) for s in srcs) + ")", T.BOOL
+
+    def x_Not(self, node, scope):
+        a = self.expect(node.operand, scope, T.BOOL, "the operand of not")
+        return f"(not {paren(a)})", T.BOOL
+
+    def x_Compare(self, node, scope):
+        a, ta = self.compile(node.left, scope)
+        b, tb = self.compile(node.right, scope)
+        op = node.op
+        if op in ("in", "not in"):
+            if not T.iterable(tb):
+                raise SpecError(f"'{op}' needs a list, a zone or a table on its right, "
+                                f"not {T.describe(tb)}", node.right.pos)
+            self._check_enum_literal(node.left, ta, T.elem(tb) if tb[0] != "zone" else T.PIECE)
+            test = self.c.builtins.contains(tb, a, b)
+            return (test if op == "in" else f"(not {test})"), T.BOOL
+        if not T.compatible(ta, tb):
+            raise SpecError(f"cannot compare {T.describe(ta)} with {T.describe(tb)}",
+                            node.pos)
+        self._check_enum_literal(node.right, tb, ta)
+        self._check_enum_literal(node.left, ta, tb)
+        if op in ("<", "<=", ">", ">=") and not (T.is_numeric(ta) or ta == T.PLAYER):
+            raise SpecError(f"'{op}' compares numbers, not {T.describe(ta)}", node.pos)
+        if op in ("==", "!=") and (b == "None" or a == "None"):
+            op = "is" if op == "==" else "is not"
+        sized = getattr(a, "sized", "")
+        if sized and b == "0" and op in ("==", "!=", ">"):     # empty or not: its truth
+            return (f"(not {paren(sized)})" if op == "==" else f"(not not {paren(sized)})"), T.BOOL
+        return f"({paren(a)} {op} {paren(b)})", T.BOOL
+
+    def _check_enum_literal(self, node, typ, other):
+        """'leader' compared with a trade: the literal must be one of the enum's values."""
+        if isinstance(node, ast.Const) and isinstance(node.value, str) and other[0] == "enum":
+            members = self.c.enums[other[1]]
+            if node.value not in members:
+                raise SpecError(f"'{node.value}' is not a {other[1]}", node.pos,
+                                did_you_mean(node.value, members) or
+                                f"one of: {', '.join(members)}")
+
+    def x_Arith(self, node, scope):
+        """Integers stay plain Python arithmetic; '/' is exact (B_frac), and an operation
+        on a number that may be a fraction gives a whole result back as an int (B_num)."""
+        op = node.op
+        a, ta = self.compile(node.left, scope)
+        b, tb = self.compile(node.right, scope)
+        for n, t in ((node.left, ta), (node.right, tb)):
+            if not self.fits(t, T.NUM):
+                raise SpecError(f"an operand of '{op}' must be a number, not {T.describe(t)}",
+                                n.pos)
+        if op == "/":
+            x, y = self.constant(a), self.constant(b)
+            if type(x) is int and type(y) is int and y != 0:     # known when compiled
+                # its type is still a number that may be a fraction: '/' gives one
+                return self.c.mod.literal(B_frac(x, y, None)), T.NUM
+            return f"B_frac({a}, {b}, {self.c.mod.const(node.pos)})", T.NUM
+        exact = T.NUM in (ta, tb)
+        if op in ("//", "%"):
+            divisor = self.constant(b)
+            if type(divisor) is int and divisor != 0:       # no zero to check for
+                src = f"({paren(a)} {op} {b})"
+            else:
+                helper = "B_div" if op == "//" else "B_mod"
+                src = f"{helper}({a}, {b}, {self.c.mod.const(node.pos)})"
+            if op == "%" and exact:      # the remainder of a fraction may be one
+                return f"B_num({src})", T.NUM
+            return src, T.INT            # a floor division is whole, of fractions too
+        if exact:
+            return f"B_num({paren(a)} {op} {paren(b)})", T.NUM
+        return f"({paren(a)} {op} {paren(b)})", T.INT
+
+    def x_Neg(self, node, scope):
+        a, typ = self.compile(node.operand, scope)
+        if not self.fits(typ, T.NUM):
+            raise SpecError(f"the operand of '-' must be a number, not {T.describe(typ)}",
+                            node.operand.pos)
+        return f"(-{paren(a)})", T.NUM if typ == T.NUM else T.INT
+
+    # -- collections ----------------------------------------------------------------------
+    def x_ListExpr(self, node, scope):
+        items = [self.compile(i, scope) for i in node.items]
+        typ = next((t for _, t in items if t != T.NONE), T.ANY)
+        if typ == T.INT and any(t == T.NUM for _, t in items):
+            typ = T.NUM
+        return "[" + ", ".join(s for s, _ in items) + "]", T.list_of(typ)
+
+    def generator(self, gen: ast.Generator, scope: Scope) -> "Gen":
+        """A generator's parts as Python source; its variable (and lets) are Python
+        locals of the comprehension or loop written from them."""
+        src, styp = self.compile(gen.source, scope)
+        if not T.iterable(styp):
+            raise SpecError(f"cannot iterate over {T.describe(styp)}", gen.source.pos,
+                            "iterate over a list, a zone or a table")
+        inner = scope.child()
+        var = inner.local(gen.var, T.elem(styp))
+        # every generator's items are counted before it takes any (readers.B_work)
+        items = self.c.builtins.items(styp, src)
+        if uncounted(gen.source):
+            out = Gen(var, items)
+        else:
+            pos = self.c.mod.const(gen.source.pos)
+            out = Gen(var, f"B_work({items}, {pos})", (self.c.mod.fresh("w"), items, pos))
+        if gen.take is not None:
+            out.take = self.expect(gen.take, inner, T.BOOL, "a while condition")
+        if gen.cond is not None:
+            out.cond = self.expect(gen.cond, inner, T.BOOL, "a where condition")
+        for name, value in gen.lets:
+            vsrc, vtyp = self.compile(value, inner)
+            out.lets.append((inner.local(name, vtyp), vsrc))
+        out.elt, out.etyp = self.compile(gen.elt, inner)
+        return out
+
+    def x_ListComp(self, node, scope):
+        gen = self.generator(node.gen, scope)
+        if gen.take is not None:          # a comprehension cannot stop: a loop can
+            return self.c.builtins.list_loop(gen, scope, node.pos), T.list_of(gen.etyp)
+        # as long as its source at most: every source (a zone, a range, a table, a list
+        # built so) is bounded, so a list needs no check of its own
+        return f"[{gen.elt} {gen.clauses}]", T.list_of(gen.etyp)
+
+    def x_Aggregate(self, node, scope):
+        return self.c.builtins.aggregate(node, scope)
+
+    def x_Func(self, node, scope):
+        return self.c.builtins.call(node, scope)

@@ -1,0 +1,422 @@
+"""The layout of a game's state: zones and their slots, variables, pieces.
+
+Input: the checked spec document, the player count and options (through the Compiler).
+Output: the Program's static tables (interpreter/runtime/model.py): every zone's slots with their
+capacities and owners, the board geometry of each slot (neighbours from geometry.py,
+computed once per board shape), the global and per-player variables with their types,
+and every piece with its attributes and home slot. Values the layout needs from rule
+text (capacities, counts, attributes) are computed from data, enums and options only.
+"""
+
+from __future__ import annotations
+
+import itertools
+from fractions import Fraction
+
+from ..errors import NOWHERE, SpecError, did_you_mean
+from ..lang import types as T
+from ..lang.loader import LList, LMap, LStr, plain
+from ..lang.parser import parse
+from ..runtime.geometry import NO_LINE, geometry
+from ..runtime.model import Namer, ZoneInfo
+from ..runtime.readers import reset_work
+from ..runtime.templates import (
+    TemplateError,
+    render_template,
+    template_fields,
+    template_parts,
+    value_text,
+)
+from .expressions import Scope
+from .names import type_of_value
+
+MAX_PIECES = 100_000
+MAX_SLOTS = 100_000
+MAX_STEPS = 100_000_000      # the largest game.max_steps
+BOARDS = ("grid", "hex")     # zones of width x height cells
+MAX_RAY_CELLS = 2_000_000    # rays laid out in advance for boards up to this many cells
+VAR_TYPES = {"int": T.INT, "bool": T.BOOL, "text": T.STR, "player": T.PLAYER, "number": T.NUM,
+             "piece": T.PIECE}     # and "cell", added by the Compiler (any zone's slot)
+
+
+class Layout:
+    """Builds the Program's tables of zones, variables and pieces for one Compiler."""
+
+    def __init__(self, comp):
+        self.c = comp
+        self._tables: dict = {}
+
+    def build(self) -> None:
+        game = self.c.doc.get("game", LMap())
+        if self.c.prog.max_steps > MAX_STEPS:
+            raise SpecError(f"max_steps is at most {MAX_STEPS}",
+                            game.where("max_steps") if isinstance(game, LMap) else NOWHERE)
+        self.zones()
+        self.variables()
+        self.components()
+
+    # -- values computed from data, enums and options --------------------------------------
+    def const_fn(self, text, scope):
+        """Compile text that depends only on data, enums, options and the scope's names:
+        fn(locals) -> value."""
+        if not isinstance(text, str):
+            value = plain(text)
+            return lambda L: value
+        fn, _ = self.c.x.function(parse(text, "expression"), scope)
+        pos = getattr(text, "pos", NOWHERE)
+
+        def const(L):
+            reset_work()
+            try:
+                return fn(None, L)
+            except (AttributeError, TypeError) as exc:
+                raise SpecError("this must be computed from data, enums and options only",
+                                pos) from exc
+        return const
+
+    def const_value(self, text, scope=None):
+        return self.const_fn(text, scope or Scope())([None] * 16)
+
+    # -- zones ------------------------------------------------------------------------------
+    def zones(self) -> None:
+        p = self.c.prog
+        base = 0
+        for name, z in self.c.doc.get("zones", LMap()).items():
+            kind = str(z["kind"])
+            if "capacities" in z:
+                caps = self.const_value(z["capacities"])
+                if not isinstance(caps, list) or not all(isinstance(c, int) and c >= 0 for c in caps):
+                    raise SpecError("capacities must be a list of numbers", z.where("capacities"))
+            elif kind in BOARDS:
+                w, h = self.const_value(z.get("width", 1)), self.const_value(z.get("height", 1))
+                cap = self.const_value(z["capacity"]) if "capacity" in z else 1
+                if type(cap) is not int:
+                    raise SpecError(f"a zone's capacity must be a whole number, not {cap}",
+                                    z.where("capacity"))
+                if not (isinstance(w, int) and isinstance(h, int) and w >= 1 and h >= 1):
+                    raise SpecError("a grid's width and height are numbers of at least 1",
+                                    z.pos)
+                if w * h > MAX_SLOTS:
+                    raise SpecError(f"more than {MAX_SLOTS} zone slots", z.pos)
+                caps = [cap] * (w * h)
+            else:
+                n = self.const_value(z.get("size", 1))
+                cap = self.const_value(z["capacity"]) if "capacity" in z else None
+                for key, value in (("size", n), ("capacity", cap)):
+                    if value is not None and type(value) is not int:
+                        raise SpecError(f"a zone's {key} must be a whole number, not {value}",
+                                        z.where(key))
+                caps = [cap] * n
+            if kind in ("stack", "set", "row") and len(caps) != 1:
+                raise SpecError(f"a {kind} zone has one slot", z.pos)
+            per = bool(z.get("per_player", False))
+            info = ZoneInfo(str(name), kind, per, len(caps), base,
+                            str(z.get("visibility", "public")), caps,
+                            pos=self.c.doc["zones"].where_key(name),
+                            ordered=bool(z.get("ordered", True)))
+            if kind in BOARDS:
+                info.width, info.height = w, h
+            else:
+                info.width, info.height = len(caps), 1
+            owners = p.players if per else 1
+            zi = len(p.zones)
+            p.zones[str(name)] = info
+            p.zone_list.append(info)
+            for o in range(owners):
+                for i, c in enumerate(caps):
+                    p.slot_zone.append(zi)
+                    p.slot_owner.append(o if per else -1)
+                    p.slot_index.append(i)
+                    p.slot_cap.append(c)
+            base += owners * len(caps)
+            if base > MAX_SLOTS:
+                raise SpecError(f"more than {MAX_SLOTS} zone slots", info.pos)
+        p.nslots = base
+        # the slots of unordered zones: their pieces are kept sorted (runtime.py)
+        p.heaps = frozenset(s for s in range(base) if not p.zone_list[p.slot_zone[s]].ordered)
+        self.neighbours()
+
+    def neighbours(self) -> None:
+        """Each slot's orthogonal and all-round neighbours within its zone (and owner),
+        from the geometry tables of its board shape (a zone of several slots that is not
+        a grid is one row)."""
+        p = self.c.prog
+        p.adj4 = [()] * p.nslots
+        p.adj8 = [()] * p.nslots
+        for z in p.zone_list:
+            if z.nslots == 1:
+                continue
+            g = self.geometry_of(z)
+            for owner in range(p.players if z.per_player else 1):
+                base = z.slot(owner, 0)
+                for i in range(z.nslots):
+                    p.adj4[base + i] = tuple(base + c for c in g.adj4[i])
+                    p.adj8[base + i] = tuple(base + c for c in g.adj8[i])
+
+    @staticmethod
+    def geometry_of(z):
+        """The board shape of a zone of several slots (one that is not a board is a grid
+        of one row)."""
+        return geometry(z.kind if z.kind in BOARDS else "grid", z.width, z.height)
+
+    def lines(self, name: str) -> dict:
+        """Direction -> a table over every slot: its neighbour that way (steps: a slot,
+        or None off the board) or its ray (rays: a tuple of slots), in global slots; NO_LINE
+        where the slot's zone has no such direction (one slot, or a hex board's 'n').
+        Rays are laid out only for boards of moderate size (MAX_RAY_CELLS in all)."""
+        p = self.c.prog
+        zones = [p.zone_list[z] for z in p.slot_zone]
+        boards = {z.name: self.geometry_of(z) for z in p.zone_list if z.nslots > 1}
+        if name == "rays" and sum(g.size * (g.width + g.height) for g in boards.values()) \
+                * 8 > MAX_RAY_CELLS:
+            return {}
+        out = {}
+        for d in dict.fromkeys(x for g in boards.values() for x in g.directions):
+            row = []
+            for s, z, i in zip(range(p.nslots), zones, p.slot_index):
+                g = boards.get(z.name) if z.nslots > 1 else None
+                if g is None or d not in g.step:
+                    row.append(NO_LINE)
+                    continue
+                base = s - i
+                if name == "steps":
+                    n = g.step[d][i]
+                    row.append(None if n < 0 else base + n)
+                else:
+                    row.append(tuple(base + n for n in g.ray[d][i]))
+            out[d] = tuple(row)
+        return out
+
+    def table(self, name: str) -> tuple:
+        """A per-slot table the builtins read: capacity (unbounded as MAX_PIECES),
+        index, width, x, y, xy, adj4, adj8, on_edge, corner."""
+        found = self._tables.get(name)
+        if found is not None:
+            return found
+        p = self.c.prog
+        zone = [p.zone_list[z] for z in p.slot_zone]
+        if name == "capacity":
+            found = tuple(c if c is not None else MAX_PIECES for c in p.slot_cap)
+        elif name == "index":
+            found = tuple(p.slot_index)
+        elif name == "width":
+            found = tuple(z.width for z in zone)
+        elif name == "xy":
+            found = tuple((i % z.width, i // z.width) for i, z in zip(p.slot_index, zone))
+        elif name in ("x", "y"):
+            found = tuple(xy[name == "y"] for xy in self.table("xy"))
+        elif name in ("adj4", "adj8"):
+            found = tuple(getattr(p, name))
+        elif name in ("on_edge", "corner"):
+            found = tuple(zone[s].kind in BOARDS and getattr(
+                self.geometry_of(zone[s]), name)[p.slot_index[s]] for s in range(p.nslots))
+        elif name in ("steps", "rays"):
+            found = self.lines(name)
+        elif name == "board":
+            # per slot: (its board's geometry, the slot of the board's cell 0), or None
+            found = tuple((self.geometry_of(z), s - i) if z.nslots > 1 else None
+                          for s, z, i in zip(range(p.nslots), zone, p.slot_index))
+        else:
+            raise KeyError(name)
+        self._tables[name] = found
+        return found
+
+    # -- variables --------------------------------------------------------------------------
+    def variables(self) -> None:
+        c = self.c
+        p = c.prog
+        c.gvar_types, c.pvar_types = [], []
+        for name, v in c.doc.get("variables", LMap()).items():
+            init = plain(v.get("value", 0))
+            if isinstance(init, dict):
+                self.table_variable(str(name), v, init)
+                continue
+            tname = " ".join(str(v.get("type", "")).split())
+            listed = tname.startswith("list of ")
+            if listed:          # a list of values: replaced whole by assignment
+                tname = tname[len("list of "):]
+                init = plain(v["value"]) if "value" in v else []
+                if not isinstance(init, list):
+                    raise SpecError("a list variable starts as a list ([] or [1, 2])",
+                                    v.where("value") if "value" in v else v.pos)
+            typ = VAR_TYPES.get(tname, None) or type_of_value(init)
+            if tname in c.enums:
+                typ = T.enum(tname)
+            elif "type" in v and tname not in VAR_TYPES:
+                raise SpecError(f"unknown variable type '{v['type']}'", v.where("type"),
+                                did_you_mean(tname, list(VAR_TYPES) + list(c.enums))
+                                or f"one of: {', '.join(VAR_TYPES)}, or an enum, or "
+                                   "'list of' one of them")
+            if listed:
+                typ = T.list_of(typ)
+            if str(v.get("visibility", "public")) == "owner" and not v.get("per_player"):
+                raise SpecError("only a per-player variable can be seen by its owner alone",
+                                v.where("visibility"), "use per_player: true, or hidden")
+            if v.get("per_player"):
+                p.pvar_names.append(str(name))
+                p.pvar_init.append(init)
+                p.pvar_vis.append(str(v.get("visibility", "public")))
+                c.pvar_types.append(typ)
+            else:
+                p.gvar_names.append(str(name))
+                p.gvar_init.append(init)
+                p.gvar_vis.append(str(v.get("visibility", "public")))
+                c.gvar_types.append(typ)
+
+    def table_variable(self, name: str, v, init: dict) -> None:
+        """A variable holding a table (resources by kind): one stored value per key, so
+        that states copy as flat lists; read as NAME[k] (p.NAME[k]) or NAME whole."""
+        c = self.c
+        p = c.prog
+        if not init:
+            raise SpecError("a table variable needs at least one key", v.where("value"))
+        per = bool(v.get("per_player"))
+        names, inits, vis, types = ((p.pvar_names, p.pvar_init, p.pvar_vis, c.pvar_types)
+                                    if per else
+                                    (p.gvar_names, p.gvar_init, p.gvar_vis, c.gvar_types))
+        keys = list(init)
+        c.tables[name] = (per, len(names), keys)
+        vtyp = type_of_value(next(iter(init.values())))
+        if str(v.get("type", "")) == "number":         # entries that may be fractions
+            vtyp = T.NUM
+        for k in keys:
+            names.append(f"{name}[{value_text(k)}]")
+            inits.append(init[k])
+            vis.append(str(v.get("visibility", "public")))
+            types.append(vtyp)
+
+    # -- pieces -----------------------------------------------------------------------------
+    def components(self) -> None:
+        c = self.c
+        p = c.prog
+        c.attr_types = {}
+        comps = c.doc.get("components", LMap())
+        rows = []      # (component, attrs dict, label, its changeable attributes)
+        for cname, comp in comps.items():
+            for_each = comp.get("for_each", LMap())
+            scope = Scope()
+            axes = []
+            for attr in for_each:
+                values = self.const_value(for_each[attr])
+                if not isinstance(values, list):
+                    raise SpecError(f"for_each.{attr} must give a list", for_each.where(attr))
+                axes.append((str(attr), values))
+                scope.add(str(attr), T.NUM if any(type(v) is Fraction for v in values)
+                          else type_of_value(values[0]) if values else T.ANY)
+            zname = str(comp.get("zone", ""))
+            if zname not in p.zones:
+                raise SpecError(f"unknown zone '{zname}'",
+                                comp.where("zone") if "zone" in comp else comp.pos,
+                                did_you_mean(zname, p.zones))
+            z = p.zones[zname]
+            if z.per_player or z.nslots != 1:
+                raise SpecError("components start in a zone of one slot, not per player",
+                                comp.where("zone"))
+            names = [a for a, _ in axes]
+            # attribute and count expressions: compiled once, evaluated per combination
+            extra = comp.get("attributes", LMap())
+            changing = self.changeable_of(comp, names + [str(a) for a in extra])
+            ascope = scope.child()
+            computed = [(str(an), self.const_fn(extra[an], ascope)) for an in extra]
+            count_fn = self.const_fn(comp.get("count", 1), ascope)
+            size = max(ascope.size, len(names)) + 1
+            combos = 1
+            for _, v in axes:                  # counted before any is made
+                combos *= len(v)
+                if combos > MAX_PIECES:
+                    raise SpecError(f"more than {MAX_PIECES} combinations of for_each",
+                                    comp.where("for_each"))
+            for combo in itertools.product(*(v for _, v in axes)):
+                L = list(combo) + [None] * (size - len(combo))
+                attrs = dict(zip(names, combo))
+                for (an, _), av in zip(axes, combo):
+                    c.attr_types.setdefault(an, self.value_type(av))
+                for an, fn in computed:
+                    val = fn(L)
+                    attrs[an] = val
+                    c.attr_types.setdefault(an, self.value_type(val))
+                for an in changing:
+                    if isinstance(attrs[an], (list, dict)):
+                        raise SpecError(f"'{an}' holds a list or a table here: a changeable "
+                                        "attribute holds a number, a text, a condition or "
+                                        "none", comp.where("changeable"))
+                count = count_fn(L)
+                if not isinstance(count, int) or count < 0:
+                    raise SpecError("count must be a number of pieces", comp.where("count"))
+                if len(rows) + count > MAX_PIECES:
+                    raise SpecError(f"more than {MAX_PIECES} pieces", comp.pos)
+                label = self.name_of(comp, attrs, cname)
+                for _ in range(count):
+                    rows.append((str(cname), attrs, label, changing))
+            c.graph.add_node(f"component:{cname}", kind="component")
+        all_attrs = sorted({a for _, attrs, _, _ in rows for a in attrs})
+        p.piece_attrs = {a: tuple(attrs.get(a) for _, attrs, _, _ in rows) for a in all_attrs}
+        p.changeable = list(dict.fromkeys(str(a) for comp in comps.values()
+                                          for a in comp.get("changeable", ())))
+        p.changeable_by = {a: tuple(a in changing for _, _, _, changing in rows)
+                           for a in p.changeable}
+        for a, values in p.piece_attrs.items():     # whole on the first piece, not on all
+            if c.attr_types.get(a) == T.INT and any(type(v) is Fraction for v in values):
+                c.attr_types[a] = T.NUM
+        kinds: dict = {}
+        namers: dict = {}
+        named = []
+        for cname, attrs, label, changing in rows:
+            # a kind: the component and the attributes that stay; what may change is
+            # compared in the running state (decisions.py)
+            key = (cname, tuple(sorted((a, v) for a, v in attrs.items() if a not in changing)))
+            p.piece_kind.append(kinds.setdefault(key, len(kinds)))
+            p.piece_names.append(label)
+            p.piece_component.append(cname)
+            p.piece_home.append(p.zones[str(comps[cname]["zone"])].base)
+            shown = [a for a in self.template_fields(comps[cname], cname) if a in changing]
+            named.append(namers.setdefault(key, Namer(
+                str(comps[cname].get("name", cname)),
+                {a: v for a, v in attrs.items() if a not in changing},
+                tuple((a, p.changeable.index(a)) for a in shown))) if shown else None)
+        p.piece_namer = tuple(named) if any(named) else ()
+
+    def changeable_of(self, comp, attrs: list) -> frozenset:
+        """The attributes a component declares changeable: each one of its own."""
+        declared = comp.get("changeable", LList())
+        for i, a in enumerate(declared):
+            if str(a) not in attrs:
+                raise SpecError(f"'{a}' is not an attribute of this component, so it cannot "
+                                "be changeable", declared.where(i),
+                                did_you_mean(str(a), attrs) or
+                                f"give it an initial value first: attributes: {{{a}: ...}}")
+            if list(map(str, declared)).count(str(a)) > 1:
+                raise SpecError(f"'{a}' is listed twice", declared.where(i))
+        return frozenset(str(a) for a in declared)
+
+    @staticmethod
+    def template_fields(comp, cname) -> list:
+        """The attributes a component's name template shows."""
+        return template_fields(str(comp.get("name", cname)))
+
+    def value_type(self, v):
+        if isinstance(v, str) and v in self.c.member_of:
+            return T.enum(self.c.member_of[v])
+        return type_of_value(v)
+
+    @staticmethod
+    def name_of(comp, attrs, cname) -> str:
+        """A piece's name: its template filled with the component's own attributes (plain
+        names only, checked here; filled by substitution, never by str.format)."""
+        template = comp.get("name", cname)
+
+        def at(offset):
+            return template.pos_at(offset) if isinstance(template, LStr) \
+                else comp.where("name") if "name" in comp else comp.pos
+        try:
+            parts = template_parts(str(template))
+        except TemplateError as exc:
+            raise SpecError(str(exc), at(exc.offset)) from None
+        for lit, field in parts:
+            if field is not None and field not in attrs:
+                where = str(template).find("{" + field + "}")
+                raise SpecError(f"the name template refers to '{field}', which is not an "
+                                "attribute", at(where + 1 if where >= 0 else 0),
+                                did_you_mean(field, attrs) or
+                                f"attributes: {', '.join(attrs)}")
+        return render_template(parts, attrs)

@@ -1,0 +1,251 @@
+"""The rule language's abstract syntax tree.
+
+Input: nothing (definitions only). Output: small frozen dataclasses, one per grammar rule
+alias of grammar/tabula.lark, each with the source position of its first character.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from ..errors import NOWHERE, Pos
+
+
+@dataclass(frozen=True)
+class Node:
+    """Base of every AST node: it knows where it was written."""
+
+    pos: Pos = field(default=NOWHERE, compare=False, repr=False, kw_only=True)
+
+
+# ---- expressions --------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Name(Node):
+    """A name: a local, a parameter, a variable, a zone, a data table or an enum value."""
+    id: str
+
+
+@dataclass(frozen=True)
+class Const(Node):
+    """A literal: an integer, a string, true, false or none."""
+    value: object
+
+
+@dataclass(frozen=True)
+class Attr(Node):
+    """obj.name: a piece's attribute, a player's zone or variable."""
+    obj: Node
+    name: str
+
+
+@dataclass(frozen=True)
+class Index(Node):
+    """obj[key]: a data table's entry, a slot of a multi-slot zone, a list item."""
+    obj: Node
+    key: Node
+
+
+@dataclass(frozen=True)
+class Index2(Node):
+    """grid[x, y]: the cell of a grid zone at column x, row y."""
+    obj: Node
+    x: Node
+    y: Node
+
+
+@dataclass(frozen=True)
+class Region(Node):
+    """group(c from start where cond): the cells connected to start through cells that
+    satisfy cond (orthogonally; group_around: diagonals too)."""
+    name: str
+    var: str
+    start: Node
+    cond: Node
+
+
+@dataclass(frozen=True)
+class Func(Node):
+    """name(args): a builtin or a spec function."""
+    name: str
+    args: tuple
+
+
+@dataclass(frozen=True)
+class Generator(Node):
+    """elt for var in source while take where cond let name = value, ..."""
+    elt: Node
+    var: str
+    source: Node
+    cond: Node | None
+    lets: tuple  # ((name, value), ...)
+    take: Node | None = None    # the items are taken while it holds
+
+
+@dataclass(frozen=True)
+class Aggregate(Node):
+    """name(generator[, default]): sum, count, max, min, any, all, tally, list, first."""
+    name: str
+    gen: Generator
+    default: Node | None
+
+
+@dataclass(frozen=True)
+class ListExpr(Node):
+    """[a, b, c]"""
+    items: tuple
+
+
+@dataclass(frozen=True)
+class ListComp(Node):
+    """[elt for var in source where cond]"""
+    gen: Generator
+
+
+@dataclass(frozen=True)
+class Cond(Node):
+    """if test then body else orelse"""
+    test: Node
+    body: Node
+    orelse: Node
+
+
+@dataclass(frozen=True)
+class LetIn(Node):
+    """`let a = x, b = y in body`: body with the names bound, each after the one before."""
+    lets: tuple  # ((name, value), ...)
+    body: Node
+
+
+@dataclass(frozen=True)
+class BoolOp(Node):
+    """a and b / a or b"""
+    op: str
+    left: Node
+    right: Node
+
+
+@dataclass(frozen=True)
+class Not(Node):
+    """not a"""
+    operand: Node
+
+
+@dataclass(frozen=True)
+class Compare(Node):
+    """a OP b, OP one of == != < <= > >= in, not in"""
+    op: str
+    left: Node
+    right: Node
+
+
+@dataclass(frozen=True)
+class Arith(Node):
+    """a OP b, OP one of + - * / // %"""
+    op: str
+    left: Node
+    right: Node
+
+
+@dataclass(frozen=True)
+class Neg(Node):
+    """-a"""
+    operand: Node
+
+
+# ---- statements ----------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Move(Node):
+    """move what to dest (at its top, or its bottom), optionally in random order."""
+    what: Node
+    dest: Node
+    bottom: bool
+    shuffled: bool
+
+
+@dataclass(frozen=True)
+class Swap(Node):
+    """swap a with b: the two pieces exchange places."""
+    a: Node
+    b: Node
+
+
+@dataclass(frozen=True)
+class Shuffle(Node):
+    """shuffle zone"""
+    zone: Node
+
+
+@dataclass(frozen=True)
+class Refill(Node):
+    """refill zone from source: move source's top pieces until zone is at capacity."""
+    zone: Node
+    source: Node
+
+
+@dataclass(frozen=True)
+class EndGame(Node):
+    """end game: the game ends at once."""
+
+
+@dataclass(frozen=True)
+class Call(Node):
+    """call rule(args); pos is the statement's, name_pos the rule name's."""
+    name: str
+    args: tuple
+    name_pos: Pos = field(default=NOWHERE, compare=False, repr=False)
+
+
+@dataclass(frozen=True)
+class Let(Node):
+    """let name = value: a new local."""
+    name: str
+    value: Node
+
+
+@dataclass(frozen=True)
+class Assign(Node):
+    """target = value, target += value, target -= value"""
+    target: Node
+    op: str
+    value: Node
+
+
+# ---- bindings -----------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Binding(Node):
+    """var in source"""
+    var: str
+    source: Node
+
+
+@dataclass(frozen=True)
+class Bindings(Node):
+    """var in source, var2 in source2 while take where cond"""
+    items: tuple
+    cond: Node | None
+    take: Node | None = None    # a `for` goes on while it holds
+
+
+def name_uses(node, out=None, weight: int = 1) -> dict:
+    """How many times each name is read when an expression is evaluated once; a read
+    inside a generator or a group counts as many (it runs once per item)."""
+    out = {} if out is None else out
+    if isinstance(node, Name):
+        out[node.id] = out.get(node.id, 0) + weight
+    elif isinstance(node, Generator):
+        name_uses(node.source, out, weight)
+        for part in (node.elt, node.cond, node.lets, node.take):
+            name_uses(part, out, 2)
+    elif isinstance(node, Region):
+        name_uses(node.start, out, weight)
+        name_uses(node.cond, out, 2)
+    elif isinstance(node, Node):
+        for value in vars(node).values():
+            name_uses(value, out, weight)
+    elif isinstance(node, tuple):
+        for value in node:
+            name_uses(value, out, weight)
+    return out

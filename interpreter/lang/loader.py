@@ -1,0 +1,591 @@
+"""YAML loading with source positions, safely.
+
+Input: a path to a YAML file. Output: plain Python data whose containers and strings
+remember where they came from (LMap, LList, LStr), so every later stage can point at a
+file, line and column. Loading is safe (no tags, no object construction), bounded in
+size, depth and node count (aliases included), and refuses duplicate keys.
+"""
+
+from __future__ import annotations
+
+import bisect
+import json
+import re
+from importlib import resources
+from pathlib import Path
+
+import yaml
+
+from ..errors import (
+    Pos,
+    SpecError,
+    did_you_mean,
+    excerpt,
+    fail,
+    looks_like_yaml,
+    read_input,
+    register_source,
+    shown_path,
+    split_lines,
+)
+
+MAX_FILE_BYTES = 2_000_000
+MAX_DEPTH = 64
+MAX_NODES = 50_000       # the largest shipped file has 3,000; schema checks cost per node
+MAX_EXPANDED_CHARS = 20_000_000     # characters of all scalars, each alias counted again
+
+
+class LMap(dict):
+    """A mapping with the position of itself, of each key and of each value."""
+
+    pos: Pos
+    key_pos: dict
+    val_pos: dict
+
+    def where(self, key) -> Pos:
+        return self.val_pos.get(key, self.pos)
+
+    def where_key(self, key) -> Pos:
+        return self.key_pos.get(key, self.pos)
+
+
+class LList(list):
+    """A list with the position of itself and of each item."""
+
+    pos: Pos
+    item_pos: list
+
+    def where(self, i: int) -> Pos:
+        return self.item_pos[i] if 0 <= i < len(self.item_pos) else self.pos
+
+
+class LStr(str):
+    """A string scalar that can map an offset inside its text back to the file."""
+
+    pos: Pos
+    segments: tuple  # ((offset in text, line, col, length), ...) sorted by offset
+
+    @classmethod
+    def at(cls, text: str, pos: Pos) -> "LStr":
+        """A string written at `pos` on one line (a piece cut out of another LStr)."""
+        s = cls(text)
+        s.pos, s.segments = pos, ((0, pos.line, pos.col, len(text)),)
+        return s
+
+    def pos_at(self, offset: int) -> Pos:
+        """File position of the character at `offset` (0-based) in this string; an offset
+        past the end is just after the text."""
+        segs = getattr(self, "segments", ())
+        if not segs:
+            return self.pos
+        starts = self.__dict__.get("_starts")
+        if starts is None:              # a quoted text has a segment per character: a
+            starts = self._starts = [seg[0] for seg in segs]    # search, not a scan
+        voff, line, col, length = segs[max(bisect.bisect_right(starts, offset) - 1, 0)]
+        return Pos(self.pos.file, line, col + min(max(offset - voff, 0), length))
+
+
+def plain(v):
+    """Located YAML data -> plain Python data (for data tables and option values)."""
+    if isinstance(v, dict):
+        return {plain(k): plain(x) for k, x in v.items()}
+    if isinstance(v, list):
+        return [plain(x) for x in v]
+    if isinstance(v, LStr):
+        return str(v)
+    return v
+
+
+def where(node, default: Pos) -> Pos:
+    return getattr(node, "pos", default)
+
+
+_ESCAPE_LEN = {"x": 4, "u": 6, "U": 10}
+
+
+def _quoted_line(node, line_text: str) -> tuple:
+    """Per-character segments of a one-line quoted scalar: escapes take several columns
+    in the file but one character of the text."""
+    style = node.style
+    col = node.start_mark.column + 1        # just after the opening quote (0-based)
+    end = node.end_mark.column - 1          # the closing quote
+    segs, voff, run = [], 0, None
+    line = node.start_mark.line + 1
+    while col < end and voff < len(node.value):
+        width = 1
+        if style == '"' and line_text[col] == "\\":
+            width = _ESCAPE_LEN.get(line_text[col + 1: col + 2], 2)
+        elif style == "'" and line_text[col: col + 2] == "''":
+            width = 2
+        if width == 1:              # a run of plain characters is one segment
+            if run is None:
+                run = [voff, line, col + 1, 0]
+            run[3] += 1
+        else:                       # an escape: a character of its own
+            if run is not None:
+                segs.append(tuple(run))
+                run = None
+            segs.append((voff, line, col + 1, 1))
+        voff += 1
+        col += width
+    if run is not None:
+        segs.append(tuple(run))
+    return tuple(segs) or ((0, line, node.start_mark.column + 2, 0),)
+
+
+def _segments(node: yaml.ScalarNode, lines: list[str]) -> tuple:
+    """Where each piece of the scalar's text sits in the file. One-line scalars map
+    character by character; multi-line ones are aligned line by line with the text."""
+    start, end = node.start_mark, node.end_mark
+    style = node.style
+    value = node.value
+    if start.line == end.line:
+        if style in ("'", '"'):
+            return _quoted_line(node, lines[start.line])
+        return ((0, start.line + 1, start.column + 1, len(value)),)
+    segs, voff = [], 0
+    first = start.line + 1 if style in ("|", ">") else start.line
+    for ln in range(first, min(end.line + 1, len(lines))):
+        text = lines[ln]
+        lo = start.column + (1 if style in ("'", '"') else 0) if ln == start.line else 0
+        hi = len(text)
+        if ln == end.line:
+            hi = end.column - (1 if style in ("'", '"') else 0)
+        piece = text[lo:hi]
+        stripped = piece.strip()
+        if not stripped:
+            continue
+        idx = value.find(stripped, voff)
+        if idx < 0:
+            continue                        # an escape changed this line: skip it
+        col = lo + len(piece) - len(piece.lstrip()) + 1
+        segs.append((idx, ln + 1, col, len(stripped)))
+        voff = idx + len(stripped)
+    return tuple(segs) or ((0, start.line + 1, start.column + 1, 0),)
+
+
+class _Builder:
+    def __init__(self, file: str, lines: list[str]):
+        self.file = file
+        self.lines = lines
+        self.ctor = yaml.SafeLoader("")
+
+    def pos(self, node) -> Pos:
+        return Pos(self.file, node.start_mark.line + 1, node.start_mark.column + 1)
+
+    def check_size(self, root) -> None:
+        """Count the nodes the document expands to, and the characters of its scalars
+        (an alias counts its whole tree again), before building anything, so that an
+        alias bomb (few nodes, each a long text, repeated) is refused at once."""
+        sizes: dict = {}
+        stack = [(root, False)]
+        while stack:
+            node, done = stack.pop()
+            if id(node) in sizes:
+                continue
+            kids = ([n for pair in node.value for n in pair]
+                    if isinstance(node, yaml.MappingNode) else
+                    node.value if isinstance(node, yaml.SequenceNode) else [])
+            if not done:
+                stack.append((node, True))
+                stack.extend((k, False) for k in kids if id(k) not in sizes)
+                continue
+            nodes = 1 + sum(sizes[id(k)][0] for k in kids)
+            chars = (len(node.value) if isinstance(node, yaml.ScalarNode) else
+                     sum(sizes[id(k)][1] for k in kids))
+            sizes[id(node)] = (nodes, chars)
+            if nodes > MAX_NODES:
+                fail(f"the document expands to more than {MAX_NODES} nodes (aliases "
+                     "included)", self.pos(node), "a spec this large is refused, to keep "
+                     "loading bounded")
+            if chars > MAX_EXPANDED_CHARS:
+                fail(f"the document expands to more than {MAX_EXPANDED_CHARS} characters of "
+                     "text (aliases included)", self.pos(node), "an alias repeats the "
+                     "text it names: a spec this large is refused, to keep loading bounded")
+
+    def build(self, node, depth: int = 0):
+        if not node.tag.startswith(_CORE) or node.tag[len(_CORE):] not in _CORE_TAGS:
+            fail(f"the tag {node.tag!r} is not allowed", self.pos(node),
+                 "specs are plain YAML: remove the tag")
+        if depth > MAX_DEPTH:
+            fail(f"the document nests deeper than {MAX_DEPTH} levels", self.pos(node))
+        if isinstance(node, yaml.MappingNode):
+            out = LMap()
+            out.pos, out.key_pos, out.val_pos = self.pos(node), {}, {}
+            for knode, vnode in node.value:
+                key = self.build(knode, depth + 1)
+                if isinstance(key, (dict, list)):
+                    fail("a mapping key must be a plain value", self.pos(knode))
+                if key in out:
+                    first = next(k for k in out if k == key)
+                    same = ("" if type(first) is type(key) else
+                            f" (YAML reads {excerpt(knode.value)} as {key!r}, equal to "
+                            f"the key {first!r}: quote the keys to keep them apart)")
+                    fail(f"duplicate key {excerpt(str(key))}", self.pos(knode),
+                         f"it was first given at line {out.key_pos[key].line}{same}")
+                out[key] = self.build(vnode, depth + 1)
+                out.key_pos[key] = self.pos(knode)
+                out.val_pos[key] = self.pos(vnode)
+            return out
+        if isinstance(node, yaml.SequenceNode):
+            out = LList()
+            out.pos, out.item_pos = self.pos(node), []
+            for item in node.value:
+                out.append(self.build(item, depth + 1))
+                out.item_pos.append(self.pos(item))
+            return out
+        tag = node.tag
+        if tag in _PLAIN_TAGS and node.style not in ("'", '"', "|", ">"):
+            try:
+                return self.ctor.construct_object(node)
+            except (yaml.YAMLError, ValueError) as exc:
+                fail(f"bad {tag.rsplit(':', 1)[-1]} value {excerpt(node.value)}: "
+                     f"{excerpt(str(exc), 80)}", self.pos(node))
+        if node.style == '"':
+            # an escape ("\0", "\e", "\ud800") makes a character the file itself may not
+            # hold: the same rule applies to it
+            bad = yaml.reader.Reader.NON_PRINTABLE.search(node.value)
+            if bad:
+                fail(f"the text holds the character {_char_name(bad.group())} (written as an "
+                     "escape), which is not printable text", self.pos(node),
+                     "a spec's texts are printable: a lone surrogate (\\ud800) or a control "
+                     "character would reach a terminal or fail to print")
+        s = LStr(node.value)
+        s.pos = self.pos(node)
+        s.segments = _segments(node, self.lines)
+        return s
+
+
+_CORE = "tag:yaml.org,2002:"
+_CORE_TAGS = ("str", "int", "float", "bool", "null", "map", "seq", "timestamp")
+_PLAIN_TAGS = ("tag:yaml.org,2002:int", "tag:yaml.org,2002:bool",
+               "tag:yaml.org,2002:null", "tag:yaml.org,2002:float")
+
+
+def load_yaml(path: str | Path, what: str = "file", where: Pos | None = None):
+    """Load one YAML file into located data; every problem is a SpecError.
+
+    The file is read by errors.read_input (a regular file only, at most MAX_FILE_BYTES).
+    `where`: the position of the key that names this file in another one (`extends:`, a
+    scenario's `spec:`). Such a file is not trusted to be a spec: no line of it is quoted
+    in an error, and unless it is a mapping with a `game:` section it is refused at
+    `where` without showing anything of it (/etc/passwd, /proc/self/environ)."""
+    return load_yaml_source(path, what, where)[0]
+
+
+def load_yaml_source(path: str | Path, what: str = "file", where: Pos | None = None,
+                     empty_ok: bool = False):
+    """(located data, text) of a YAML file: load_yaml, with the text it was read from.
+    empty_ok: a file of blank lines and comments only gives None, not an error."""
+    name = str(path)
+    raw = read_input(name, what, MAX_FILE_BYTES, where)
+    named = "" if where is None else f"{what} named at {where}: "
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        if where is not None:
+            fail(f"{shown_path(name)} is not a {what}: it is not UTF-8 text", where)
+        line = raw.count(b"\n", 0, exc.start) + 1
+        col = exc.start - (raw.rfind(b"\n", 0, exc.start) + 1) + 1
+        fail(f"{name} is not UTF-8 text ({exc.reason} at byte {exc.start})", Pos(name, line, col),
+             "save the file as UTF-8")
+    if where is None:
+        return load_yaml_text(text, name, empty_ok=empty_ok), text
+    try:
+        doc = load_yaml_text(text, name, quote=False)
+    except SpecError as exc:
+        if not _looks_like_spec(text):
+            fail(f"{shown_path(name)} is not a {what} (not a YAML mapping with a 'game:' "
+                 "section); its content is not shown", where)
+        exc.hint = (exc.hint + "; " if exc.hint else "") + named.rstrip(": ")
+        raise
+    if not (isinstance(doc, LMap) and isinstance(doc.get("game"), LMap)):
+        fail(f"{shown_path(name)} is not a {what} (not a YAML mapping with a 'game:' "
+             "section); its content is not shown", where)
+    register_source(name, text)
+    return doc, text
+
+
+def _looks_like_spec(text: str) -> bool:
+    """Whether a file that failed to load still starts out as a spec does: a line
+    `game:` at the top level. Only then are its YAML errors shown."""
+    return any(line.rstrip() == "game:" or line.startswith("game: {")
+               for line in split_lines(text))
+
+
+# libyaml's parser, when PyYAML has it, composes the same nodes (tags, values, styles,
+# marks: checked on every YAML file of the project) about seven times faster than PyYAML's
+# own, and refuses nesting beyond 1,000 levels itself
+_FAST_LOADER = getattr(yaml, "CSafeLoader", None)
+
+
+def compose(text: str):
+    """The YAML node tree of a text. A text libyaml refuses is composed again by PyYAML's
+    own parser, whose errors (the messages and marks this module explains) are the ones
+    reported."""
+    if _FAST_LOADER is not None:
+        try:
+            return yaml.compose(text, Loader=_FAST_LOADER)
+        except yaml.YAMLError:
+            pass
+    return yaml.compose(text, Loader=yaml.SafeLoader)
+
+
+def load_yaml_text(text: str, name: str = "<input>", quote: bool = True,
+                   empty_ok: bool = False):
+    register_source(name, text if quote and looks_like_yaml(text) else None)
+    lines = split_lines(text)
+    bad = yaml.reader.Reader.NON_PRINTABLE.search(text)
+    if bad:
+        fail(f"the file holds the non-printable character {_char_name(bad.group())}, which YAML "
+             "does not allow", _offset_pos(text, bad.start(), name),
+             "remove it (a spec is plain text: tabs, newlines and printable characters)")
+    try:
+        node = compose(text)
+    except yaml.MarkedYAMLError as exc:
+        raise _yaml_error(exc, name, lines) from None
+    except RecursionError:
+        fail(f"the document nests deeper than {MAX_DEPTH} levels", _deep_pos(text, name))
+    except yaml.YAMLError as exc:  # pragma: no cover - every PyYAML error is marked
+        fail(f"YAML: {excerpt(str(exc), 80)}", Pos(name, 1, 1))
+    if node is None:
+        if empty_ok:
+            return None
+        fail("the file is empty", Pos(name, 1, 1))
+    builder = _Builder(name, lines)
+    builder.check_size(node)
+    return builder.build(node)
+
+
+def _char_name(ch: str) -> str:
+    names = {"\0": "NUL", "\f": "form feed", "\v": "vertical tab", "\x1b": "escape",
+             "\x7f": "delete"}
+    return f"U+{ord(ch):04X}" + (f" ({names[ch]})" if ch in names else "")
+
+
+def _offset_pos(text: str, offset: int, name: str) -> Pos:
+    """The line and column of a character offset, lines counted as YAML counts them."""
+    before = split_lines(text[:offset] + "x")      # "x": a break just before starts a line
+    return Pos(name, len(before), len(before[-1]))
+
+
+def _yaml_error(exc, name: str, lines: list) -> SpecError:
+    mark = exc.problem_mark or exc.context_mark
+    context = exc.context or ""
+    if exc.context_mark is not None and ("quoted scalar" in context or
+                                         mark is None or mark.line >= len(lines)):
+        mark = exc.context_mark         # an unclosed quote: point at where it opened
+    problem = exc.problem or context
+    hint = "check the indentation and the quoting of this line"
+    line, col = (mark.line, mark.column) if mark else (0, 0)
+    opened = _unclosed_quote(lines, line)
+    if opened is not None:
+        return SpecError("YAML syntax: a quoted text is not closed on its line",
+                         Pos(name, opened[0] + 1, opened[1] + 1),
+                         "close the quote (YAML read on to the next quote, far below)")
+    if "quoted scalar" in context:
+        problem = "a quoted text is not closed"
+        hint = "close the quote, or use a block scalar (|) for long text"
+    elif problem == "mapping values are not allowed here" and line < len(lines):
+        text = lines[line]
+        start = col
+        while start > 0 and not text[start - 1].isspace():
+            start -= 1
+        col = start
+        hint = ("check the indentation: this key is indented more than the keys beside it "
+                "(or a value holds ': ' and needs quotes)")
+    return SpecError(f"YAML syntax: {problem}", Pos(name, line + 1, col + 1), hint)
+
+
+_QUOTE_START = re.compile(r"""(?:^|[:,\[{-])\s*(["'])""")
+
+
+_BLOCK_SCALAR = re.compile(r"""(?:^|[:-])\s*[|>][-+0-9]*\s*(?:#.*)?$""")
+
+
+def _indent(text: str) -> int:
+    return len(text) - len(text.lstrip(" "))
+
+
+def _unclosed_quote(lines: list, upto: int):
+    """(line, col) of a quoted value that opens and is not closed on its own line, before
+    line `upto`: YAML then reads on to the next quote and fails somewhere below. The text
+    of block scalars (| and >) is not looked at: a quote there is a character."""
+    block = None                 # the indentation of the key whose block scalar we are in
+    for ln in range(min(upto, len(lines))):
+        text = lines[ln]
+        if block is not None:
+            if not text.strip() or _indent(text) > block:
+                continue
+            block = None
+        if _BLOCK_SCALAR.search(text) and not text.lstrip().startswith("#"):
+            block = _indent(text)
+            continue
+        if text.lstrip().startswith("#"):
+            continue
+        for m in _QUOTE_START.finditer(text):
+            q = m.group(1)
+            rest = text[m.end():]
+            closed = (rest.replace('\\\\', "").replace('\\"', "").count('"') > 0 if q == '"'
+                      else rest.replace("''", "").count("'") > 0)
+            if not closed:
+                return ln, m.end() - 1
+            break
+    return None
+
+
+def _deep_pos(text: str, name: str) -> Pos:
+    """Where collections first nest deeper than MAX_DEPTH (the scanner does not recurse,
+    so this works where composing ran out of stack)."""
+    depth = 0
+    opens = (yaml.BlockMappingStartToken, yaml.BlockSequenceStartToken,
+             yaml.FlowMappingStartToken, yaml.FlowSequenceStartToken)
+    closes = (yaml.BlockEndToken, yaml.FlowMappingEndToken, yaml.FlowSequenceEndToken)
+    try:
+        for tok in yaml.scan(text, Loader=yaml.SafeLoader):
+            if isinstance(tok, opens):
+                depth += 1
+                if depth > MAX_DEPTH + 1:
+                    return Pos(name, tok.start_mark.line + 1, tok.start_mark.column + 1)
+            elif isinstance(tok, closes):
+                depth -= 1
+    except yaml.YAMLError:
+        pass
+    return Pos(name, 1, 1)
+
+
+# ---- JSON Schema ------------------------------------------------------------------------
+
+def schema_dir() -> Path:
+    """grammar/ and schemas/ sit beside the package in a checkout and inside it when
+    installed from a wheel."""
+    here = Path(__file__).resolve().parent.parent     # the package (lang/ is one of its rooms)
+    for candidate in (here / "schemas", here.parent / "schemas"):
+        if candidate.is_dir():
+            return candidate
+    return Path(str(resources.files(__package__.rpartition(".")[0]) / "schemas"))
+
+
+_VALIDATORS: dict = {}
+
+
+def check_schema(doc, schema_name: str) -> None:
+    """Validate located data against schemas/<schema_name>; the first error (in file
+    order) is raised as a SpecError at the offending line."""
+    import jsonschema
+
+    validator = _VALIDATORS.get(schema_name)
+    if validator is None:
+        schema = json.loads((schema_dir() / schema_name).read_text(encoding="utf-8"))
+        validator = jsonschema.Draft202012Validator(schema)
+        _VALIDATORS[schema_name] = validator
+    if validator.schema.get("type") == "object" and not isinstance(doc, dict):
+        # never jsonschema's message, which would quote the whole document
+        fail(f"the file is {_kind_of(doc)}, not a mapping of keys (key: value lines)",
+             getattr(doc, "pos", Pos()))
+    errors = list(validator.iter_errors(doc))
+    if not errors:
+        return
+    errors = [_deepest(e) for e in errors]
+    located = [(_error_pos(doc, e), e) for e in errors]
+    # a misspelt key also makes the right key "missing": report the misspelling
+    located.sort(key=lambda pe: (pe[1].validator == "required", pe[0].line, pe[0].col,
+                                 -len(pe[1].absolute_path)))
+    pos, err = located[0]
+    pos = _error_pos(doc, err)
+    raise SpecError(_schema_message(err), pos, _schema_hint(err, doc))
+
+
+def _kind_of(value) -> str:
+    if isinstance(value, list):
+        return "a list"
+    if isinstance(value, str):
+        return "a single text"
+    if value is None:
+        return "empty"
+    return "a single value"
+
+
+def _deepest(err):
+    """For anyOf/oneOf failures pick the most specific sub-error."""
+    while err.context:
+        best = max(err.context, key=lambda e: (len(e.absolute_path), e.validator != "type"))
+        if len(best.absolute_path) < len(err.absolute_path):
+            break
+        err = best
+    return err
+
+
+def _walk(doc, path):
+    node, parent, last = doc, None, None
+    for key in path:
+        parent, last = node, key
+        try:
+            node = node[key]
+        except (KeyError, IndexError, TypeError):
+            break
+    return node, parent, last
+
+
+def _error_pos(doc, err) -> Pos:
+    node, parent, last = _walk(doc, list(err.absolute_path))
+    if err.validator == "required" and isinstance(parent, LMap) and last in parent:
+        return parent.where_key(last)       # the mapping that lacks a key: its name
+    if err.validator == "additionalProperties" and isinstance(node, LMap):
+        extra = _extra_keys(err)
+        for key in extra:
+            if key in node:
+                return node.where_key(key)
+    if hasattr(node, "pos"):
+        return node.pos
+    if isinstance(parent, LMap):
+        return parent.where(last)
+    if isinstance(parent, LList) and isinstance(last, int):
+        return parent.where(last)
+    return getattr(doc, "pos", Pos())
+
+
+def _extra_keys(err) -> list:
+    if isinstance(err.instance, dict) and isinstance(err.schema, dict):
+        known = set(err.schema.get("properties", {}))
+        return [k for k in err.instance if k not in known]
+    return []
+
+
+def _schema_message(err) -> str:
+    where_ = ".".join(str(p) for p in err.absolute_path) or "the document"
+    if err.validator == "additionalProperties":
+        extra = _extra_keys(err)
+        if extra:
+            return f"unknown key '{extra[0]}' in {where_}"
+    if err.validator == "required":
+        return f"{where_}: {_short(err.message)}"
+    if err.validator == "enum":
+        return f"{where_}: {err.instance!r} is not one of {', '.join(map(str, err.validator_value))}"
+    if err.validator == "pattern" and isinstance(err.schema, dict) \
+            and "patternErrorMessage" in err.schema:
+        return f"{where_}: {err.schema['patternErrorMessage']}"
+    return f"{where_}: {_short(err.message)}"
+
+
+def _short(message: str, limit: int = 200) -> str:
+    """A schema message cut short: jsonschema quotes the whole offending value (for a
+    file that is not a spec, its whole text)."""
+    message = "".join(c if c.isprintable() else "?" for c in message)
+    return message if len(message) <= limit else message[:limit] + "..."
+
+
+def _schema_hint(err, doc) -> str:
+    if err.validator == "additionalProperties":
+        extra = _extra_keys(err)
+        if extra and isinstance(err.schema, dict):
+            return did_you_mean(str(extra[0]), err.schema.get("properties", {}))
+    if err.validator == "enum" and isinstance(err.instance, str):
+        return did_you_mean(err.instance, [str(v) for v in err.validator_value])
+    return ""
+
+
+def as_spec_error(exc: Exception, pos: Pos) -> SpecError:
+    if isinstance(exc, SpecError):
+        return exc
+    return SpecError(str(exc), pos)

@@ -1,0 +1,324 @@
+"""Variants: a spec that `extends` another and overrides, adds and removes by id.
+
+Input: a located spec document with `extends:` (and `override:`, `add:`, `remove:`).
+Output: one located document, the base with the variant's changes applied, in which
+every entry keeps the position of the file it came from. Overriding or removing an id
+the base does not have, or adding one it already has, is a located error.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from ..errors import Pos, SpecError, check_input, did_you_mean, excerpt, fail
+from . import catalog
+from .loader import LList, LMap, load_yaml
+
+MAX_EXTENDS = 16
+
+# what a variant can name by id: a section of the spec (a mapping of ids), or "steps"
+MAPPED = ("options", "enums", "data", "components", "zones", "variables", "functions",
+          "rules", "invariants", "rulings")
+SCORING = ("points", "tiebreak")
+KINDS = MAPPED + SCORING + ("steps",)
+
+
+def resolve(doc: LMap, path: Path, chain: tuple = ()) -> LMap:
+    """The document with its `extends` chain applied (a document without one as is)."""
+    if "extends" not in doc:
+        for key in ("override", "add", "remove"):
+            if key in doc:
+                fail(f"'{key}:' needs 'extends:' (the spec it changes)", doc.where_key(key))
+        return doc
+    if len(chain) >= MAX_EXTENDS:
+        fail(f"more than {MAX_EXTENDS} specs extend one another", doc.where("extends"))
+    base_path = base_of(doc, path)
+    if base_path in chain or base_path == _resolved(path, doc.where("extends")):
+        fail("a spec cannot extend itself (directly or through others)", doc.where("extends"))
+    base = resolve(load_yaml(base_path, "spec", doc.where("extends")), base_path,
+                   chain + (_resolved(path, doc.where("extends")),))
+    return apply_variant(base, doc)
+
+
+def base_of(doc: LMap, path: Path) -> Path:
+    """The file `extends:` names: a path relative to the variant's file, or the name of a
+    game that comes with the package (`tabula:NAME`, or a bare `NAME` when no file of
+    that name is beside the variant: the path wins)."""
+    ref = str(doc["extends"])
+    where = doc.where("extends")
+    if not ref.startswith(catalog.PREFIX):
+        local = _resolved(path.parent / ref, where)
+        if local.is_dir():                 # a game's folder, as on the command line
+            try:
+                return _resolved(catalog.resolve_spec_path(local), where)
+            except SpecError as exc:
+                fail(exc.message, where, exc.hint)
+        if os.path.lexists(local):         # a file, or a FIFO or device: refused there
+            check_input(local, "spec", where)
+            return local
+        shipped = catalog.find(ref, where) if catalog.is_name(ref) else None
+        if shipped is None:
+            fail(f"the spec it extends does not exist: {ref}", where,
+                 f"give a path relative to {path.name} or the name of a game that comes "
+                 f"with tabula; {catalog.unknown_hint(ref)}")
+    else:
+        shipped = catalog.find(ref, where)
+    return shipped.path.resolve()
+
+
+def _resolved(path: Path, where) -> Path:
+    """path.resolve(), a symbolic link loop (or a name the system refuses) being a
+    located error at `where`."""
+    try:
+        return Path(path).resolve()
+    except (OSError, RuntimeError, ValueError):
+        fail(f"cannot follow the path {excerpt(str(path), 120)}: a symbolic link loop or "
+             "a name the system refuses", where)
+
+
+def _copy(m: LMap) -> LMap:
+    out = LMap(m)
+    out.pos, out.key_pos, out.val_pos = m.pos, dict(m.key_pos), dict(m.val_pos)
+    return out
+
+
+def _put(m: LMap, key, value, src: LMap, src_key) -> None:
+    m[key] = value
+    m.key_pos[key] = src.where_key(src_key)
+    m.val_pos[key] = src.where(src_key)
+
+
+def apply_variant(base: LMap, var: LMap) -> LMap:
+    out = _copy(base)
+    # game: keys given by the variant replace the base's (id, name, players, ...)
+    game = _copy(base["game"])
+    for k in var.get("game", LMap()):
+        _put(game, k, var["game"][k], var["game"], k)
+    _put(out, "game", game, var, "game")
+    for action in ("remove", "override", "add"):
+        if action in var:
+            getattr(_Change(out, var), action)(var[action])
+    return out
+
+
+class _Change:
+    def __init__(self, doc: LMap, var: LMap):
+        self.doc = doc
+        self.var = var
+
+    # -- containers ---------------------------------------------------------------------
+    def _section(self, kind: str, create: bool = False) -> LMap | LList | None:
+        if kind in MAPPED:
+            if kind not in self.doc and create:
+                empty = LMap()
+                empty.pos, empty.key_pos, empty.val_pos = self.doc.pos, {}, {}
+                self.doc[kind] = empty
+            sec = self.doc.get(kind)
+            if sec is not None and not isinstance(sec, LMap):
+                return sec
+            if sec is not None:
+                sec = _copy(sec)
+                self.doc[kind] = sec
+            return sec
+        scoring = self.doc.get("scoring")
+        if scoring is None and create:
+            scoring = LMap()
+            scoring.pos, scoring.key_pos, scoring.val_pos = self.doc.pos, {}, {}
+        if scoring is None:
+            return None
+        scoring = _copy(scoring)
+        self.doc["scoring"] = scoring
+        if kind == "points":
+            pts = scoring.get("points")
+            if pts is None and create:
+                pts = LMap()
+                pts.pos, pts.key_pos, pts.val_pos = scoring.pos, {}, {}
+            if pts is not None:
+                pts = _copy(pts)
+                scoring["points"] = pts
+            return pts
+        tb = scoring.get("tiebreak")
+        if tb is None and create:
+            tb = LList()
+            tb.pos, tb.item_pos = scoring.pos, []
+        if tb is not None:
+            new = LList(tb)
+            new.pos, new.item_pos = tb.pos, list(tb.item_pos)
+            scoring["tiebreak"] = new
+            tb = new
+        return tb
+
+    def _kinds(self, block, what: str):
+        if not isinstance(block, dict):
+            fail(f"{what}: give a mapping from kinds ({', '.join(KINDS)}) to entries",
+                 getattr(block, "pos", Pos()))
+        for kind in block:
+            if kind not in KINDS:
+                raise SpecError(f"{what}: '{kind}' is not something a variant can change by id",
+                                block.where_key(kind), did_you_mean(str(kind), KINDS) or
+                                f"one of: {', '.join(KINDS)}")
+            yield str(kind), block[kind]
+
+    # -- the three actions ----------------------------------------------------------------
+    def override(self, block) -> None:
+        for kind, entries in self._kinds(block, "override"):
+            for key in entries:
+                self._replace(kind, str(key), entries, key, must_exist=True)
+
+    def add(self, block) -> None:
+        for kind, entries in self._kinds(block, "add"):
+            if kind == "steps":
+                fail("steps are added by overriding the step (or rule) they go into",
+                     block.where_key(kind))
+            for key in entries:
+                self._replace(kind, str(key), entries, key, must_exist=False)
+
+    def remove(self, items) -> None:
+        if not isinstance(items, list):
+            fail("remove: give a list of KIND.ID (rules.leader, steps.setup.market, ...)",
+                 getattr(items, "pos", Pos()))
+        for i, item in enumerate(items):
+            text = str(item)
+            kind, _, key = text.partition(".")
+            pos = items.where(i)
+            if kind not in KINDS or not key:
+                raise SpecError(f"remove: '{text}' is not KIND.ID", pos,
+                                f"KIND is one of: {', '.join(KINDS)}")
+            self._drop(kind, key, pos)
+
+    # -- helpers --------------------------------------------------------------------------
+    def _replace(self, kind, key, entries, src_key, must_exist: bool) -> None:
+        value = entries[src_key]
+        pos = entries.where_key(src_key)
+        if kind == "steps":
+            if not self._replace_step(key, value):
+                raise SpecError(f"override of step '{key}', which the base does not have",
+                                pos, did_you_mean(key, self._step_ids()) or
+                                "steps are named by their id:")
+            return
+        sec = self._section(kind, create=not must_exist)
+        if kind == "tiebreak":
+            idx = next((i for i, t in enumerate(sec or []) if str(t.get("id")) == key), None)
+            if must_exist and idx is None:
+                raise SpecError(f"override of tiebreak '{key}', which the base does not have",
+                                pos, did_you_mean(key, [str(t.get("id")) for t in sec or []]))
+            if not must_exist and idx is not None:
+                raise SpecError(f"add of tiebreak '{key}', which the base already has", pos,
+                                "use override:")
+            item = _copy(value) if isinstance(value, LMap) else value
+            if isinstance(item, LMap) and "id" not in item:
+                item["id"] = key
+            if idx is None:
+                sec.append(item)
+                sec.item_pos.append(entries.where(src_key))
+            else:
+                sec[idx] = item
+                sec.item_pos[idx] = entries.where(src_key)
+            return
+        exists = sec is not None and key in sec
+        if must_exist and not exists:
+            raise SpecError(f"override of {kind} '{key}', which the base does not have", pos,
+                            did_you_mean(key, sec or ()) or "use add: for a new entry")
+        if not must_exist and exists:
+            raise SpecError(f"add of {kind} '{key}', which the base already has", pos,
+                            "use override: to replace it")
+        _put(sec, key, value, entries, src_key)
+
+    def _drop(self, kind, key, pos) -> None:
+        if kind == "steps":
+            if not self._replace_step(key, None):
+                raise SpecError(f"remove of step '{key}', which the base does not have", pos,
+                                did_you_mean(key, self._step_ids()))
+            return
+        sec = self._section(kind)
+        if kind == "tiebreak":
+            idx = next((i for i, t in enumerate(sec or []) if str(t.get("id")) == key), None)
+            if idx is None:
+                raise SpecError(f"remove of tiebreak '{key}', which the base does not have", pos)
+            del sec[idx]
+            del sec.item_pos[idx]
+            return
+        if sec is None or key not in sec:
+            raise SpecError(f"remove of {kind} '{key}', which the base does not have", pos,
+                            did_you_mean(key, sec or ()))
+        del sec[key]
+
+    def _step_ids(self) -> list:
+        ids = []
+        for root in self._step_roots():
+            for step, _, _ in _walk_steps(root):
+                ids.append(str(step["id"]))
+        return ids
+
+    def _step_roots(self):
+        for key in ("setup", "play"):
+            if key in self.doc:
+                yield self.doc, key
+        for name in self.doc.get("rules", {}):
+            yield self.doc["rules"], name
+
+    def _replace_step(self, sid: str, value) -> bool:
+        """Replace (or with None remove) the step with id `sid`, wherever it is."""
+        for parent, key in list(self._step_roots()):
+            node = parent[key]
+            if isinstance(node, dict) and str(node.get("id", "")) == sid:
+                self._set_in(parent, key, value, sid)
+                return True
+            found = _find_step(node, sid)
+            if found is not None:
+                container, index = found
+                if value is None:
+                    del container[index]
+                    del container.item_pos[index]
+                else:
+                    item = _with_id(value, sid)
+                    container[index] = item
+                    container.item_pos[index] = getattr(value, "pos", container.item_pos[index])
+                return True
+        return False
+
+    def _set_in(self, parent, key, value, sid) -> None:
+        if value is None:
+            del parent[key]
+        else:
+            parent[key] = _with_id(value, sid)
+
+
+def _with_id(value, sid):
+    if isinstance(value, LMap) and "id" not in value:
+        value = _copy(value)
+        value["id"] = sid
+    return value
+
+
+_NESTED = ("do", "then", "else")
+
+
+def _walk_steps(node, depth: int = 0):
+    """(step, container, index) for every step with an id under node."""
+    if depth > 64:
+        return
+    if isinstance(node, list):
+        for i, item in enumerate(node):
+            if isinstance(item, dict) and "id" in item:
+                yield item, node, i
+            yield from _walk_steps(item, depth + 1)
+    elif isinstance(node, dict):
+        if "id" in node and depth == 0:
+            yield node, None, None
+        for k in _NESTED:
+            if k in node:
+                yield from _walk_steps(node[k], depth + 1)
+        if isinstance(node.get("cases"), dict):
+            for body in node["cases"].values():
+                yield from _walk_steps(body, depth + 1)
+        if isinstance(node.get("choose_one"), list):
+            yield from _walk_steps(node["choose_one"], depth + 1)
+
+
+def _find_step(node, sid):
+    for step, container, index in _walk_steps(node):
+        if str(step.get("id")) == sid and container is not None:
+            return container, index
+    return None

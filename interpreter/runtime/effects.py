@@ -1,0 +1,170 @@
+"""The primitive effects on a running state: moving, swapping and shuffling pieces.
+
+Input: a State (interpreter/runtime/engine.py) and piece or slot indices. Output: the state,
+changed in place. Compiled statements call these (as R_<name> in generated code); they
+keep `State.where` (the slot of every piece) true, enforce slot capacities, and empty
+`State.facts`, the state's derived facts, which a change makes stale.
+"""
+
+from __future__ import annotations
+
+from bisect import insort
+
+from ..errors import RuleError
+
+UNORDERED_HINT = ("the zone is unordered (ordered: false): its pieces are kept in piece "
+                  "order, and nothing of the order they came in")
+
+
+def shuffle_list(items: list, random) -> None:
+    """Fisher-Yates driven by the state's generator: random() floats, so the result is
+    the same on every machine for the same seed."""
+    for i in range(len(items) - 1, 0, -1):
+        j = int(random() * (i + 1))
+        items[i], items[j] = items[j], items[i]
+
+
+def take_out(st, piece: int) -> None:
+    s = st.where[piece]
+    if s >= 0:
+        st.slots[s].remove(piece)
+        st.where[piece] = -1
+
+
+def move_pieces(st, pieces, dest: int, bottom: bool, shuffled: bool, pos) -> None:
+    """Move pieces (a list, in order) onto slot `dest`, at its top or its bottom (an
+    unordered zone's slot keeps them in piece order)."""
+    prog = st.prog
+    heap = dest in prog.heaps
+    if heap and (bottom or shuffled):
+        unordered(prog, dest, "moving to the bottom" if bottom else "moving shuffled", pos)
+    st.facts.clear()
+    if shuffled and len(pieces) > 1:
+        pieces = list(pieces)
+        shuffle_list(pieces, st.rng.random)
+    slots = st.slots
+    where = st.where
+    target = slots[dest]
+    cap = prog.slot_cap[dest]
+    if cap is not None:
+        incoming = sum(1 for p in pieces if where[p] != dest)
+        if len(target) + incoming > cap:
+            raise RuleError(f"{slot_name(prog, dest)} holds at most {cap} pieces", pos)
+    for p in pieces:
+        if p is None:
+            raise RuleError("there is no piece to move (none)", pos)
+        s = where[p]
+        if s >= 0:
+            slots[s].remove(p)
+        where[p] = dest
+    if bottom:
+        target[:0] = pieces
+    else:
+        target.extend(pieces)
+        if heap:
+            target.sort()
+
+
+def move_one(st, piece, dest: int, pos) -> None:
+    """The common case, kept short: one piece onto the top of a slot."""
+    if piece is None:
+        raise RuleError("there is no piece to move (none)", pos)
+    prog = st.prog
+    st.facts.clear()
+    target = st.slots[dest]
+    cap = prog.slot_cap[dest]
+    where = st.where
+    s = where[piece]
+    if cap is not None and len(target) >= cap and s != dest:
+        raise RuleError(f"{slot_name(prog, dest)} holds at most {cap} pieces", pos)
+    if s >= 0:
+        source = st.slots[s]
+        if source[-1] == piece:      # most moves take the top: no search of a deep pile
+            source.pop()
+        else:
+            source.remove(piece)
+    where[piece] = dest
+    target.append(piece)
+
+
+def move_sorted(st, piece, dest: int, pos) -> None:
+    """move_one onto a slot that may be an unordered zone's: there the piece goes to its
+    place in piece order (a bisection), not on top."""
+    move_one(st, piece, dest, pos)
+    if dest in st.prog.heaps:
+        target = st.slots[dest]
+        target.pop()
+        insort(target, piece)
+
+
+def unordered(prog, s: int, what: str, pos):
+    """The error of an operation that needs an order, on an unordered zone's slot."""
+    raise RuleError(f"{what} needs an order, and {slot_name(prog, s)} keeps none", pos,
+                    UNORDERED_HINT)
+
+
+def swap_pieces(st, a, b, pos) -> None:
+    if a is None or b is None:
+        raise RuleError("swap needs two pieces (one of them is none)", pos)
+    st.facts.clear()
+    sa, sb = st.where[a], st.where[b]
+    if sa < 0 or sb < 0:
+        raise RuleError("swap needs two pieces that are in zones", pos)
+    la, lb = st.slots[sa], st.slots[sb]
+    ia, ib = la.index(a), lb.index(b)
+    la[ia], lb[ib] = b, a
+    st.where[a], st.where[b] = sb, sa
+    heaps = st.prog.heaps
+    if heaps:                        # an unordered zone keeps its pieces in piece order
+        if sa in heaps:
+            la.sort()
+        if sb in heaps:
+            lb.sort()
+
+
+def shuffle_slot(st, s: int, pos=None) -> None:
+    if s in st.prog.heaps:
+        unordered(st.prog, s, "shuffle", pos)
+    st.facts.clear()
+    shuffle_list(st.slots[s], st.rng.random)
+
+
+def refill(st, dest: int, source: int, pos) -> None:
+    """Move pieces from the top of `source` onto `dest` until it is full."""
+    cap = st.prog.slot_cap[dest]
+    if cap is None:
+        raise RuleError("refill needs a zone with a capacity", pos)
+    if source in st.prog.heaps:
+        unordered(st.prog, source, "refill (it takes the top pieces)", pos)
+    move = move_sorted if dest in st.prog.heaps else move_one
+    target, pile = st.slots[dest], st.slots[source]
+    while len(target) < cap and pile:
+        move(st, pile[-1], dest, pos)
+
+
+def call(st, proc, args: list, pos) -> None:
+    """Call a rule: its frame (with its own locals) runs next."""
+    stack = st.stack
+    if len(stack) > st.prog.max_depth:
+        raise RuleError(f"rules nest deeper than {st.prog.max_depth} calls", pos,
+                        "a rule that calls itself needs a way to stop")
+    pad = proc.nlocals - len(args)
+    if pad > 0:
+        args.extend([None] * pad)
+    block = proc.block
+    stack.append([block.ins, 0, args, None, None, None, block])
+
+
+def slot_name(prog, s: int) -> str:
+    z = prog.zone_list[prog.slot_zone[s]]
+    name = z.name
+    if z.per_player:
+        name = f"player {prog.slot_owner[s]}'s {name}"
+    if z.nslots > 1:
+        name += f"[{prog.slot_index[s]}]"
+    return name
+
+
+HELPERS = {"R_move_one": move_one, "R_move_sorted": move_sorted,
+           "R_move_pieces": move_pieces, "R_swap_pieces": swap_pieces,
+           "R_shuffle_slot": shuffle_slot, "R_refill": refill, "R_call": call}

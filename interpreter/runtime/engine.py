@@ -1,0 +1,769 @@
+"""Running games: Game (a compiled spec with players and options) and State.
+
+Input: a Program (interpreter/runtime/model.py). Output: states that list legal actions, apply
+them, and report scores, winners and per-player observations. Play is a sequence of
+atomic decisions: the engine runs the compiled blocks until a decision (or the end) and
+waits there. Randomness (shuffles) comes from the state's own seeded generator; chance
+decisions are made by whoever drives the state.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from fractions import Fraction
+
+from ..errors import IllegalAction, RuleError, TabulaError
+from .model import CHANCE, DONE, SKIP, TERMINAL, Program
+from .readers import piece_names_now, reset_work
+from .values import B_num, decode, encode
+
+STATE_FORMAT = 1
+
+
+def _explain(exc: Exception) -> str:
+    """A rule failure in the spec's terms (the Python exception stays chained)."""
+    text = str(exc)
+    if "Fraction" in text and "integer" in text:
+        return "a fraction is used where a whole number is needed"
+    if "NoneType" in text:
+        return "there is no piece (none) where one is needed"
+    if isinstance(exc, IndexError):
+        return "a position outside its zone or list"
+    if isinstance(exc, KeyError):
+        return f"no entry {text} in a table"
+    if isinstance(exc, RecursionError):
+        return "rules or functions nest too deeply"
+    if isinstance(exc, ZeroDivisionError):
+        return "division by zero"
+    if isinstance(exc, ValueError) and "string conversion" in text:
+        return "a number too long to write out as text (more than 4300 digits)"
+    if isinstance(exc, OverflowError):
+        return "a number too large to compute with"
+    return "a value of the wrong kind is used here"
+
+
+# what generated code raises when a rule cannot be carried out (the spec's error, told as a
+# located RuleError wherever generated code runs: State.run and State.computed)
+RULE_FAILURES = (TypeError, IndexError, KeyError, ValueError, AttributeError,
+                 ZeroDivisionError, RecursionError, OverflowError)
+
+
+class Pending:
+    """The decision a state waits on. For a simultaneous decision, `joint` lists every
+    chooser with their actions ([(player, actions), ...]) and `chosen` the actions chosen
+    so far, in that order: `player` and `actions` are the next chooser's (a sequential
+    view of the joint move, for drivers that ask one player at a time). `weights` are a
+    weighted chance decision's, one per action. `seen` holds the chosen actions' entries
+    of the information state until the joint move is revealed (games with recall)."""
+
+    __slots__ = ("decision", "player", "actions", "frame", "joint", "chosen", "weights",
+                 "seen")
+
+    def __init__(self, decision, player, actions, frame, joint=None, weights=None):
+        self.decision = decision
+        self.player = player
+        self.actions = actions
+        self.frame = frame
+        self.joint = joint
+        self.chosen = [] if joint is not None else None
+        self.weights = weights
+        self.seen = []
+
+    @property
+    def waiting(self) -> list:
+        """A simultaneous decision's [(player, actions)] of those still to choose."""
+        return self.joint[len(self.chosen):]
+
+    def advance(self, action) -> bool:
+        """One chooser's action at a simultaneous decision, held aside; the next chooser
+        becomes the one asked. True when every chooser has chosen."""
+        self.chosen.append(action)
+        if len(self.chosen) < len(self.joint):
+            self.player, self.actions = self.joint[len(self.chosen)]
+            return False
+        return True
+
+    def copy(self, frame) -> "Pending":
+        new = Pending(self.decision, self.player, self.actions, frame, self.joint, self.weights)
+        if self.joint is not None:
+            new.chosen = self.chosen[:]
+            new.seen = self.seen[:]
+        return new
+
+
+class Game:
+    """A spec compiled for a number of players and a set of options."""
+
+    def __init__(self, prog: Program, spec=None, recall: bool = False):
+        self.prog = prog
+        self.spec = spec
+        self.players = prog.players
+        self.options = dict(prog.options)
+        # states keep each player's information state (State.information_state)
+        self.recall = recall
+
+    @property
+    def id(self) -> str:
+        return self.prog.spec_id
+
+    def new_state(self, seed: int = 0, start: str = "setup") -> "State":
+        """A new game, run up to its first decision."""
+        st = State(self, seed)
+        root = self.prog.root_full if start == "setup" else self.prog.root_play
+        st.stack.append([root.ins, 0, [None] * max(self.prog.root_nlocals, 1), None, None, None,
+                         root])
+        if start != "setup-only":
+            st.run()
+        return st
+
+    def blank_state(self, seed: int = 0) -> "State":
+        """A state with every piece at home and nothing run (for scenarios)."""
+        return State(self, seed)
+
+    def start_play(self, st: "State") -> None:
+        root = self.prog.root_play
+        st.stack = [[root.ins, 0, [None] * max(self.prog.root_nlocals, 1), None, None, None, root]]
+        st.facts.clear()           # the position was set by hand
+        st.run()
+
+    def piece_index(self, name: str) -> list:
+        return [i for i, n in enumerate(self.prog.piece_names) if n == name]
+
+
+class State:
+    """One game in progress. Public methods check their input, then act."""
+
+    __slots__ = ("game", "prog", "slots", "where", "gv", "pv", "current", "turn", "stack",
+                 "pending", "_rng", "_rng_shared", "terminal", "steps", "history", "_scores",
+                 "facts", "fired", "to_act", "seen", "pa")
+
+    def __init__(self, game: Game, seed: int = 0):
+        prog = game.prog
+        self.game = game
+        self.prog = prog
+        self.slots = [[] for _ in range(prog.nslots)]
+        self.where = list(prog.piece_home)
+        for pid, s in enumerate(prog.piece_home):
+            self.slots[s].append(pid)
+        self.gv = list(prog.gvar_init)
+        self.pv = [list(prog.pvar_init) for _ in range(prog.players)]
+        # the pieces' changeable attributes: one row per attribute (Program.changeable)
+        self.pa = [list(prog.piece_attrs[a]) for a in prog.changeable]
+        self.current = 0
+        self.turn = 0
+        self.stack: list = []
+        self.pending: Pending | None = None
+        if isinstance(seed, int) and seed < 0:
+            # random.Random folds the sign (seeds -S and S give one generator), so a
+            # negative seed would deal the game of another seed under another name
+            raise TabulaError(f"seed {seed}: a game's seed is a whole number, 0 or more")
+        self._rng = random.Random(seed)
+        self._rng_shared = False
+        self.terminal = False
+        self.steps = 0
+        self.history: list = []
+        self._scores = None
+        # derived facts (spec functions' results, groups) of this state: emptied by every
+        # change of the state, so a fact is computed once between two changes
+        self.facts: dict = {}
+        # a player given from outside (a scenario's position) to act first: the first
+        # `turns` loop to start begins with them instead of its `first:`
+        self.to_act: int | None = None
+        # id -> times reached, in a game compiled with trace=True (see Spec.game)
+        self.fired = {} if prog.traced else None
+        # the decisions made so far as the players saw them, in a game with recall:
+        # [(player, rule, action string, players who saw it or None for all)]
+        self.seen = [] if game.recall else None
+
+    # ---- the state's random generator, copied on write -----------------------------------
+    @property
+    def rng(self) -> random.Random:
+        """The generator of this state's shuffles. Clones share their parent's generator
+        until either draws (copying a Mersenne Twister is most of a clone's cost, and
+        most clones of a search never shuffle)."""
+        if self._rng_shared:
+            own = random.Random()
+            own.setstate(self._rng.getstate())
+            self._rng, self._rng_shared = own, False
+        return self._rng
+
+    @rng.setter
+    def rng(self, value: random.Random) -> None:
+        self._rng, self._rng_shared = value, False
+
+    # ---- the run loop ---------------------------------------------------------------------
+    def pause(self, decision, player, actions, frame, joint=None, weights=None) -> None:
+        self.pending = Pending(decision, player, actions, frame, joint, weights)
+
+    def weigh(self, dec, L, actions) -> tuple:
+        """A weighted chance decision's outcomes with a weight above 0, and their weights."""
+        kept, weights = [], []
+        for a in actions:
+            alt = dec.alts[a[1]]
+            bound = _bind(dec, L, a)
+            w = alt.weight(self, bound)
+            if w < 0:
+                raise RuleError(f"the chance outcome '{alt.label(self, bound)}' has a negative "
+                                f"weight ({w})", dec.pos)
+            if w:
+                kept.append(a)
+                weights.append(w)
+        return kept, weights
+
+    def finish(self) -> None:
+        self.terminal = True
+        self.stack.clear()
+        self.pending = None
+
+    def run(self) -> None:
+        """Execute instructions until a decision or the end of the game."""
+        stack = self.stack
+        limit = self.prog.max_steps
+        reset_work()
+        fr = None
+        pc = 0
+        try:
+            while stack:
+                fr = stack[-1]
+                ins = fr[0]
+                pc = fr[1]
+                if pc < len(ins):
+                    fr[1] = pc + 1
+                    self.steps += 1     # generated loops count their rounds here too
+                    if ins[pc](self, fr):
+                        break
+                    if self.steps > limit:
+                        raise RuleError(f"the game ran more than {limit} steps without ending",
+                                        fr[6].pos[pc] if pc < len(fr[6].pos) else None,
+                                        "a loop never ends, or raise game.max_steps")
+                else:
+                    loop = fr[3]
+                    if loop is None or not loop.again(self, fr):
+                        stack.pop()
+            else:
+                self.terminal = True
+        except RuleError:
+            raise
+        except RULE_FAILURES as exc:
+            self._failed(exc, "this step cannot be carried out",
+                         fr[6].pos[pc] if fr is not None and pc < len(fr[6].pos) else None)
+
+    def computed(self, what: str, fn, *args, pos=None):
+        """fn(*args) for generated code run outside State.run (scores, points, tie-breaks,
+        labels, invariants): a failure is a located RuleError, never a traceback."""
+        reset_work()
+        try:
+            return fn(*args)
+        except RuleError:
+            raise
+        except RULE_FAILURES as exc:
+            self._failed(exc, f"{what} cannot be computed", pos)
+
+    def _failed(self, exc: Exception, what: str, pos):
+        """Raise a failure of generated code as a RuleError at the spec's place: the line
+        of the generated code that failed (Module.position), else `pos`."""
+        found = self.prog.module.position(exc.__traceback__) if self.prog.module else None
+        raise RuleError(f"{what}: {_explain(exc)}", found or pos) from exc
+
+    # ---- the OpenSpiel-like API ------------------------------------------------------------
+    def current_player(self) -> int:
+        """A player index, CHANCE (-1) or TERMINAL (-2). At a simultaneous decision: the
+        next player to choose (see is_simultaneous_node)."""
+        if self.terminal:
+            return TERMINAL
+        return self.pending.player if self.pending is not None else TERMINAL
+
+    def is_terminal(self) -> bool:
+        return self.terminal
+
+    def is_chance_node(self) -> bool:
+        return self.pending is not None and self.pending.player == CHANCE
+
+    def is_simultaneous_node(self) -> bool:
+        """Several players choose at once: each chooses without seeing the others' choices,
+        and the joint move applies when the last has chosen (apply_actions, or apply
+        once per chooser in the order of choosers())."""
+        return self.pending is not None and self.pending.joint is not None
+
+    def choosers(self) -> list:
+        """The players still to choose at the pending decision (one, unless simultaneous;
+        [] for chance and at the end)."""
+        p = self.pending
+        if p is None or p.player == CHANCE:
+            return []
+        if p.joint is None:
+            return [p.player]
+        return [who for who, _ in p.waiting]
+
+    def legal_actions(self, player: int | None = None) -> tuple:
+        """The actions of the pending decision (tuples of small ints); () when over. With
+        a player: that player's actions, () if they are not to choose."""
+        p = self.pending
+        if p is None:
+            return ()
+        if player is None or player == p.player:
+            return p.actions
+        if p.joint is not None:
+            for who, acts in p.waiting:
+                if who == player:
+                    return acts
+        return ()
+
+    def chance_outcomes(self, exact: bool = False) -> list:
+        """[(action, probability)] of a pending chance decision: equal, or as the
+        outcomes' weights say; exact gives fractions instead of floats."""
+        if not self.is_chance_node():
+            return []
+        acts, weights = self.pending.actions, self.pending.weights
+        if weights is None:
+            return [(a, Fraction(1, len(acts)) if exact else 1.0 / len(acts)) for a in acts]
+        total = sum(weights)
+        return [(a, Fraction(w) / total if exact else float(Fraction(w) / total))
+                for a, w in zip(acts, weights)]
+
+    def sample_chance(self, rng: random.Random) -> tuple:
+        """A chance outcome drawn with its probability, with one draw of `rng` (equal
+        outcomes: the one at int(draw * n), as drivers always drew them)."""
+        p = self.pending
+        acts, weights = p.actions, p.weights
+        x = rng.random()
+        if weights is None:
+            return acts[int(x * len(acts))]
+        x *= sum(weights)
+        for a, w in zip(acts, weights):
+            if x < w:
+                return a
+            x -= w
+        return acts[-1]
+
+    def apply(self, action) -> None:
+        p = self.pending
+        if p is None:
+            raise IllegalAction("the game is over" if self.terminal else "no decision is pending")
+        if type(action) is not tuple:
+            action = tuple(action)
+        if action not in p.actions:
+            raise IllegalAction(f"{action!r} is not a legal action here")
+        self._apply(p, action)
+
+    def apply_actions(self, actions) -> None:
+        """A simultaneous decision's joint move: one action per player (a list indexed by
+        player, None for a player who is not choosing, or a dict player -> action)."""
+        p = self.pending
+        if p is None or p.joint is None:
+            raise IllegalAction("no simultaneous decision is pending")
+        if not isinstance(actions, dict):
+            actions = dict(enumerate(actions))
+        for who, acts in p.waiting:
+            a = actions.get(who)
+            a = tuple(a) if a is not None else None
+            if a not in acts:
+                raise IllegalAction(f"{a!r} is not a legal action of player {who} here")
+        for who, _ in p.waiting:
+            self._apply(self.pending, tuple(actions[who]))
+
+    def _record(self, p: Pending, action: tuple) -> tuple:
+        """The entry of the information states for an action about to be applied."""
+        dec = p.decision
+        visible = None
+        if action[1] >= 0:
+            alt = dec.alts[action[1]]
+            if alt.visible is not None:
+                who = alt.visible(self, self._bound(p, action, p.player))
+                visible = frozenset(who if isinstance(who, list) else [who]) | {p.player}
+        return (p.player, dec.rule, self.action_to_string(action, p.player), visible)
+
+    def _apply(self, p: Pending, action: tuple) -> None:
+        if self.seen is not None:
+            entry = self._record(p, action)
+            if p.joint is None:
+                self.seen.append(entry)
+            else:
+                p.seen.append(entry)
+        self.history.append(action)
+        self._scores = None
+        if p.joint is not None and not p.advance(action):
+            return                      # a choice held aside until the last chooser's
+        fr = p.frame
+        fr[1] += 1
+        self.pending = None
+        if p.joint is not None:
+            if self.seen is not None:
+                self.seen += p.seen
+            p.decision.reveal(self, fr, [(who, a) for (who, _), a in zip(p.joint, p.chosen)])
+            self.run()
+            return
+        alt = action[1]
+        if alt >= 0:
+            a = p.decision.alts[alt]
+            L = fr[2]
+            slots = a.slots
+            if slots:
+                if len(slots) == 1:
+                    L[slots[0]] = action[2]
+                else:
+                    for slot, v in zip(slots, action[2:]):
+                        L[slot] = v
+            body = a.body
+            if body.ins:
+                self.stack.append([body.ins, 0, L, None, None, None, body])
+        elif alt == DONE:
+            stack = self.stack
+            while stack and stack[-1] is not fr:
+                stack.pop()
+            if stack:
+                stack.pop()
+        self.run()
+
+    def actions_named(self, text: str) -> list:
+        """The legal actions whose string is `text` (one, if the labels tell them apart)."""
+        return [a for a in self.legal_actions() if self.action_to_string(a) == text]
+
+    def apply_string(self, text: str) -> None:
+        """Apply the legal action whose string is `text` (it must name exactly one)."""
+        found = self.actions_named(text)
+        if not found:
+            raise IllegalAction(f"'{text}' is not a legal action here")
+        if len(found) > 1:
+            raise IllegalAction(f"'{text}' names {len(found)} different actions here; the "
+                                "decision's label must tell them apart")
+        self._apply(self.pending, found[0])
+
+    @staticmethod
+    def _bound(p: Pending, action: tuple, player) -> list:
+        """The pending decision's locals with an action's values bound."""
+        return _bind(p.decision, p.frame[2], action, player)
+
+    def action_to_string(self, action, player: int | None = None) -> str:
+        """An action's text; `player` names the chooser at a simultaneous decision
+        (default: the next to choose)."""
+        p = self.pending
+        if p is None or action[0] != p.decision.id:
+            return f"decision {action[0]} option {action[1]} {list(action[2:])}"
+        dec = p.decision
+        alt = action[1]
+        if alt == SKIP:
+            return dec.optional
+        if alt == DONE:
+            return dec.done
+        return self.computed("an action's label", dec.alts[alt].label, self,
+                             self._bound(p, action, p.player if player is None else player),
+                             pos=dec.pos)
+
+    def legal_action_strings(self, player: int | None = None) -> list:
+        return [self.action_to_string(a, player) for a in self.legal_actions(player)]
+
+    # ---- scores -----------------------------------------------------------------------------
+    def points(self) -> dict:
+        """Each scoring rule's points per player: {rule id: [p0, p1, ...]}."""
+        prog = self.prog
+        out = {}
+        for rid, fn in prog.points:
+            row = []
+            for p in range(prog.players):
+                L = [None] * prog.score_nlocals
+                L[0] = p
+                row.append(self.computed(f"the scoring rule '{rid}'", fn, self, L))
+            out[rid] = row
+        return out
+
+    def scores(self) -> list:
+        if self._scores is None:
+            pts = self.points()
+            n = self.prog.players
+            self._scores = self.computed("a score", lambda: [
+                B_num(sum(row[p] for row in pts.values())) for p in range(n)])
+        return list(self._scores)
+
+    def tiebreak_keys(self) -> list:
+        prog = self.prog
+        keys = []
+        for p in range(prog.players):
+            L = [None] * prog.score_nlocals
+            L[0] = p
+            keys.append(tuple(self.computed("a tie-breaker", fn, self, L)
+                              for _, fn in prog.tiebreaks))
+        return keys
+
+    def winners(self) -> list:
+        """Players with the best (score, tie-breakers...); several share a victory."""
+        sc = self.scores()
+        tb = self.tiebreak_keys()
+        keys = [(sc[p],) + tb[p] for p in range(self.prog.players)]
+        best = max(keys)
+        return [p for p, k in enumerate(keys) if k == best]
+
+    def returns(self) -> list:
+        """What each player gets at the end, as game.returns says: their scores, or for
+        win_loss +1 for a winner and -1 for the others (0 for all when all win: a draw).
+        Before the end: 0 each (as OpenSpiel's returns)."""
+        n = self.prog.players
+        if not self.terminal:
+            return [0] * n
+        if self.prog.returns != "win_loss":
+            return self.scores()
+        won = set(self.winners())
+        if len(won) == n:
+            return [0] * n
+        return [1 if p in won else -1 for p in range(n)]
+
+    def violated_invariants(self) -> list:
+        """The ids of the spec's invariants that do not hold in this state."""
+        return [iid for iid, fn, size in self.prog.invariants
+                if not self.computed(f"the invariant '{iid}'", fn, self, [None] * size)]
+
+    # ---- copies -----------------------------------------------------------------------------
+    def clone(self) -> "State":
+        new = State.__new__(State)
+        new.game, new.prog = self.game, self.prog
+        new.slots = [s[:] for s in self.slots]
+        new.where = self.where[:]
+        new.gv = self.gv[:]
+        new.pv = [v[:] for v in self.pv]
+        new.pa = [a[:] for a in self.pa] if self.pa else self.pa   # [] is never changed
+        new.current, new.turn, new.terminal, new.steps = (self.current, self.turn,
+                                                          self.terminal, self.steps)
+        new.history = self.history[:]
+        new._scores = self._scores
+        new.facts = {}
+        new.to_act = self.to_act
+        new.fired = None if self.fired is None else dict(self.fired)
+        # the generator is shared until one of the two draws (see State.rng); neither
+        # may change the shared object, so both copy before their next draw
+        new._rng = self._rng
+        new._rng_shared = self._rng_shared = True
+        locals_map: dict = {}
+        frames_map: dict = {}
+        stack = []
+        for fr in self.stack:
+            L = fr[2]
+            nl = locals_map.get(id(L))
+            if nl is None:
+                nl = locals_map[id(L)] = L[:]
+            nf = [fr[0], fr[1], nl, fr[3], fr[4][:] if isinstance(fr[4], list) else fr[4],
+                  fr[5], fr[6]]
+            frames_map[id(fr)] = nf
+            stack.append(nf)
+        new.stack = stack
+        p = self.pending
+        new.pending = None if p is None else p.copy(frames_map[id(p.frame)])
+        new.seen = None if self.seen is None else self.seen[:]
+        return new
+
+    # ---- JSON -------------------------------------------------------------------------------
+    def to_json(self) -> dict:
+        """A canonical JSON-ready dict; State.from_json(game, d) gives the state back."""
+        locals_ids: dict = {}
+        locals_list = []
+        frames = []
+        for fr in self.stack:
+            L = fr[2]
+            if id(L) not in locals_ids:
+                locals_ids[id(L)] = len(locals_list)
+                locals_list.append(L)
+            frames.append({"block": fr[6].id, "pc": fr[1], "locals": locals_ids[id(L)],
+                           "loop": fr[3].id if fr[3] is not None else None,
+                           "a": encode(fr[4]), "b": encode(fr[5])})
+        rng = self._rng.getstate()
+        return {"format": STATE_FORMAT, "spec": self.prog.spec_id,
+                "players": self.prog.players, "options": self.game.options,
+                "slots": self.slots, "globals": encode(self.gv), "player_vars": encode(self.pv),
+                "current": self.current, "turn": self.turn, "terminal": self.terminal,
+                "steps": self.steps, "history": encode(self.history),
+                "locals": encode(locals_list), "frames": frames,
+                "pending_frame": (self.stack.index(self.pending.frame)
+                                  if self.pending is not None else None),
+                "rng": [rng[0], list(rng[1]), rng[2]],
+                **({} if self.to_act is None else {"to_act": self.to_act}),
+                **({} if not self.pa else
+                   {"attributes": dict(zip(self.prog.changeable, self.pa))}),
+                **({} if self.fired is None else {"fired": self.fired}),
+                **({} if self.seen is None else {"seen": [_entry_json(e) for e in self.seen]}),
+                **self._joint_json()}
+
+    def _joint_json(self) -> dict:
+        """The choices made so far at a pending simultaneous decision."""
+        p = self.pending
+        if p is None or p.joint is None or not p.chosen:
+            return {}
+        out = {"chosen": [list(a) for a in p.chosen]}
+        if self.seen is not None:
+            out["chosen_seen"] = [_entry_json(e) for e in p.seen]
+        return out
+
+    def to_json_text(self) -> str:
+        return json.dumps(self.to_json(), sort_keys=True, separators=(",", ":"))
+
+    @classmethod
+    def from_json(cls, game: Game, d: dict) -> "State":
+        prog = game.prog
+        try:
+            if d.get("format") != STATE_FORMAT or d.get("spec") != prog.spec_id \
+                    or d.get("players") != prog.players:
+                raise TabulaError("this state was saved for another spec, player count or format")
+            st = State(game)
+            st.slots = [list(s) for s in d["slots"]]
+            if len(st.slots) != prog.nslots:
+                raise TabulaError("the saved zones do not match the spec")
+            st.where = [-1] * len(prog.piece_names)
+            for s, content in enumerate(st.slots):
+                if s in prog.heaps:
+                    content.sort()          # an unordered zone is kept in piece order
+                for piece in content:
+                    st.where[piece] = s
+            st.gv = list(decode(d["globals"]))
+            st.pv = [list(v) for v in decode(d["player_vars"])]
+            if prog.changeable:
+                saved = d["attributes"]
+                st.pa = [list(saved[a]) for a in prog.changeable]
+                if any(len(row) != len(prog.piece_names) for row in st.pa):
+                    raise TabulaError("the saved pieces' attributes do not match the spec")
+            st.current, st.turn = int(d["current"]), int(d["turn"])
+            st.to_act = None if d.get("to_act") is None else int(d["to_act"])
+            st.terminal, st.steps = bool(d["terminal"]), int(d["steps"])
+            st.history = [tuple(a) for a in decode(d["history"])]
+            if st.fired is not None:
+                st.fired = {str(k): int(v) for k, v in d.get("fired", {}).items()}
+            locals_list = [list(L) for L in decode(d["locals"])]
+            st.stack = []
+            for f in d["frames"]:
+                block = prog.blocks[f["block"]]
+                loop = prog.loops[f["loop"]] if f["loop"] is not None else None
+                st.stack.append([block.ins, int(f["pc"]), locals_list[f["locals"]], loop,
+                                 decode(f["a"]), decode(f["b"]), block])
+            r = d["rng"]
+            st.rng.setstate((r[0], tuple(r[1]), r[2]))
+            if st.seen is not None:
+                st.seen = [_entry_from_json(e) for e in d.get("seen", [])]
+            chosen = [tuple(a) for a in d.get("chosen", [])]
+            chosen_seen = [_entry_from_json(e) for e in d.get("chosen_seen", [])]
+        except (KeyError, IndexError, TypeError, ValueError) as exc:
+            raise TabulaError(f"not a saved state of this game ({type(exc).__name__}: {exc})") \
+                from None
+        if not st.terminal:
+            steps = st.steps
+            st.run()       # re-lists the pending decision; listing has no side effects
+            st.steps = steps
+            p = st.pending
+            if chosen:
+                if p is None or p.joint is None or len(chosen) >= len(p.joint):
+                    raise TabulaError("not a saved state of this game (choices saved for a "
+                                      "simultaneous decision that is not pending)")
+                for a in chosen:
+                    if a not in p.actions:
+                        raise TabulaError(f"not a saved state of this game ({list(a)} is not "
+                                          "a legal choice)")
+                    p.advance(a)
+                p.seen = chosen_seen
+        return st
+
+    # ---- what a player may see ------------------------------------------------------------
+    def zones_view(self, player: int | None) -> dict:
+        """Every zone's content as `player` sees it: piece names where it may look, a
+        count where it sees only how many, None where it sees nothing; player None sees
+        every piece (a referee's view, for tools)."""
+        prog = self.prog
+        names = piece_names_now(self)
+        zones = {}
+        for zname, z in prog.zones.items():
+            owners = range(prog.players) if z.per_player else [-1]
+            per = {}
+            for o in owners:
+                base = z.base + (o if o >= 0 else 0) * z.nslots
+                content = self.slots[base:base + z.nslots]
+                if player is None or z.visibility == "public" or (
+                        z.visibility == "owner" and o == player):
+                    shown = [[names[p] for p in s] for s in content]
+                    value = shown[0] if z.nslots == 1 else shown
+                elif z.visibility == "hidden":
+                    value = None
+                else:
+                    counts = [len(s) for s in content]
+                    value = {"count": counts[0] if z.nslots == 1 else counts}
+                per[o] = value
+            zones[zname] = per[-1] if not z.per_player else {str(o): v for o, v in per.items()}
+        return zones
+
+    def observation(self, player: int) -> dict:
+        """What `player` may see: zones by their visibility, variables, whose turn, and the
+        player's own legal actions. Nothing else."""
+        prog = self.prog
+        zones = self.zones_view(player)
+        gvars = {n: v for n, v, vis in zip(prog.gvar_names, self.gv, prog.gvar_vis)
+                 if vis == "public"}
+        pvars = {}
+        for i, (n, vis) in enumerate(zip(prog.pvar_names, prog.pvar_vis)):
+            if vis == "hidden":
+                continue
+            pvars[n] = {str(p): self.pv[p][i] for p in range(prog.players)
+                        if vis == "public" or p == player}
+        obs = {"player": player, "current_player": self.current_player(),
+               "turn": self.turn, "terminal": self.terminal, "zones": zones,
+               "variables": gvars, "player_variables": pvars}
+        if player in self.choosers():
+            obs["legal_actions"] = self.legal_action_strings(player)
+        if self.terminal:
+            obs["scores"] = self.scores()
+        for key in ("variables", "player_variables", "scores"):    # fractions as "7/3"
+            if key in obs:
+                obs[key] = encode(obs[key])
+        return obs
+
+    # ---- information states (perfect recall) -----------------------------------------------
+    def information_state(self, player: int) -> dict:
+        """What `player` knows, with perfect recall: their observation of the table now,
+        and every decision made so far as they saw it, in order ({"player", "rule",
+        "action"}; without "action" where the decision's visible_to hid it from them).
+        Their own choice at a simultaneous decision not yet revealed ends the history,
+        marked "pending"; no other player's appears before the reveal. Needs a game with
+        recall (load_game(..., recall=True))."""
+        if self.seen is None:
+            raise TabulaError("this game keeps no information states: load it with "
+                              "recall=True")
+        if not 0 <= player < self.prog.players:
+            raise TabulaError(f"there is no player {player} in this game")
+        history = [_entry_for(e, player) for e in self.seen]
+        p = self.pending
+        if p is not None and p.joint is not None:
+            history += [dict(_entry_for(e, player), pending=True) for e in p.seen
+                        if e[0] == player]
+        obs = self.observation(player)
+        obs.pop("legal_actions", None)
+        return {"player": player, "observation": obs, "history": history}
+
+    def information_state_string(self, player: int) -> str:
+        """information_state(player) as canonical JSON text: equal for two states exactly
+        when the player cannot tell them apart."""
+        return json.dumps(self.information_state(player), sort_keys=True,
+                          separators=(",", ":"))
+
+
+def _bind(dec, L, action: tuple, player=None) -> list:
+    """A copy of a decision's locals L with an action's values bound (and the chooser, at
+    a simultaneous decision): what its label, weight and visible_to read."""
+    bound = list(L)
+    if dec.chooser_slot is not None:
+        bound[dec.chooser_slot] = player
+    for slot, v in zip(dec.alts[action[1]].slots, action[2:]):
+        bound[slot] = v
+    return bound
+
+
+def _entry_for(entry: tuple, player: int) -> dict:
+    """An entry of the decisions seen, as `player` saw it."""
+    who, rule, text, visible = entry
+    out = {"player": "chance" if who == CHANCE else who, "rule": rule}
+    if visible is None or player in visible:
+        out["action"] = text
+    return out
+
+
+def _entry_json(entry: tuple) -> list:
+    who, rule, text, visible = entry
+    return [who, rule, text, None if visible is None else sorted(visible)]
+
+
+def _entry_from_json(data) -> tuple:
+    who, rule, text, visible = data
+    return (int(who), str(rule), str(text), None if visible is None else frozenset(visible))

@@ -1,0 +1,192 @@
+"""The compiled program: what the engine executes.
+
+Input: nothing (definitions only; interpreter/compiler/driver.py fills them). Output: the
+static tables of a game (pieces, zones and their slots, variables) and the executable
+pieces (blocks of instructions, loops, decisions, procedures), each with an id so that a
+running state can be written to JSON and read back.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from ..errors import NOWHERE, Pos
+from .templates import render_template, template_parts
+
+CHANCE = -1          # current_player() while chance acts
+TERMINAL = -2        # current_player() once the game is over
+SKIP = -1            # alternative index of an optional decision's "skip"
+DONE = -2            # alternative index of an up_to decision's "done"
+
+
+@dataclass(eq=False)
+class ZoneInfo:
+    """A zone: its slots are base .. base + nslots*owners - 1 in State.slots."""
+    name: str
+    kind: str
+    per_player: bool
+    nslots: int
+    base: int
+    visibility: str
+    caps: list            # capacity per slot of one owner's copy (None: unbounded)
+    pos: Pos = NOWHERE
+    width: int = 1        # slots per row: a grid's width; other zones are one row
+    height: int = 1
+    ordered: bool = True  # False: a multiset, kept in piece order (arrival is not kept)
+
+    def slot(self, owner: int = 0, i: int = 0) -> int:
+        return self.base + owner * self.nslots + i
+
+
+@dataclass(eq=False)
+class Namer:
+    """The name of pieces whose name template shows a changeable attribute: the
+    template, the attributes that stay fixed, and the rows of State.pa it reads. Names
+    already made are kept (a bounded table), so a name is formatted once per look."""
+    template: str
+    fixed: dict
+    rows: tuple                     # ((attribute, row of State.pa), ...)
+    made: dict = field(default_factory=dict)
+    parts: tuple = ()               # the template read (names.template_parts)
+
+    def __post_init__(self):
+        if not self.parts:
+            self.parts = template_parts(self.template)
+
+    def name(self, pa: list, piece: int) -> str:
+        values = tuple([pa[r][piece] for _, r in self.rows])
+        found = self.made.get(values)
+        if found is None:
+            attrs = dict(self.fixed)
+            attrs.update(zip([a for a, _ in self.rows], values))
+            found = render_template(self.parts, attrs)
+            if len(self.made) >= 4096:
+                self.made.clear()
+            self.made[values] = found
+        return found
+
+
+@dataclass
+class Block:
+    """A straight sequence of instructions; frames run blocks."""
+    id: int
+    ins: tuple = ()
+    pos: tuple = ()
+    name: str = ""
+
+
+@dataclass
+class Loop:
+    """What happens when a block run by a looping frame reaches its end."""
+    id: int
+    again: object = None   # callable(state, frame) -> bool: run the block once more?
+    kind: str = ""
+    pos: Pos = NOWHERE
+
+
+@dataclass
+class Alt:
+    """One alternative of a decision: a fixed option, or one action per binding (its
+    actions are listed by the decision's generated function: decisions.py)."""
+    index: int
+    label: object            # callable(state, locals) -> str
+    slots: tuple = ()        # local slots the bound values go to
+    body: Block | None = None
+    source: str = ""
+    weight: object = None    # callable(state, locals) -> a chance outcome's weight
+    visible: object = None   # callable(state, locals) -> who sees the action (visible_to)
+    # each binding's compiled source and static type, in order (what the action space of
+    # interpreter/adapters/actionspace.py numbers the bound values by)
+    binds: tuple = ()
+
+
+@dataclass
+class Decision:
+    """A point where a player (or chance) picks one of the legal actions."""
+    id: int
+    rule: str
+    alts: list
+    player: object = None    # callable(state, locals) -> player index or CHANCE
+    optional: str = ""       # label of the skip action ("" = not optional)
+    done: str = ""           # label of the done action of an up_to decision
+    upto: bool = False
+    pos: Pos = NOWHERE
+    weighted: bool = False   # a chance decision whose outcomes have weights
+    chance: bool = False     # `player: chance`
+    player_pos: Pos = NOWHERE  # where the player expression is (its rule errors)
+    # a simultaneous decision: the frame slot of its player variable, and the callable
+    # (state, frame, [(player, action), ...]) that runs every player's choice at once
+    chooser_slot: int | None = None
+    reveal: object = None
+
+
+@dataclass
+class Proc:
+    """A rule that can be called: its parameters and its body."""
+    name: str
+    params: tuple
+    nlocals: int = 0
+    block: Block | None = None
+    pos: Pos = NOWHERE
+    source: str = ""
+    param_types: list = field(default_factory=list)
+
+
+@dataclass
+class Program:
+    """Everything the engine needs to run one game (spec + players + options)."""
+    spec_id: str
+    players: int
+    options: dict
+    # pieces
+    piece_names: list = field(default_factory=list)
+    piece_kind: list = field(default_factory=list)
+    piece_component: list = field(default_factory=list)
+    piece_attrs: dict = field(default_factory=dict)     # attribute -> tuple over pieces
+    piece_home: list = field(default_factory=list)      # initial slot of each piece
+    # attributes some component declares changeable: row i of State.pa holds the current
+    # value of changeable[i] for every piece (a piece whose component does not declare it
+    # keeps its value there, and changeable_by says it may not change it)
+    changeable: list = field(default_factory=list)
+    changeable_by: dict = field(default_factory=dict)  # attribute -> tuple of bools over pieces
+    piece_namer: tuple = ()      # per piece: None or the Namer of a name that shows a change
+                                 # (empty when no name does)
+    # zones
+    zones: dict = field(default_factory=dict)
+    zone_list: list = field(default_factory=list)      # zones by index (slot_zone)
+    nslots: int = 0
+    slot_zone: list = field(default_factory=list)
+    slot_owner: list = field(default_factory=list)
+    slot_index: list = field(default_factory=list)
+    slot_cap: list = field(default_factory=list)
+    heaps: frozenset = frozenset()   # slots of unordered zones (kept in piece order)
+    adj4: list = field(default_factory=list)            # orthogonal neighbour slots
+    adj8: list = field(default_factory=list)            # neighbours, diagonals included
+    # variables
+    gvar_names: list = field(default_factory=list)
+    gvar_init: list = field(default_factory=list)
+    gvar_vis: list = field(default_factory=list)
+    pvar_names: list = field(default_factory=list)
+    pvar_init: list = field(default_factory=list)
+    pvar_vis: list = field(default_factory=list)
+    # code
+    blocks: list = field(default_factory=list)
+    loops: list = field(default_factory=list)
+    decisions: list = field(default_factory=list)
+    procs: dict = field(default_factory=dict)
+    root_full: Block | None = None
+    root_play: Block | None = None
+    root_nlocals: int = 0
+    points: list = field(default_factory=list)     # [(rule id, fn(state, locals))]
+    tiebreaks: list = field(default_factory=list)  # [(rule id, fn)]
+    invariants: list = field(default_factory=list)  # [(id, fn, locals size)]
+    score_nlocals: int = 1
+    max_steps: int = 1_000_000
+    returns: str = "scores"   # game.returns: what State.returns() gives (scores, win_loss)
+    traced: bool = False      # compiled with trace: states count the ids they reach
+    cache: bool = True        # spec functions' results kept in State.facts (see builtins.py)
+    turn_facts: tuple = ()    # the keys of State.facts that read whose turn it is
+    max_depth: int = 200
+    graph: object = None
+    compiler: object = None
+    module: object = None     # the generated code (codegen.Module): source and line table

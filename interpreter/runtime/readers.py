@@ -1,0 +1,341 @@
+"""What generated expressions call: pure helpers that read values and the state.
+
+Input: plain values (slots, pieces, tables, positions) from generated code (see
+builtins.py, which writes the calls; they are `B_<name>` in the generated source).
+Output: values, or a RuleError at the given spec position. None of them changes the
+state, except that B_group keeps what it found in the state's facts.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from itertools import compress
+from operator import ge, lt
+
+from ..errors import RuleError
+from .effects import unordered
+from .geometry import NO_LINE
+
+MAX_RANGE = 100_000
+
+
+def B_zone_slot(base: int, i: int, n: int, zname: str, pos) -> int:
+    if not 0 <= i < n:
+        raise RuleError(f"zone '{zname}' has slots 0..{n - 1}, not {i}", pos)
+    return base + i
+
+
+def B_grid_cell(base: int, x: int, y: int, w: int, h: int, zname: str, pos) -> int:
+    if not (0 <= x < w and 0 <= y < h):
+        raise RuleError(f"({x}, {y}) is off the {w}x{h} grid '{zname}'", pos)
+    return base + y * w + x
+
+
+def B_entry(m: dict, k, pos):
+    if k not in m:
+        raise RuleError(f"no entry {k!r} in the table", pos)
+    return m[k]
+
+
+def B_table(box: list, pairs: tuple) -> dict:
+    return {k: box[i] for k, i in pairs}
+
+
+
+def B_table_index(where: dict, k, keys: str, pos) -> int:
+    i = where.get(k)
+    if i is None:
+        raise RuleError(f"the table has no key {k!r} (keys: {keys})", pos)
+    return i
+
+
+# -- bounds on the work of rule text (docs/language.md, "Bounds and safety") -------------
+MAX_NUMBER = 10 ** 100     # a computed number stored beyond this is a rule error
+WORK_LIMIT = 10_000_000    # items generators and comprehensions may produce between resets
+_work = [0]                # items taken since the last reset (reset_work)
+
+
+def reset_work() -> None:
+    """A fresh work budget: at every entry into generated code (State.run, State.computed,
+    a value computed when the spec compiles)."""
+    _work[0] = 0
+
+
+def B_big(v, pos):
+    """A number about to be stored (a variable, an attribute, a local), refused beyond
+    MAX_NUMBER (its numerator or denominator, for a fraction): `x = x * x` in a loop would
+    otherwise grow without bound. Other values pass."""
+    t = type(v)
+    if t is int:
+        if -MAX_NUMBER <= v <= MAX_NUMBER:
+            return v
+    elif t is not Fraction or (-MAX_NUMBER <= v.numerator <= MAX_NUMBER
+                               and v.denominator <= MAX_NUMBER):
+        return v
+    raise RuleError("a number beyond 10^100 is stored (it grows without bound)", pos,
+                    "numbers in a game stay below 10^100")
+
+
+def B_work(items, pos):
+    """The items a generator or comprehension is about to take, counted against the work
+    budget before any is taken (nested ones count every time they run). A loop written as
+    statements counts inline instead (expressions.counted_lines: B_spent, B_work_over)."""
+    w = _work
+    w[0] += len(items)
+    if w[0] > WORK_LIMIT:
+        B_work_over(pos)
+    return items
+
+
+B_spent = _work             # the budget's counter, for loops that count it inline
+
+
+def B_work_over(pos):
+    raise RuleError(f"more than {WORK_LIMIT} items taken by generators and comprehensions "
+                    "in one step of the game", pos,
+                    "a generator over a very large range, or generators nested too deeply")
+
+
+def B_div(a: int, b: int, pos) -> int:
+    if b == 0:
+        raise RuleError("division by zero", pos)
+    return a // b
+
+
+def B_mod(a: int, b: int, pos) -> int:
+    if b == 0:
+        raise RuleError("division by zero", pos)
+    return a % b
+
+
+def B_pieces(slots: list, base: int, n: int) -> list:
+    out = []
+    for s in slots[base:base + n]:
+        out.extend(s)
+    return out
+
+
+def B_in_slot(where: list, piece, s: int) -> bool:
+    return piece is not None and where[piece] == s
+
+
+def B_in_zone(where: list, piece, base: int, n: int) -> bool:
+    return piece is not None and base <= where[piece] < base + n
+
+
+def B_distinct_kinds(pieces, kind: tuple) -> list:
+    """The pieces, none left out, one of each kind (the first)."""
+    seen = set()
+    return [v for v in pieces if v is not None and not (kind[v] in seen or seen.add(kind[v]))]
+
+
+def B_kind_now(pa: list, kind: tuple, v) -> tuple:
+    """A piece's kind in a game whose pieces change: its fixed kind and its changeable
+    attributes' current values (State.pa)."""
+    return (kind[v], *[row[v] for row in pa])
+
+
+def B_distinct_kinds_now(pieces, kind: tuple, pa: list) -> list:
+    """B_distinct_kinds, kinds including what has changed."""
+    seen = set()
+    out = []
+    for v in pieces:
+        if v is not None:
+            k = (kind[v], *[row[v] for row in pa])
+            if k not in seen:
+                seen.add(k)
+                out.append(v)
+    return out
+
+
+def B_distinct(values) -> list:
+    """The values, none left out, each once (the first)."""
+    seen = set()
+    return [v for v in values if v is not None and not (v in seen or seen.add(v))]
+
+
+def B_tally(values) -> dict:
+    """How many times each value occurs, in order of first occurrence."""
+    out: dict = {}
+    for v in values:
+        out[v] = out.get(v, 0) + 1
+    return out
+
+
+def B_best(f, values, name: str, pos, hint: str):
+    if not values:
+        raise RuleError(f"{name}() of nothing{hint}", pos,
+                        f"write {name}(... , 0) to give a default" if hint else "")
+    return f(values)
+
+
+def B_top(s: list):
+    return s[-1] if s else None
+
+
+def B_bottom(s: list):
+    return s[0] if s else None
+
+
+def B_top_n(s: list, k: int) -> list:
+    return s[:-k - 1:-1] if k > 0 else []
+
+
+# the zone helpers below loop in C (map, compress): they run at every move of a game
+def B_zone_size(slots: list, base: int, n: int) -> int:
+    return sum(map(len, slots[base:base + n]))
+
+
+def B_full(slots: list, base: int, n: int, cap) -> bool:
+    return all(map(ge, map(len, slots[base:base + n]), cap[base:base + n]))
+
+
+def B_open_slots(slots: list, base: int, n: int, cap) -> list:
+    return list(compress(range(n), map(lt, map(len, slots[base:base + n]), cap[base:base + n])))
+
+
+def B_levels(slots: list, base: int, n: int) -> list:
+    return list(range(1, max(map(len, slots[base:base + n])) + 1))
+
+
+def B_row(slots: list, base: int, n: int, h: int) -> list:
+    i = h - 1
+    return [s[i] for s in slots[base:base + n] if 0 <= i < len(s)]
+
+
+def B_level(st, p) -> int:
+    return st.slots[st.where[p]].index(p) + 1
+
+
+def B_under(st, p) -> list:
+    s = st.slots[st.where[p]]
+    return s[:s.index(p)]
+
+
+def B_neighbour(st, p, dslot: int, dlevel: int, column: tuple, width: tuple):
+    """The piece beside p: the same level of the next slot in the row (dslot), or the
+    next level of p's own slot (dlevel); a grid's rows do not wrap."""
+    if p is None:
+        return None
+    s = st.where[p]
+    col = st.slots[s]
+    i = col.index(p) + dlevel
+    if dslot:
+        j = column[s] % width[s] + dslot
+        if not 0 <= j < width[s]:
+            return None
+        col = st.slots[s + dslot]
+    return col[i] if 0 <= i < len(col) else None
+
+
+def B_distance(xy: tuple, board: tuple, a: int, b: int, orthogonal: bool) -> int:
+    g = board[a]
+    if g is not None and g[0].kind == "hex" and board[b] == g:    # steps across sides
+        return g[0].distance(a - g[1], b - g[1])
+    (ax, ay), (bx, by) = xy[a], xy[b]
+    dx, dy = abs(ax - bx), abs(ay - by)
+    return dx + dy if orthogonal else max(dx, dy)
+
+
+def _board_line(board: tuple, c, d, pos):
+    """(geometry, first slot) of c's board, checking that d is one of its directions."""
+    g = board[c]
+    if g is None:
+        raise RuleError("a zone of one slot has no directions", pos)
+    if d not in g[0].step:
+        raise RuleError(f"'{d}' is not a direction of a {g[0].kind} board", pos,
+                        f"its directions: {', '.join(g[0].directions)}")
+    return g
+
+
+def B_step(steps: dict, board: tuple, c, d, pos):
+    """The cell next to c in direction d, or None off the board."""
+    if c is None:
+        return None
+    row = steps.get(d)
+    n = NO_LINE if row is None else row[c]
+    if n is NO_LINE:
+        _board_line(board, c, d, pos)          # says what is wrong
+    return n
+
+
+def B_ray(rays: dict, board: tuple, c, d, pos):
+    """The cells from c (not included) to the board's edge in direction d (a tuple)."""
+    if c is None:
+        return ()
+    row = rays.get(d)
+    line = NO_LINE if row is None else row[c]
+    if line is NO_LINE:
+        g, base = _board_line(board, c, d, pos)      # or boards too large to lay out
+        return tuple(base + n for n in g.ray[d][c - base])
+    return line
+
+
+def B_opposite(opposite: dict, d, pos):
+    back = opposite.get(d)
+    if back is None:
+        raise RuleError(f"{d!r} is not a direction", pos)
+    return back
+
+
+def B_at(base: int, x: int, y: int, w: int, h: int):
+    """The cell at (x, y) of a w x h board, or None off it."""
+    return base + y * w + x if 0 <= x < w and 0 <= y < h else None
+
+
+def B_leaders(m: dict) -> list:
+    """The keys of a table holding its greatest value (sorted), [] if empty."""
+    if not m:
+        return []
+    top = max(m.values())
+    return sorted(k for k, v in m.items() if v == top)
+
+
+def B_range(lo: int, hi: int, pos) -> list:
+    if hi - lo > MAX_RANGE:
+        raise RuleError(f"range() of more than {MAX_RANGE} numbers", pos)
+    return list(range(lo, hi + 1))
+
+
+def B_ordered(st, s: int, what: str, pos) -> int:
+    """Slot s, if its zone keeps an order (a cell of any zone, known only when it runs)."""
+    if s in st.prog.heaps:
+        unordered(st.prog, s, what, pos)
+    return s
+
+
+def B_ordered_piece(st, p, what: str, pos):
+    """Piece p, if it is not in an unordered zone (where it has no level)."""
+    if p is not None and st.where[p] in st.prog.heaps:
+        unordered(st.prog, st.where[p], what, pos)
+    return p
+
+
+def B_piece_name(names: tuple, piece) -> str:
+    return names[piece] if piece is not None else "none"
+
+
+def B_piece_name_now(st, piece) -> str:
+    """A piece's name as it is now: its template may show a changeable attribute."""
+    if piece is None:
+        return "none"
+    namer = st.prog.piece_namer[piece]
+    return st.prog.piece_names[piece] if namer is None else namer.name(st.pa, piece)
+
+
+def piece_names_now(st):
+    """Every piece's name as it is now (by piece index): the compiled names when no
+    name shows a changeable attribute."""
+    prog = st.prog
+    if not prog.piece_namer:
+        return prog.piece_names
+    pa = st.pa
+    return [n if namer is None else namer.name(pa, i)
+            for i, (n, namer) in enumerate(zip(prog.piece_names, prog.piece_namer))]
+
+
+def B_too_many_actions(limit: int, pos):
+    raise RuleError(f"a decision with more than {limit} actions", pos)
+
+
+HELPERS = {name: value for name, value in globals().items() if name.startswith("B_")}

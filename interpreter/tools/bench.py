@@ -1,0 +1,569 @@
+"""Speed measurements (`tabula bench`): random playouts through the public API, the cost
+of State.clone(), and yardsticks measured in the same run (a hand-written reference
+program, OpenSpiel's version of a game), since absolute times drift between machines and
+runs while ratios measured side by side do not.
+
+Input: a compiled Game (one spec), or a repository root and its suite file (the suite:
+every shipped spec, plus what bench.yaml asks: see benchconfig.py).
+Output: dicts of figures: one object for a spec (`bench_spec`), rows and a summary with
+each target met or missed for the suite (`suite`); `spec_text` and `suite_text` print them.
+
+Only the public API is used: Spec.game, Game.new_state, State.legal_actions / apply /
+terminal / pending.player / clone / scores, and simulate.run_batch.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import platform
+import random
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from ..errors import TabulaError, did_you_mean, shown_path
+from ..runtime.model import CHANCE
+from ..spec import load_spec, resolve_spec_path
+from .benchconfig import CLONE_TARGET, FILE_NAME, SuiteFile
+from .cmdutil import bot_rng  # the generator `tabula run` gives its random bots
+
+SPEC_GAMES = 500                 # `tabula bench SPEC` without --games
+SUITE_SECONDS = 3.0              # the suite: a spec bench.yaml gives no games gets about
+SUITE_GAMES = (5, 2000)          # this many seconds of games, at least 5 and at most 2000
+CLONE_GAMES = 2                  # State.clone() is timed on states of 2 random games,
+CLONE_POINTS = (0.0, 0.25, 0.5, 0.75)   # taken at these fractions of each game,
+CLONES_PER_STATE = 250           # cloned 250 times each
+
+
+# ---- one spec -----------------------------------------------------------------------------
+
+def _count(name: str, value) -> None:
+    """A count of the library's callers, as the command line's (cmdutil.positive) are:
+    a whole number greater than 0 (0 games would divide by zero)."""
+    if type(value) is not int or value < 1:
+        raise TabulaError(f"{name} must be a whole number greater than 0, not {value!r}")
+
+
+def bench(game, games: int, seed: int) -> dict:
+    """Random playouts through the public API; decisions exclude chance decisions."""
+    _count("games", games)
+    rng = bot_rng(seed)
+    decisions = chance = branching = 0
+    t0 = time.perf_counter()
+    for i in range(games):
+        st = game.new_state(seed=seed + i)
+        rnd = rng.random
+        while not st.terminal:
+            acts = st.legal_actions()
+            n = len(acts)
+            if st.pending.player == CHANCE:
+                chance += 1
+            else:
+                decisions += 1
+                branching += n
+            st.apply(acts[int(rnd() * n)])
+        st.scores()
+    dt = time.perf_counter() - t0
+    return {"games": games, "seconds": dt, "playouts_per_s": games / dt,
+            "decisions_per_s": decisions / dt, "decisions_per_game": decisions / games,
+            "chance_per_game": chance / games,
+            "mean_branching": branching / decisions if decisions else 0.0}
+
+
+def clone_us(new_state, apply, terminal, seed: int = 1, games: int = CLONE_GAMES,
+             clones: int = CLONES_PER_STATE) -> float:
+    """The mean time of one clone() in microseconds, over states taken at CLONE_POINTS of
+    `games` random games: new_state(i) starts game i, apply(state, action) plays, and
+    terminal(state) tells the end (so that OpenSpiel's states are measured alike). Each
+    game is played once to learn its length, then again to the chosen points."""
+    rng = random.Random(seed)
+    spent, done = 0.0, 0
+    for i in range(games):
+        st, moves = new_state(i), []
+        while not terminal(st):
+            acts = st.legal_actions()
+            moves.append(acts[int(rng.random() * len(acts))])
+            apply(st, moves[-1])
+        at = {int(p * len(moves)) for p in CLONE_POINTS}
+        st = new_state(i)
+        for k, a in enumerate(moves):
+            if k in at:
+                clone = st.clone
+                t0 = time.perf_counter()
+                for _ in range(clones):
+                    clone()
+                spent += time.perf_counter() - t0
+                done += clones
+            apply(st, a)
+    return spent / done * 1e6 if done else 0.0
+
+
+def game_clone_us(game, seed: int) -> float:
+    return clone_us(lambda i: game.new_state(seed=seed + i), lambda st, a: st.apply(a),
+                    lambda st: st.terminal, seed)
+
+
+def run_reference(script, players: int, games: int, seed: int, options: dict) -> dict:
+    """Run a hand-written reference's `bench --api --json`: the same players, games, seed
+    and options (as --KEY VALUE); its JSON has playouts_per_s, mean_decisions and api
+    (playouts_per_s, mean_decisions: through its public legal moves / apply)."""
+    cmd = [sys.executable, str(script), "bench", "--players", str(players),
+           "--games", str(games), "--seed", str(seed), "--api", "--json"]
+    for key, value in options.items():
+        cmd += [f"--{key}", str(value)]
+    try:
+        return json.loads(subprocess.run(cmd, check=True, capture_output=True, text=True,
+                                         timeout=3600).stdout)
+    except (OSError, subprocess.SubprocessError, ValueError) as e:
+        raise TabulaError(f"the reference benchmark failed: {e}") from None
+
+
+def bench_spec(spec, game, games: int, seed: int, repeat: int = 1, reference=None) -> dict:
+    """`tabula bench SPEC`: playouts (the median of `repeat` runs, each interleaved with
+    the reference's, so that drift hits both alike) and the ratio to the reference."""
+    out = {"spec": spec.id, "players": game.players, "options": game.options, "seed": seed,
+           "repeat": repeat}
+    _count("games", games)
+    _count("repeat", repeat)
+    runs, refs, ratios = [], [], []
+    for _ in range(repeat):
+        runs.append(bench(game, games, seed))
+        if reference:
+            ref = run_reference(reference, game.players, games, seed, game.options)
+            refs.append(ref)
+            if ref.get("api", {}).get("playouts_per_s"):
+                ratios.append(runs[-1]["playouts_per_s"] / ref["api"]["playouts_per_s"])
+    out.update(sorted(runs, key=lambda r: r["playouts_per_s"])[len(runs) // 2])
+    if refs:
+        med = statistics.median
+        out["reference"] = {
+            "path": reference,
+            "playouts_per_s": med(r["playouts_per_s"] for r in refs),
+            "api_playouts_per_s": med(r.get("api", {}).get("playouts_per_s", 0) for r in refs),
+            "decisions_per_game": refs[0].get("mean_decisions")}
+        if ratios:
+            out["ratio_to_reference_api"] = med(ratios)
+            out["ratios_to_reference_api"] = ratios
+        out["ratio_to_reference_fast"] = med(
+            a["playouts_per_s"] / r["playouts_per_s"] for a, r in zip(runs, refs))
+    return out
+
+
+def spec_text(out: dict) -> str:
+    lines = [f"{out['spec']}, {out['players']} players, {out['games']} random playouts "
+             f"(seed {out['seed']})",
+             f"  playouts/s        {out['playouts_per_s']:10.1f}",
+             f"  decisions/s       {out['decisions_per_s']:10.1f}",
+             f"  decisions/game    {out['decisions_per_game']:10.2f}  "
+             f"(+ {out['chance_per_game']:.2f} chance)",
+             f"  mean branching    {out['mean_branching']:10.2f}"]
+    if "reference" in out:
+        r = out["reference"]
+        ratios = out.get("ratios_to_reference_api", [])
+        lines.append(f"reference {r['path']}: api {r['api_playouts_per_s']:.1f} playouts/s, "
+                     f"fast {r['playouts_per_s']:.1f}, {r['decisions_per_game']:.2f} "
+                     "decisions/game")
+        lines.append(f"  ratio to the reference api: {out.get('ratio_to_reference_api', 0):.3f}"
+                     + (f" (median of {len(ratios)}: " + ", ".join(f"{x:.3f}" for x in ratios)
+                        + ")" if len(ratios) > 1 else ""))
+    return "\n".join(lines)
+
+
+# ---- OpenSpiel ------------------------------------------------------------------------------
+
+def openspiel():
+    """pyspiel with OpenSpiel's Python games registered (python_NAME), or None."""
+    try:
+        import open_spiel.python.games  # noqa: F401  (registers the python_* games)
+        import pyspiel
+    except ImportError:
+        return None
+    return pyspiel
+
+
+def openspiel_game(pyspiel, name: str, players: int):
+    """OpenSpiel's game `name` for that many players, or None if it has no such count."""
+    game = pyspiel.load_game(name)
+    if game.num_players() == players:
+        return game
+    if "players" in game.get_type().parameter_specification:
+        return pyspiel.load_game(name, {"players": players})
+    return None
+
+
+def openspiel_bench(game, games: int, seed: int) -> dict:
+    """Random playouts of an OpenSpiel game, measured as `bench` measures Tabula's: the
+    player picks legal_actions()[int(r.random() * n)], chance samples its outcomes with
+    their probabilities; decisions exclude chance."""
+    rnd = random.Random(seed).random
+    decisions = chance = 0
+    t0 = time.perf_counter()
+    for _ in range(games):
+        st = game.new_initial_state()
+        while not st.is_terminal():
+            if st.is_chance_node():
+                chance += 1
+                x, acc = rnd(), 0.0
+                outcomes = st.chance_outcomes()
+                pick = outcomes[-1][0]
+                for action, p in outcomes:
+                    acc += p
+                    if x < acc:
+                        pick = action
+                        break
+                st.apply_action(pick)
+            else:
+                acts = st.legal_actions()
+                decisions += 1
+                st.apply_action(acts[int(rnd() * len(acts))])
+        st.returns()
+    dt = time.perf_counter() - t0
+    return {"games": games, "seconds": dt, "playouts_per_s": games / dt,
+            "decisions_per_s": decisions / dt, "decisions_per_game": decisions / games,
+            "chance_per_game": chance / games}
+
+
+def openspiel_clone_us(game, seed: int) -> float:
+    return clone_us(lambda i: game.new_initial_state(), lambda st, a: st.apply_action(a),
+                    lambda st: st.is_terminal(), seed)
+
+
+# ---- the suite --------------------------------------------------------------------------------
+
+def is_spec_file(path: Path) -> bool:
+    """A YAML file with a top-level game: section (not a scenario file)."""
+    if path.name.endswith(".test.yaml"):
+        return False
+    try:
+        return any(line.startswith("game:") for line in path.read_text(encoding="utf-8")
+                   .splitlines())
+    except (OSError, UnicodeDecodeError):
+        return False
+
+
+def suite_specs(root) -> list:
+    """Every shipped spec under root: each folder of specs/ and examples/ gives its spec
+    (as load_spec(folder) resolves it) and the other spec files beside it (variants)."""
+    found = []
+    for top in ("specs", "examples"):
+        base = Path(root) / top
+        if not base.is_dir():
+            continue
+        for folder in sorted(p for p in base.iterdir() if p.is_dir()):
+            try:
+                own = [resolve_spec_path(folder)]
+            except TabulaError:      # notes only, or several specs none named after it
+                own = []
+            for f in own + sorted(folder.glob("*.yaml")):
+                if f not in found and is_spec_file(f):
+                    found.append(f)
+    return found
+
+
+def timed_games(game, seed: int) -> int:
+    """Games per player count for a spec bench.yaml gives none: as many as one game's time
+    fits into SUITE_SECONDS, within SUITE_GAMES (two significant digits)."""
+    seconds = bench(game, 1, seed)["seconds"]
+    lo, hi = SUITE_GAMES
+    n = max(lo, min(hi, int(SUITE_SECONDS / max(seconds, 1e-6))))
+    return int(float(f"{n:.2g}"))
+
+
+def git_commit(root) -> str | None:
+    """The commit of the tree measured (+dirty when tracked files differ from it)."""
+    try:
+        run = lambda *a: subprocess.run(["git", *a], cwd=root, capture_output=True,  # noqa
+                                        text=True, timeout=10)
+        head = run("rev-parse", "--short", "HEAD")
+        if head.returncode:
+            return None
+        dirty = run("status", "--porcelain", "--untracked-files=no").stdout.strip()
+        return head.stdout.strip() + ("+dirty" if dirty else "")
+    except (OSError, subprocess.SubprocessError):
+        return None
+
+
+def _ratio(a, b):
+    return a / b if a and b else None
+
+
+def mark(value, target, at_most: bool = False) -> dict:
+    """A target beside its measured value: met is None when either is missing."""
+    if target is None or value is None:
+        return {"target": target, "met": None}
+    return {"target": target, "met": value <= target if at_most else value >= target}
+
+
+class Suite:
+    """One run of the suite: rows as they are measured (emit(row) sees each), notes.
+    config is the suite file (benchconfig.SuiteFile); references (spec id -> script)
+    override its own."""
+
+    def __init__(self, root, config: SuiteFile | None = None, seed: int = 1,
+                 scale: float = 1.0, games: int | None = None, players: int | None = None,
+                 only=None, references: dict | None = None, parallel: bool = False,
+                 emit=None):
+        self.root, self.seed, self.scale, self.games = Path(root), seed, scale, games
+        self.players, self.only, self.parallel = players, only, parallel
+        self.config = config or SuiteFile()
+        self.references = {**self.config.references, **(references or {})}
+        self.emit = emit or (lambda row: None)
+        self.rows, self.notes = [], []
+        self.all_specs = self.specs = None
+
+    def note(self, text: str) -> None:
+        self.notes.append(text)
+        self.emit({"kind": "note", "text": text})
+
+    def add(self, row: dict) -> dict:
+        self.rows.append(row)
+        self.emit(row)
+        return row
+
+    def prepare(self) -> None:
+        """Load every spec; check the suite file and the arguments against them."""
+        paths = suite_specs(self.root)
+        if not paths:
+            raise TabulaError(f"no specs under {self.root}/specs or {self.root}/examples")
+        self.all_specs = [load_spec(p) for p in paths]
+        ranges = {s.id: s.player_range for s in self.all_specs}
+        self.config.check_specs(ranges)
+        self.check_arguments(ranges)
+        self.specs = [s for s in self.all_specs if not self.only or s.id in self.only]
+
+    def check_arguments(self, ranges: dict) -> None:
+        for flag, ids in (("--reference", self.references), ("--only", self.only or ())):
+            for want in ids:
+                if want not in ranges:
+                    raise TabulaError(f"{flag}: no spec '{want}' here; " + (
+                        did_you_mean(want, ranges) or f"the specs: {', '.join(ranges)}"))
+        if self.parallel and self.config.parallel is None:
+            raise TabulaError("--parallel: " + (
+                f"{self.config_shown()} has no parallel: entry" if self.config.path
+                else f"no {FILE_NAME} in {shown_path(self.root)} (or --config FILE) to name "
+                     "what to simulate"))
+
+    def run(self) -> dict:
+        t0 = time.perf_counter()
+        if self.specs is None:
+            self.prepare()
+        pyspiel = openspiel()
+        if pyspiel is None:
+            self.note("OpenSpiel is not installed (import pyspiel failed): no OpenSpiel rows")
+        for key, path in self.references.items():
+            if any(s.id == key for s in self.specs) and not Path(path).is_file():
+                self.note(f"no reference for {key}: {shown_path(path)} not found")
+                self.references[key] = None
+        for spec in self.specs:
+            self.measure(spec, pyspiel)
+        summary = self.summary()
+        return {"root": str(self.root), "config": self.config_shown(), "seed": self.seed,
+                "games_scale": self.scale, "commit": git_commit(self.root),
+                "machine": machine(), "rows": self.rows, "summary": summary,
+                "notes": self.notes, "seconds": time.perf_counter() - t0}
+
+    def config_shown(self) -> str | None:
+        return shown_path(self.config.path) if self.config.path else None
+
+    def counts(self, spec) -> list:
+        lo, hi = spec.player_range
+        if self.players is not None:
+            return [self.players] if lo <= self.players <= hi else []
+        return list(range(lo, hi + 1))
+
+    def game_count(self, spec, game) -> int:
+        if self.games:
+            return self.games
+        games = self.config.games.get(spec.id) or timed_games(game, self.seed)
+        return max(1, round(games * self.scale))
+
+    def measure(self, spec, pyspiel) -> None:
+        yardsticks = []
+        if pyspiel is not None:
+            registered = set(pyspiel.registered_names())
+            yardsticks = [(key, name) for key, name in (("openspiel", spec.id),
+                                                        ("openspiel_python", f"python_{spec.id}"))
+                          if name in registered]
+        for players in self.counts(spec):
+            game = spec.game(players)
+            row = {"kind": "tabula", "spec": spec.id, "path": shown_path(spec.path),
+                   "players": players, "options": game.options, "seed": self.seed}
+            row.update(bench(game, self.game_count(spec, game), self.seed))
+            row["clone_us"] = game_clone_us(game, self.seed)
+            self.add(row)
+            if spec.id in self.references:
+                self.reference(spec.id, row, game)
+            for key, name in yardsticks:
+                self.openspiel_row(pyspiel, key, name, row)
+
+    def reference(self, key: str, row: dict, game) -> None:
+        path = self.references[key]
+        if path is None:        # not found: noted once
+            return
+        try:
+            ref = run_reference(path, game.players, row["games"], self.seed, game.options)
+        except TabulaError as e:
+            self.note(f"{key} reference, {game.players} players: {e}")
+            return
+        api = ref.get("api", {})
+        pps, per_game = api.get("playouts_per_s"), api.get("mean_decisions")
+        self.add({"kind": "reference", "yardstick": "reference", "name": Path(path).name,
+                  "path": str(path), "spec": key, "players": game.players,
+                  "games": row["games"], "seed": self.seed, "playouts_per_s": pps,
+                  "decisions_per_s": pps * per_game if pps and per_game else None,
+                  "decisions_per_game": per_game,
+                  "fast_playouts_per_s": ref.get("playouts_per_s"),
+                  "ratio": _ratio(row["playouts_per_s"], pps)})
+
+    def openspiel_row(self, pyspiel, key: str, name: str, row: dict) -> None:
+        game = openspiel_game(pyspiel, name, row["players"])
+        if game is None:
+            self.note(f"OpenSpiel's {name} has no {row['players']}-player game")
+            return
+        out = {"kind": "openspiel", "yardstick": key, "name": name, "spec": row["spec"],
+               "players": row["players"], "seed": self.seed}
+        out.update(openspiel_bench(game, row["games"], self.seed))
+        out["clone_us"] = openspiel_clone_us(game, self.seed)
+        out["ratio"] = _ratio(row["playouts_per_s"], out["playouts_per_s"])
+        self.add(out)
+
+    def tabula_row(self, spec_id: str, players: int):
+        return next((r for r in self.rows if r["kind"] == "tabula" and r["spec"] == spec_id
+                     and r["players"] == players), None)
+
+    def target(self, spec_id: str, key: str):
+        return self.config.targets.get(spec_id, {}).get(key)
+
+    def summary(self) -> dict:
+        """The suite file's ratios, every yardstick's ratio, the clone times that have a
+        target, the parallel run: each with its target and whether it was met."""
+        out = {"ratios": [self.cross_ratio(r) for r in self.config.ratios],
+               "yardsticks": [{k: r[k] for k in ("spec", "players", "kind", "yardstick", "name",
+                                                 "ratio")}
+                              | mark(r["ratio"], self.target(r["spec"], r["yardstick"]))
+                              for r in self.rows if r["kind"] in ("reference", "openspiel")],
+               "clone_us": [{"spec": r["spec"], "players": r["players"], "clone_us": r["clone_us"]}
+                            | mark(r["clone_us"], self.target(r["spec"], CLONE_TARGET), True)
+                            for r in self.rows if r["kind"] == "tabula"
+                            and self.target(r["spec"], CLONE_TARGET) is not None]}
+        if self.parallel:
+            out["parallel"] = self.parallel_run()
+        out["targets"] = target_counts(out)
+        return out
+
+    def cross_ratio(self, r) -> dict:
+        a, b = self.tabula_row(r.spec, r.players), self.tabula_row(r.over, r.players)
+        value = _ratio(a["decisions_per_s"], b["decisions_per_s"]) if a and b else None
+        return {"spec": r.spec, "over": r.over, "players": r.players,
+                "decisions_per_s_ratio": value} | mark(value, r.target)
+
+    def parallel_run(self) -> dict:
+        """simulate the suite file's parallel: games with 2 workers and with 1, interleaved
+        (so that drift hits both alike), `repeat` times each; the medians."""
+        from .simulate import run_batch
+        p = self.config.parallel
+        spec = next(s for s in self.all_specs if s.id == p.spec)
+        seconds = {1: [], 2: []}
+        for _ in range(p.repeat):
+            for w in seconds:
+                seconds[w].append(run_batch(spec, p.games, players=p.players, seed=self.seed,
+                                            workers=w).seconds)
+        one, two = (statistics.median(seconds[w]) for w in (1, 2))
+        return {"spec": p.spec, "games": p.games, "players": p.players, "repeat": p.repeat,
+                "seconds_1_worker": one, "seconds_2_workers": two,
+                "speedup": one / two} | mark(one / two, p.target)
+
+
+def target_counts(summary: dict) -> dict:
+    """How many of the summary's targets were met, missed, or not measured."""
+    marks = summary["ratios"] + summary["yardsticks"] + summary["clone_us"]
+    marks += [summary["parallel"]] if summary.get("parallel") else []
+    met = [m["met"] for m in marks if m["target"] is not None]
+    return {"met": met.count(True), "missed": met.count(False), "not_measured": met.count(None)}
+
+
+def machine() -> dict:
+    return {"cpus": os.cpu_count(), "python": platform.python_version(),
+            "implementation": platform.python_implementation(),
+            "platform": platform.platform(terse=True), "machine": platform.machine()}
+
+
+def suite(root, **kwargs) -> dict:
+    """Run the suite (see Suite) and return its one JSON-ready object."""
+    return Suite(root, **kwargs).run()
+
+
+# ---- the suite as text ----------------------------------------------------------------------
+
+HEADER = (f"{'spec / yardstick':<32} {'players':>7} {'games':>6} {'playouts/s':>11} "
+          f"{'decisions/s':>12} {'dec/game':>9} {'clone us':>9} {'tabula/x':>9}")
+
+
+def _num(x, fmt: str) -> str:
+    return format(x, fmt) if x is not None else format("-", f">{int(float(fmt[:-1]))}")
+
+
+def row_text(row: dict) -> str:
+    """One line of the suite's table (a note is its text)."""
+    if row["kind"] == "note":
+        return f"  note: {row['text']}"
+    if row["kind"] == "tabula":
+        name = row["spec"]
+    elif row["kind"] == "reference":
+        name = f"  {row['name']} (api)"
+    else:
+        name = f"  openspiel {row['name']}"
+    return (f"{name:<32} {row['players']:>7} {row['games']:>6} "
+            f"{_num(row['playouts_per_s'], '11.1f')} {_num(row['decisions_per_s'], '12.0f')} "
+            f"{_num(row['decisions_per_game'], '9.1f')} {_num(row.get('clone_us'), '9.1f')} "
+            f"{_num(row.get('ratio'), '9.3f')}")
+
+
+def header_text(suite_run: Suite) -> str:
+    m, root = machine(), suite_run.root
+    config = suite_run.config_shown() or "no suite file"
+    return (f"tabula bench --suite: {shown_path(Path(root).resolve())} ({config}), commit "
+            f"{git_commit(root) or '?'}, seed {suite_run.seed}, games x{suite_run.scale:g}; "
+            f"Python {m['python']}, {m['cpus']} cpus\n{HEADER}")
+
+
+def _measured(value, entry: dict, fmt: str, unit: str = "", at_most: bool = False,
+              needs: str = "not measured") -> str:
+    """A measured figure and its target if it has one: met or missed."""
+    goal = (f"target {'<=' if at_most else '>='} {entry['target']:g}{unit}"
+            if entry["target"] is not None else "")
+    if value is None:
+        return f"- ({needs}; {goal})" if goal else f"- ({needs})"
+    text = format(value, fmt) + unit
+    return f"{text}  ({goal}: {'met' if entry['met'] else 'missed'})" if goal else text
+
+
+def summary_text(out: dict) -> str:
+    s = out["summary"]
+    lines = []
+    for r in s["ratios"]:
+        lines.append(f"  {r['spec']} / {r['over']} decisions/s, {r['players']} players: "
+                     + _measured(r["decisions_per_s_ratio"], r, ".4f", needs=f"needs {r['spec']} "
+                                 f"and {r['over']} at {r['players']} players"))
+    for y in s["yardsticks"]:
+        what = "reference api" if y["kind"] == "reference" else "openspiel"
+        lines.append(f"  {y['spec']} / {what} {y['name']} playouts/s, {y['players']} players: "
+                     + _measured(y["ratio"], y, ".4f"))
+    for c in s["clone_us"]:
+        lines.append(f"  {c['spec']} State.clone(), {c['players']} players: "
+                     + _measured(c["clone_us"], c, ".1f", unit=" us", at_most=True))
+    par = s.get("parallel")
+    if par:
+        lines.append(f"  simulate {par['spec']}, {par['games']} games, {par['players']} players:"
+                     f" 1 worker {par['seconds_1_worker']:.2f} s, 2 workers "
+                     f"{par['seconds_2_workers']:.2f} s (medians of {par['repeat']}), "
+                     "speed-up " + _measured(par["speedup"], par, ".2f"))
+    t = s["targets"]
+    if any(t.values()):
+        lines.append(f"  targets: {t['met']} met, {t['missed']} missed"
+                     + (f", {t['not_measured']} not measured" if t["not_measured"] else ""))
+    head = ["summary (decisions/s exclude chance):"] if lines else []
+    return "\n".join(head + lines + [f"({out['seconds']:.0f} s in all)"])

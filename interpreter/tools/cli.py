@@ -1,0 +1,735 @@
+"""The `tabula` command line: list, validate, run, replay, test, bench, diff, compile, ...
+
+Input: arguments. Output: text (or JSON) on stdout, errors on stderr, a progress line on
+stderr when it is a terminal. Exit codes: 0 fine, 1 the input is wrong (a located error),
+2 a usage error. No Python traceback reaches a user for a bad spec, option, scenario or
+log. Every option has a help text, and its default shown (HelpFormatter).
+
+This module imports the modules of the commands; they never import it: what they share
+with it (exit codes, options, the bots' generator, the progress line) is in cmdutil.py.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from pathlib import Path
+
+from ..errors import IllegalAction, TabulaError, shown_path
+from ..lang import catalog, rulings
+from ..runtime.model import CHANCE
+from ..runtime.values import encode
+from ..spec import load_spec
+from ..spec import parse_options as _options
+from . import bench, benchconfig, gamelog, graph
+from .cmdutil import (
+    DISTRIBUTION,
+    EXIT_INPUT,
+    EXIT_OK,
+    EXIT_USAGE,
+    Progress,
+    bot_rng,
+    package_version,
+    writing,
+)
+from .cmdutil import positive as _positive
+from .play import add_command as play_command
+from .simulate import BACKENDS
+
+__all__ = ["EXIT_INPUT", "EXIT_OK", "EXIT_USAGE", "bot_rng", "main", "parser"]
+
+AGENTS_HELP = ("one bot per seat, or one for all: random, greedy, mcts[:N[:DEPTH|end]] "
+               "(default: random for every seat)")
+SPEC_HELP = ("a spec file, a game's folder, or the name of a game that comes with tabula "
+             "(tabula list); a path wins over a name")
+
+# ---- commands ---------------------------------------------------------------------------
+
+
+def cmd_list(args) -> int:
+    """The games that come with the package: one line per spec, variants under the game
+    they extend."""
+    from ..lang.variants import base_of
+    root = catalog.root()
+    rows, bad = [], 0
+    for s in catalog.shipped():
+        row = {"name": s.name, "names": list(s.names), "id": s.id, "section": s.section,
+               "path": str(s.path), "where": s.path.relative_to(root).as_posix(),
+               "extends": None, "variants": []}
+        try:
+            spec = load_spec(s.path)
+            lo, hi = spec.player_range
+            row.update(id=spec.id, title=str(spec.doc["game"].get("name", "")),
+                       players={"min": lo, "max": hi},
+                       options={k: _plain(v) for k, v in spec.options().items()})
+            if spec.variant_doc is not None:
+                base = base_of(spec.variant_doc, spec.path)
+                row["extends"] = next((b.name for b in catalog.shipped()
+                                       if b.path.resolve() == base), str(base))
+        except TabulaError as e:
+            bad += 1
+            row["error"] = str(e)
+            print(str(e), file=sys.stderr)
+        rows.append(row)
+    by_name = {r["name"]: r for r in rows}
+    for r in rows:
+        if r["extends"] in by_name:
+            by_name[r["extends"]]["variants"].append(r["name"])
+    if args.json:
+        print(json.dumps({"root": str(root) if root else None, "games": rows}, indent=1))
+        return EXIT_INPUT if bad else EXIT_OK
+    if not rows:
+        print("no games come with this installation of tabula (no specs/ or examples/ "
+              "in the package)", file=sys.stderr)
+        return EXIT_INPUT
+    print(f"The games that come with tabula ({len(rows)} specs in {root}):")
+    table = [("NAME", "PLAYERS", "TITLE", "OPTIONS", "WHERE")]
+
+    def add(r, depth):
+        pl = r.get("players")
+        players = "?" if not pl else (f"{pl['min']}" if pl["min"] == pl["max"]
+                                      else f"{pl['min']}-{pl['max']}")
+        table.append(("  " * depth + r["name"], players,
+                      r.get("title", "(does not load: see above)"),
+                      ", ".join(r.get("options", {})) or "-", r["where"]))
+        for v in r["variants"]:
+            add(by_name[v], depth + 1)
+
+    for r in rows:
+        if r["extends"] not in by_name:
+            add(r, 0)
+    widths = [max(len(row[i]) for row in table) for i in range(len(table[0]) - 1)]
+    for row in table:
+        print("  ".join(c.ljust(w) for c, w in zip(row, widths)) + "  " + row[-1])
+    print("\nIndented: a variant of the game above it (extends:). Play one by name, "
+          "tabula run NAME;\nits scenarios (the rulebook's examples): tabula test NAME. A "
+          "file or folder of that name\nin the current folder wins over a shipped game; "
+          "tabula:NAME always means the shipped one.")
+    return EXIT_INPUT if bad else EXIT_OK
+
+
+def _plain(value):
+    return value if isinstance(value, (bool, int, float, str)) or value is None else str(value)
+
+
+def cmd_validate(args) -> int:
+    bad = 0
+    for path in args.paths:
+        try:
+            spec = load_spec(path)
+            spec.validate()
+            from ..compiler.deadcode import dead_data
+            for warning in dead_data(spec):     # warnings: the exit code stays
+                print(str(warning), file=sys.stderr)
+            if args.play:
+                bad += _play_check(spec, args)
+            else:
+                print(f"ok   {shown_path(spec.path)} ({spec.id}"
+                      + "".join(f"; ruling {k}: {'|'.join(rulings.readings(r))}"
+                                for k, r in rulings.declared(spec.base_doc).items()) + ")")
+        except TabulaError as e:
+            bad += 1
+            print(str(e), file=sys.stderr)
+    return EXIT_INPUT if bad else EXIT_OK
+
+
+STRICT_HELP = ("strict play: a choice that must be made but has nothing legal (no else:, "
+               "not optional) is a rule error at the decision, not a silent skip")
+
+
+def _play_check(spec, args) -> int:
+    """validate --play N: random games of every player count; 1 if any failed."""
+    from .compare import play_check
+    lo, hi = spec.player_range
+    progress = Progress(args.play * (hi - lo + 1), Progress.on_terminal()).begin()
+    r = play_check(spec, args.play, seed=args.seed, workers=args.workers, progress=progress,
+                   strict=args.strict)
+    progress.finish()
+    groups: dict = {}                     # the same error in many games: said once
+    for rec in r["failed"]:
+        groups.setdefault((rec.get("error_at", ""), rec["error"]), []).append(rec)
+    for (at, error), recs in groups.items():
+        first = recs[0]
+        print(f"{at + ': ' if at else ''}error: {error}\n  in {len(recs)} of the games "
+              f"of --play; the first: tabula run {shown_path(spec.path)} --players {first['players']} "
+              f"--seed {first['seed']} --agents random"
+              + (" --strict" if args.strict else ""), file=sys.stderr)
+    never = r["never_fired"]
+    status = "ok  " if not r["failed"] else "FAIL"
+    print(f"{status} {shown_path(spec.path)} ({spec.id}): {r['games']} random games, "
+          f"{len(r['failed'])} failed")
+    if never:
+        print(f"     never fired in those games: {', '.join(never)}")
+    empty = r["empty_choices"]
+    if empty:
+        print("     choices that came up empty with no else: (skipped), in how many games: "
+              + ", ".join(f"{k} ({n})" for k, n in empty.items()))
+    return 1 if r["failed"] else 0
+
+
+def cmd_run(args) -> int:
+    from ..bots.agents import RandomAgent, agent_rng, chance_rng, make_agents
+    if args.for_player is not None and not args.log:
+        print("tabula run: --for needs --log FILE", file=sys.stderr)
+        return EXIT_USAGE
+    spec = load_spec(args.spec)
+    game = spec.game(args.players, _options(args.option), strict=args.strict)
+    n = game.players
+    if args.agents:        # agents.play_game's generators: the game play_game plays
+        agents = make_agents(args.agents, n)
+        chance, seats = chance_rng(args.seed), [agent_rng(args.seed, p) for p in range(n)]
+    else:                  # one generator for all, as `run` has always played
+        agents = [RandomAgent()] * n
+        chance = bot_rng(args.seed)
+        seats = [chance] * n
+    header = gamelog.log_header(spec, game, args.spec, args.seed, agents)
+    with gamelog.open_log(args.log, header, args.for_player) as log:
+        st, decisions = gamelog.play(game, args.seed, agents, chance, seats, log)
+    record = [(p, text, turn) for p, _, text, turn in decisions]
+    result = {
+        "spec": spec.id, "spec_hash": spec.hash, "players": game.players,
+        "options": game.options, "seed": args.seed, "agents": header["agents"],
+        "decisions": [{"player": "chance" if p == CHANCE else p, "action": a}
+                      for p, a, _ in record],
+        "points": encode(st.points()), "scores": encode(st.scores()),
+        "winners": st.winners(), "returns": encode(st.returns()),
+    }
+    if args.json:
+        print(json.dumps(result))
+        return EXIT_OK
+    print(f"{spec.id}: {game.players} players, options "
+          f"{', '.join(f'{k}={v}' for k, v in game.options.items()) or 'none'}, seed {args.seed}"
+          + (f", agents {', '.join(header['agents'])}" if args.agents else ""))
+    last_turn = None
+    for p, a, turn in record:
+        if turn != last_turn and turn:
+            print(f"-- turn {turn}")
+            last_turn = turn
+        who = "chance" if p == CHANCE else f"player {p}"
+        print(f"  {who}: {a}")
+    print("final scores:")
+    for rid, row in st.points().items():
+        print(f"  {rid:>12}: " + "  ".join(f"{v!s:>4}" for v in row))
+    print(f"  {'total':>12}: " + "  ".join(f"{v!s:>4}" for v in st.scores()))
+    print("winner" + ("s" if len(st.winners()) > 1 else "") + ": " +
+          ", ".join(f"player {w}" for w in st.winners()))
+    return EXIT_OK
+
+
+def cmd_test(args) -> int:
+    from .scenario import find_scenario_files, run_file
+    files = []
+    for path in args.paths:          # a path; else a shipped game's name: its scenarios
+        shipped = None if Path(path).exists() and not path.startswith(catalog.PREFIX) \
+            else catalog.find(path)
+        if shipped is None and not Path(path).exists() and catalog.is_name(path):
+            raise TabulaError(f"no such file, folder or shipped game: {path} (hint: "
+                              f"{catalog.unknown_hint(path)})")
+        files += catalog.scenario_files(shipped) if shipped else find_scenario_files([path])
+    passed = failed = 0
+    for f in files:
+        try:
+            results = run_file(f, strict=args.strict)
+        except TabulaError as e:
+            failed += 1
+            print(str(e), file=sys.stderr)
+            continue
+        for r in results:
+            if r.passed:
+                passed += 1
+                if args.verbose:
+                    print(r)
+            else:
+                failed += 1
+                print(r)
+    print(f"{passed} passed, {failed} failed")
+    return EXIT_INPUT if failed or not (passed or failed) else EXIT_OK
+
+
+def cmd_bench(args) -> int:
+    if args.suite:
+        return _bench_suite(args)
+    for flag in ("root", "config", "games_scale", "only"):
+        if getattr(args, flag) is not None:
+            args.usage_error(f"--{flag.replace('_', '-')} goes with --suite")
+    if args.parallel:
+        args.usage_error("--parallel goes with --suite")
+    if args.spec is None:
+        args.usage_error("name a SPEC, or give --suite for every shipped spec")
+    if len(args.reference or ()) > 1:
+        args.usage_error("--reference: one script for one spec")
+    spec = load_spec(args.spec)
+    game = spec.game(args.players, _options(args.option))
+    out = bench.bench_spec(spec, game, args.games or bench.SPEC_GAMES, args.seed, args.repeat,
+                           args.reference[0] if args.reference else None)
+    print(json.dumps(out) if args.json else bench.spec_text(out))
+    return EXIT_OK
+
+
+def _bench_suite(args) -> int:
+    if args.spec is not None:
+        args.usage_error("--suite measures every shipped spec: give no SPEC (--only ID limits it)")
+    if args.option or args.repeat != 1:
+        args.usage_error("--option and --repeat are for one SPEC, not --suite")
+    refs = {}
+    for pair in args.reference or ():
+        key, sep, path = pair.partition("=")
+        if not (key and sep and path):
+            args.usage_error(f"--reference with --suite takes ID=SCRIPT (a spec id and its "
+                             f"reference program), not '{pair}'")
+        refs[key] = Path(path)
+    root = Path(args.root) if args.root else _suite_root()
+    config = benchconfig.load(benchconfig.find(root, args.config))
+    progress = Progress(0, Progress.on_terminal(), unit="measurements")
+
+    def emit(row):
+        if not args.json:
+            progress.clear()
+            print(bench.row_text(row), flush=True)
+        if row.get("kind") == "tabula":
+            progress(progress.done + 1, f"(last: {row['spec']}, {row['players']} players)")
+
+    suite = bench.Suite(root, config, seed=args.seed, scale=args.games_scale or 1.0,
+                        games=args.games, players=args.players, only=_ids(args.only),
+                        references=refs, parallel=args.parallel, emit=emit)
+    suite.prepare()
+    progress.total = sum(len(suite.counts(s)) for s in suite.specs)
+    if not args.json:
+        print(bench.header_text(suite), flush=True)
+    progress.begin()
+    out = suite.run()
+    progress.finish()
+    print(json.dumps(out) if args.json else bench.summary_text(out))
+    return EXIT_OK
+
+
+def _ids(text) -> list | None:
+    return [x.strip() for x in text.split(",") if x.strip()] if text else None
+
+
+def _suite_root() -> Path:
+    """bench --suite without --root: the current folder when it holds specs/ or examples/
+    (a checkout), else the games that come with the package."""
+    here = Path(".")
+    if any((here / s).is_dir() for s in catalog.SECTIONS):
+        return here
+    return catalog.root() or here
+
+
+def _check_folders(*paths) -> None:
+    """Output files must go to folders that exist: said before a long run, not after."""
+    for path in paths:
+        if path and not Path(path).resolve().parent.is_dir():
+            raise TabulaError(f"cannot write {path}: no such folder")
+
+
+def cmd_simulate(args) -> int:
+    from .simulate import run_batch
+    _check_folders(args.report, args.out)
+    progress = Progress(args.games, Progress.on_terminal()).begin()
+    summary = run_batch(args.spec, args.games, players=args.players,
+                        options=_options(args.option), agents=args.agents, seed=args.seed,
+                        workers=args.workers, out=args.out, resume=args.resume,
+                        progress=progress, backend=args.backend, address=args.address,
+                        rotate=args.rotate, strict=args.strict)
+    progress.finish()
+    if args.report:
+        from .report import write_report
+        write_report(summary, args.report)
+    if args.json:
+        print(json.dumps(summary.to_dict(), sort_keys=True))
+    else:
+        print(summary.table())
+    return EXIT_OK
+
+
+def cmd_diff(args) -> int:
+    from .diff import diff_specs, format_diff, to_json
+    spec_a, spec_b = load_spec(args.a), load_spec(args.b)
+    both = _options(args.option)          # readings of switchable rulings: their changes
+    d = diff_specs(spec_a, spec_b, (rulings.doc_with(spec_a, {**both, **_options(args.option_a)}),
+                                    rulings.doc_with(spec_b, {**both, **_options(args.option_b)})))
+    if args.simulate is None:
+        for flag in ("report", "players", "agents", "workers", "address", "option",
+                     "option_a", "option_b"):
+            if getattr(args, flag):
+                raise TabulaError(f"--{flag.replace('_', '-')} is for --simulate N: name the "
+                                  "number of games")
+        print(to_json(d) if args.json else format_diff(d))
+        return EXIT_OK
+    from .compare import compare_variants
+    _check_folders(args.report)
+    progress = Progress(2 * args.simulate, Progress.on_terminal()).begin()
+    c = compare_variants(spec_a, spec_b, args.simulate, players=args.players,
+                         options=_options(args.option), options_a=_options(args.option_a),
+                         options_b=_options(args.option_b), agents=args.agents, seed=args.seed,
+                         workers=args.workers, backend=args.backend,
+                         address=args.address, progress=progress)
+    progress.finish()
+    if args.report:
+        from .report import write_comparison_report
+        write_comparison_report(c, args.report, rule_diff=format_diff(d))
+    if args.json:
+        data = json.loads(to_json(d))
+        data["play"] = c.to_dict()
+        print(json.dumps(data, sort_keys=True))
+    else:
+        print(format_diff(d))
+        print()
+        print(c.table())
+    return EXIT_OK
+
+
+def cmd_compile(args) -> int:
+    """Print the Python the compiler generated for a game (to read why a rule is slow)."""
+    spec = load_spec(args.spec)
+    game = spec.game(args.players, _options(args.option))
+    options = ", ".join(f"{k}={v}" for k, v in game.options.items())
+    text = game.prog.module.source(f"{spec.id}, {game.players} players"
+                                   + (f", {options}" if options else ""))
+    if args.out:
+        with writing(args.out):
+            Path(args.out).write_text(text, encoding="utf-8")
+    else:
+        sys.stdout.write(text)
+    return EXIT_OK
+
+
+# ---- entry -------------------------------------------------------------------------------
+
+class HelpFormatter(argparse.HelpFormatter):
+    """Every option's help ends with its default, unless the help already says what the
+    default is or there is none to say (a flag, an option that is off unless given)."""
+
+    def _get_help_string(self, action):
+        text = action.help or ""
+        if (text and action.option_strings and "default" not in text
+                and action.default not in (None, False, [], argparse.SUPPRESS)):
+            text += " (default: %(default)s)"
+        return text
+
+
+class Parser(argparse.ArgumentParser):
+    """The `tabula` parser and every command's: HelpFormatter, unless told otherwise."""
+
+    def __init__(self, *a, **kw):
+        kw.setdefault("formatter_class", HelpFormatter)
+        super().__init__(*a, **kw)
+
+
+class _Commands(argparse._SubParsersAction):
+    """The commands: a command's help line is also its description (`tabula CMD -h`)."""
+
+    def add_parser(self, name, **kw):
+        kw.setdefault("description", kw.get("help"))
+        return super().add_parser(name, **kw)
+
+
+# ---- tabula graph ---------------------------------------------------------------------------------
+
+def _write_text(text: str, out: str | None) -> None:
+    if not out:
+        sys.stdout.write(text)
+        return
+    try:
+        Path(out).write_text(text, encoding="utf-8")
+    except OSError as e:
+        raise TabulaError(f"cannot write {out}: {e.strerror or e}") from None
+
+
+def cmd_graph(args) -> int:
+    try:
+        if args.out and not Path(args.out).resolve().parent.is_dir():
+            raise TabulaError(f"cannot write {args.out}: no such folder")
+        game = load_spec(args.spec).game(args.players, _options(args.option))
+        fmt = args.format or graph.SUFFIXES.get(Path(args.out or "").suffix.lower(), "dot")
+        _write_text(graph.render(game, fmt), args.out)
+    except TabulaError as e:
+        print(str(e), file=sys.stderr)
+        return EXIT_INPUT
+    return EXIT_OK
+
+
+def graph_command(subparsers) -> argparse.ArgumentParser:
+    """Register `tabula graph` on the `tabula` command line's subparsers."""
+    p = subparsers.add_parser(
+        "graph", help="draw the action graph: DOT, Mermaid, JSON or SVG",
+        description="The action graph of a spec (for a player count and options): phases "
+                    "and rules as clusters, steps and decisions with their ids and "
+                    "citations, the flow between them. Drawn without Graphviz: "
+                    "tabula graph SPEC --out graph.svg (matplotlib); with Graphviz, more "
+                    "compact: tabula graph SPEC | dot -Tsvg > graph.svg")
+    p.add_argument("spec", metavar="SPEC",
+                   help="a spec file, a game's folder, or a shipped game's name")
+    p.add_argument("--players", type=int, default=None, metavar="N",
+                   help="the player count to compile for (default: the least)")
+    p.add_argument("--option", action="append", metavar="K=V", default=[],
+                   help="a game option, KEY=VALUE (repeatable; default: the spec's defaults)")
+    p.add_argument("--format", choices=graph.FORMATS, default=None,
+                   help="dot (Graphviz), mermaid (a flowchart), json (node-link) or svg (a "
+                        "drawing, by matplotlib: no Graphviz needed) (default: from the "
+                        "suffix of --out, .svg .mmd .json, else dot)")
+    p.add_argument("--out", metavar="FILE", help="write to FILE instead of standard output")
+    p.set_defaults(fn=cmd_graph)
+    return p
+
+
+# -- tabula rulings ---------------------------------------------------------------------------
+
+def cmd_rulings(args) -> int:
+    try:
+        spec = load_spec(args.spec)
+        rows = rulings.listing(spec.base_doc)
+    except TabulaError as e:
+        print(str(e), file=sys.stderr)
+        return EXIT_INPUT
+    if args.switchable:
+        rows = [r for r in rows if r["switchable"]]
+    if args.json:
+        print(json.dumps({"spec": spec.id, "path": str(spec.path), "rulings": rows}, indent=1))
+        return EXIT_OK
+    n_sw = sum(r["switchable"] for r in rows)
+    print(f"{spec.id} ({shown_path(spec.path)}): {len(rows)} rulings, {n_sw} switchable "
+          f"(--option NAME=READING)")
+    for r in rows:
+        print()
+        if r["switchable"]:
+            print(f"{r['id']}  [switchable, default {r['default']}]  {r['pos']}")
+        else:
+            print(f"{r['id']}  [{r['kind']}]  {r['pos']}")
+        if r["source"]:
+            print(f"  source:  {r['source']}")
+        print(f"  ruling:  {r['ruling']}")
+        for rd in r.get("readings", []):
+            mark = " (default)" if rd["name"] == r["default"] else ""
+            print(f"  reading {rd['name']}{mark}: "
+                  f"{', '.join(rd['changes']) or 'the spec as written'}")
+            if rd["source"]:
+                print(f"    source:   {rd['source']}")
+            if rd["argument"]:
+                print(f"    argument: {rd['argument']}")
+    return EXIT_OK
+
+
+def rulings_command(subparsers):
+    """Register `tabula rulings` on the `tabula` command line's subparsers."""
+    p = subparsers.add_parser(
+        "rulings", help="list a spec's rulings: switchable ones with readings and default",
+        description="Every ruling of a spec (each ruling: text next to a step, rule, data "
+                    "entry, zone, ..., with its id and source) and its switchable rulings "
+                    "(rulings:), with their readings, each reading's changes by id, and the "
+                    "default. Pick a reading with --option NAME=READING (run, simulate, "
+                    "diff --option-a/--option-b).")
+    p.add_argument("spec", metavar="SPEC",
+                   help="a spec file, a game's folder, or a shipped game's name")
+    p.add_argument("--switchable", action="store_true",
+                   help="only the switchable rulings")
+    p.add_argument("--json", action="store_true",
+                   help="print one JSON object: spec, path, rulings (id, kind, switchable, "
+                        "source, ruling, pos; default and readings when switchable)")
+    p.set_defaults(fn=cmd_rulings)
+    return p
+
+
+class _Version(argparse.Action):
+    """--version: read from the installed package's metadata only when asked."""
+
+    def __init__(self, option_strings, dest=argparse.SUPPRESS, help=None):
+        super().__init__(option_strings, dest, default=argparse.SUPPRESS, nargs=0, help=help)
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        print(f"tabula ({DISTRIBUTION}) {package_version()}")
+        parser.exit()
+
+
+def parser() -> argparse.ArgumentParser:
+    ap = Parser(prog="tabula", description="Tabula: board games as text. A game is a spec "
+                "(YAML and rules); SPEC is its file, its folder, or the name of a game "
+                "that comes with tabula (tabula list).",
+                epilog="tabula COMMAND -h: a command's options and their defaults. Exit "
+                       "codes: 0 fine, 1 a bad input (a located error), 2 a usage error.")
+    ap.add_argument("--version", action=_Version,
+                    help=f"print the version installed (the {DISTRIBUTION} distribution) "
+                         "and exit")
+    sub = ap.add_subparsers(dest="command", metavar="COMMAND", action=_Commands,
+                            parser_class=Parser)
+    sub.required = True
+
+    p = sub.add_parser("list", help="the games that come with tabula: names, players, "
+                                    "options, where, variants")
+    p.add_argument("--json", action="store_true",
+                   help="print one JSON object: root, and games (each with name, names, id, "
+                        "title, players, options, path, extends, variants)")
+    p.set_defaults(fn=cmd_list)
+
+    p = sub.add_parser("validate", help="check specs; located errors, exit 1 if any")
+    p.add_argument("paths", nargs="+", metavar="PATH",
+                   help="spec files, games' folders or shipped games' names")
+    p.add_argument("--play", type=_positive(int), default=None, metavar="N",
+                   help="also play N random games of every player count: a game that "
+                        "fails or never ends is an error; list ids that never fired "
+                        "(default: no games)")
+    p.add_argument("--seed", type=int, default=1, metavar="S", help="with --play: the run's seed")
+    p.add_argument("--workers", type=_positive(int), default=None, metavar="K",
+                   help="with --play: processes (default: all cores); results do not "
+                        "depend on it")
+    p.add_argument("--strict", action="store_true", help="with --play: " + STRICT_HELP)
+    p.set_defaults(fn=cmd_validate)
+
+    def game_args(p):
+        p.add_argument("spec", metavar="SPEC", help=SPEC_HELP)
+        p.add_argument("--players", type=int, default=None, metavar="N",
+                       help="the player count (default: the least the game allows)")
+        p.add_argument("--seed", type=int, default=1, metavar="S",
+                       help="the seed: the same seed gives the same games")
+        p.add_argument("--option", action="append", metavar="K=V", default=[],
+                       help="a game option, KEY=VALUE (repeatable; default: the spec's "
+                            "defaults; tabula list names each game's options)")
+        p.add_argument("--json", action="store_true", help="print one JSON object")
+
+    p = sub.add_parser("run", help="play one game with bots")
+    game_args(p)
+    p.add_argument("--agents", metavar="A,B,...", help=AGENTS_HELP)
+    p.add_argument("--log", metavar="FILE", help="write the game log (JSON lines) to FILE")
+    p.add_argument("--for", dest="for_player", type=int, metavar="PLAYER",
+                   help="with --log: write what PLAYER saw instead of the full log")
+    p.add_argument("--strict", action="store_true", help=STRICT_HELP)
+    p.set_defaults(fn=cmd_run)
+    gamelog.add_command(sub)
+    graph_command(sub)
+    play_command(sub)
+    rulings_command(sub)
+
+    p = sub.add_parser("test", help="run scenario files")
+    p.add_argument("paths", nargs="+", metavar="PATH",
+                   help="scenario files, folders holding them, or shipped games' names "
+                        "(their scenarios)")
+    p.add_argument("-v", "--verbose", action="store_true",
+                   help="print every scenario, not only those that fail")
+    p.add_argument("--strict", action="store_true",
+                   help=STRICT_HELP + " (in every scenario that does not say strict: false)")
+    p.set_defaults(fn=cmd_test)
+
+    p = sub.add_parser("bench", help="random playouts per second; --suite: every shipped spec")
+    p.add_argument("spec", metavar="SPEC", nargs="?", help=SPEC_HELP + " (not with --suite)")
+    p.add_argument("--players", type=int, default=None, metavar="N",
+                   help="players (default: the least; with --suite: only this count)")
+    p.add_argument("--seed", type=int, default=1, metavar="S", help="the seed of the random games")
+    p.add_argument("--option", action="append", metavar="K=V", default=[],
+                   help="a game option, KEY=VALUE (repeatable; default: the spec's defaults)")
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.add_argument("--games", type=_positive(int), default=None, metavar="G",
+                   help=f"random games (default {bench.SPEC_GAMES}; with --suite: for every "
+                        "spec, instead of its own count)")
+    p.add_argument("--repeat", type=_positive(int), default=1, metavar="R",
+                   help="run R times (interleaved with the reference); report medians")
+    p.add_argument("--reference", metavar="PY", action="append",
+                   help="a hand-written reference (a Python script with the same 'bench --api "
+                        "--json' interface) to run in the same run, for a ratio; with "
+                        "--suite: ID=PY for spec ID, replacing the suite file's (repeatable)")
+    p.add_argument("--suite", action="store_true",
+                   help="every spec of specs/ and examples/ (variants too), every player "
+                        "count, with State.clone() times, references and OpenSpiel; what else "
+                        "it measures and its targets: the suite file")
+    p.add_argument("--root", metavar="DIR",
+                   help="with --suite: the folder holding specs/ and examples/ (default: the "
+                        "current folder if it holds them, else the games that come with "
+                        "tabula)")
+    p.add_argument("--config", metavar="FILE",
+                   help=f"with --suite: the suite file (default ROOT/{benchconfig.FILE_NAME} "
+                        "if there is one): games per spec, references, ratios, the parallel "
+                        "run, targets")
+    p.add_argument("--games-scale", type=_positive(float), metavar="F",
+                   help="with --suite: multiply every spec's default games by F")
+    p.add_argument("--only", metavar="ID[,ID]", help="with --suite: only these spec ids")
+    p.add_argument("--parallel", action="store_true",
+                   help="with --suite: also simulate the suite file's parallel: games with 2 "
+                        "workers and with 1")
+    p.set_defaults(fn=cmd_bench, usage_error=p.error)
+
+    def batch_args(p, report: str):
+        """The flags of a batch of games (simulate, diff --simulate)."""
+        p.add_argument("--agents", metavar="A,B,...", help=AGENTS_HELP)
+        p.add_argument("--workers", type=_positive(int), default=None, metavar="K",
+                       help="processes (default: all cores); results do not depend on it")
+        p.add_argument("--report", metavar="FILE.html", help=report)
+        p.add_argument("--backend", choices=BACKENDS, default="local",
+                       help="local: a process pool (default); ray: Ray tasks (pip install "
+                            f"'{DISTRIBUTION}[ray]')")
+        p.add_argument("--address", metavar="ADDR",
+                       help="with --backend ray: the cluster to join (default: start Ray "
+                            "here)")
+
+    p = sub.add_parser("simulate", help="many games with bots: statistics")
+    game_args(p)
+    p.add_argument("--games", type=_positive(int), default=100, metavar="N", help="how many games")
+    batch_args(p, "write the summary and its plots as one self-contained HTML file")
+    p.add_argument("--rotate", action="store_true",
+                   help="game i seats the bots shifted by i: every bot plays every seat")
+    p.add_argument("--out", metavar="FILE.jsonl", help="append every finished game to FILE")
+    p.add_argument("--resume", action="store_true",
+                   help="complete --out without playing its finished games again")
+    p.add_argument("--strict", action="store_true",
+                   help=STRICT_HELP + " (a game that hits one is recorded as failed)")
+    p.set_defaults(fn=cmd_simulate)
+
+    p = sub.add_parser("compile", help="print the Python code generated for a game")
+    p.add_argument("spec", metavar="SPEC", help=SPEC_HELP)
+    p.add_argument("--players", type=int, default=None, metavar="N",
+                   help="the player count to compile for (default: the spec's minimum)")
+    p.add_argument("--option", action="append", metavar="K=V", default=[],
+                   help="a game option, KEY=VALUE (repeatable; default: the spec's defaults)")
+    p.add_argument("--out", metavar="FILE", help="write the code to FILE instead")
+    p.set_defaults(fn=cmd_compile)
+
+    p = sub.add_parser("diff", help="what differs between two specs: rules, action graph, play")
+    p.add_argument("a", metavar="A", help="the first spec (" + SPEC_HELP + ")")
+    p.add_argument("b", metavar="B", help="the second spec, compared with A")
+    p.add_argument("--json", action="store_true",
+                   help="one JSON object: added, removed, changed (each with an id)")
+    p.add_argument("--simulate", type=_positive(int), metavar="N",
+                   help="also play N games of each on the same seeds and bots; compare")
+    p.add_argument("--players", type=int, default=None, metavar="N",
+                   help="with --simulate: the player count (default: the least)")
+    p.add_argument("--seed", type=int, default=1, metavar="S",
+                   help="with --simulate: the run's seed")
+    p.add_argument("--option", action="append", metavar="K=V", default=[],
+                   help="with --simulate: an option of both A and B (each plays with its "
+                        "own defaults otherwise; repeatable)")
+    p.add_argument("--option-a", action="append", metavar="K=V", default=[],
+                   help="with --simulate: an option of A only (over --option)")
+    p.add_argument("--option-b", action="append", metavar="K=V", default=[],
+                   help="with --simulate: an option of B only (over --option)")
+    batch_args(p, "with --simulate: the comparison and its plots as one HTML page")
+    p.set_defaults(fn=cmd_diff)
+    return ap
+
+
+def main(argv=None) -> int:
+    args = parser().parse_args(argv)
+    try:
+        return args.fn(args)
+    except (TabulaError, IllegalAction) as e:
+        Progress.wipe()                   # a progress line cut short: the error replaces it
+        print(str(e), file=sys.stderr)
+        return EXIT_INPUT
+    except KeyboardInterrupt:
+        Progress.wipe()
+        return 130
+    except BrokenPipeError:           # `tabula run ... | head`: the reader has gone
+        try:
+            sys.stdout = open(os.devnull, "w")
+        except OSError:
+            pass
+        return EXIT_OK
+    except OSError as e:              # a file no command wraps itself: still no traceback
+        Progress.wipe()
+        where = f"{e.filename}: " if getattr(e, "filename", None) else ""
+        print(f"tabula: {where}{e.strerror or e}", file=sys.stderr)
+        return EXIT_INPUT
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,336 @@
+"""Rule-by-rule differences between two specs (typically a game and its variant).
+
+Input: two Specs (variants already resolved). Output: the entries added, removed and
+changed, id by id (game settings, options, enums, data, components, zones, variables,
+functions, rules, scoring points and tie-breakers, and the top-level steps of setup and
+play), each with its normalised text. Rule text is compared by its syntax tree, so a
+reformatting (spacing, line breaks, YAML quoting) is not a difference. Then, apart from
+those entries, the two action graphs (named as interpreter/tools/graphview.py names them): steps, decisions and
+transitions added, removed or changed, each spec compiled for its least player count
+with its default options.
+"""
+
+from __future__ import annotations
+
+import difflib
+import json
+import re
+
+import networkx as nx
+import yaml
+
+from ..errors import SpecError, TabulaError
+from ..lang.loader import plain
+from ..lang.parser import parse
+from .graphview import SUMMARY, graph_of, natural, node_keys
+
+SECTIONS = ("options", "enums", "data", "components", "zones", "variables", "functions",
+            "rules", "invariants")
+
+
+def _canonical(value):
+    """A comparison key: strings by their syntax tree when they are rule text, otherwise
+    with runs of whitespace collapsed."""
+    if isinstance(value, dict):
+        return {str(k): _canonical(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_canonical(v) for v in value]
+    if isinstance(value, str):
+        for what in ("statement", "expression", "bindings"):
+            try:
+                return f"{what}:{parse(value, what)!r}"
+            except SpecError:
+                continue
+        return " ".join(value.split())
+    return value
+
+
+def _normalised(value):
+    """What a reader sees: the entry with each text's whitespace collapsed."""
+    if isinstance(value, dict):
+        return {k: _normalised(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_normalised(v) for v in value]
+    if isinstance(value, str):
+        return " ".join(value.split())
+    return value
+
+
+def entries(doc) -> dict:
+    """{id: plain entry} for everything a variant can change."""
+    out = {}
+    for key, value in doc.get("game", {}).items():
+        out[f"game.{key}"] = plain(value)
+    for section in SECTIONS:
+        for key, value in doc.get(section, {}).items():
+            out[f"{section}.{key}"] = plain(value)
+    scoring = doc.get("scoring", {})
+    for key, value in scoring.get("points", {}).items():
+        out[f"points.{key}"] = plain(value)
+    for i, tb in enumerate(scoring.get("tiebreak", [])):
+        out[f"tiebreak.{tb.get('id', i + 1)}"] = plain(tb)
+    for phase in ("setup", "play"):
+        for i, step in enumerate(doc.get(phase, [])):
+            sid = step.get("id") if isinstance(step, dict) else None
+            out[f"steps.{sid}" if sid else f"{phase}[{i + 1}]"] = plain(step)
+    return out
+
+
+def diff_specs(a, b, docs: tuple | None = None) -> dict:
+    """docs: the two documents to compare instead of a.doc and b.doc (the readings of
+    switchable rulings chosen by options: rulings.doc_with)."""
+    ea, eb = entries(docs[0] if docs else a.doc), entries(docs[1] if docs else b.doc)
+    added = [{"id": k, "kind": k.split(".")[0].split("[")[0], "b": _normalised(eb[k])}
+             for k in eb if k not in ea]
+    removed = [{"id": k, "kind": k.split(".")[0].split("[")[0], "a": _normalised(ea[k])}
+               for k in ea if k not in eb]
+    changed = [{"id": k, "kind": k.split(".")[0].split("[")[0], "a": _normalised(ea[k]),
+                "b": _normalised(eb[k]), "fields": _fields(ea[k], eb[k])}
+               for k in ea if k in eb and _canonical(ea[k]) != _canonical(eb[k])]
+    return {"a": {"path": str(a.path), "id": a.id}, "b": {"path": str(b.path), "id": b.id},
+            "added": added, "removed": removed, "changed": changed,
+            "graph": diff_action_graphs(a, b)}
+
+
+def diff_action_graphs(a, b) -> dict:
+    """The two specs' action graphs compared, each compiled for its least player count
+    with its default options: {players: {a, b}, added, removed, changed}; {error: text}
+    if a spec does not compile (its rules can still be compared)."""
+    try:
+        game_a, game_b = a.game(), b.game()
+    except TabulaError as e:
+        return {"error": str(e)}
+    return {"players": {"a": game_a.players, "b": game_b.players},
+            **graph_diff_json(diff_graphs(game_a, game_b))}
+
+
+def _fields(a, b, path: str = "") -> list:
+    """The parts of two versions of an entry that differ: [{path, a, b}], where a part
+    missing on one side is None."""
+    if isinstance(a, dict) and isinstance(b, dict):
+        out = []
+        for k in list(a) + [k for k in b if k not in a]:
+            sub = f"{path}.{k}" if path else str(k)
+            if k not in b:
+                out.append({"path": sub, "a": _normalised(a[k]), "b": None})
+            elif k not in a:
+                out.append({"path": sub, "a": None, "b": _normalised(b[k])})
+            elif _canonical(a[k]) != _canonical(b[k]):
+                out.extend(_fields(a[k], b[k], sub))
+        return out
+    return [{"path": path or "(value)", "a": _normalised(a), "b": _normalised(b)}]
+
+
+def _text(value) -> list:
+    if not isinstance(value, (dict, list)):
+        return [json.dumps(value, ensure_ascii=False) if isinstance(value, str) else str(value)]
+    dumped = yaml.safe_dump(value, default_flow_style=None, sort_keys=False,
+                            allow_unicode=True, width=88).rstrip("\n")
+    return dumped.splitlines() or [""]
+
+
+def entry_lines(value, text=None) -> list:
+    """An entry as lines: each field `key: value`, or `key:` and its value's lines below
+    when it has several. text(value) -> lines (default: YAML-like)."""
+    text = text or _text
+    if not isinstance(value, dict):
+        return text(value)
+    out = []
+    for k, v in value.items():
+        sub = text(v)
+        if len(sub) == 1:
+            out.append(f"{k}: {sub[0]}")
+        else:
+            out.append(f"{k}:")
+            out += [f"  {x}" for x in sub]
+    return out
+
+
+def field_lines(name: str, a, b, text=None) -> list:
+    """A changed field as text: its name, then the lines of its old value (-) and of its
+    new one (+); an absent side (None) is left out. text(value) -> lines."""
+    text = text or _text
+    lines = [f"    {name}:"]
+    if a is not None:
+        lines += [f"      - {x}" for x in text(a)]
+    if b is not None:
+        lines += [f"      + {x}" for x in text(b)]
+    return lines
+
+
+def format_diff(d: dict) -> str:
+    lines = [f"--- {d['a']['id']} ({d['a']['path']})", f"+++ {d['b']['id']} ({d['b']['path']})"]
+    for item in d["changed"]:
+        lines.append(f"changed {item['id']}")
+        for f in item["fields"]:
+            lines += field_lines(f["path"], f["a"], f["b"])
+    for item in d["added"]:
+        lines.append(f"added {item['id']}")
+        lines += [f"  + {x}" for x in entry_lines(item["b"])]
+    for item in d["removed"]:
+        lines.append(f"removed {item['id']}")
+        lines += [f"  - {x}" for x in entry_lines(item["a"])]
+    n = len(d["added"]) + len(d["removed"]) + len(d["changed"])
+    lines.append(f"{n} difference{'s' if n != 1 else ''}: {len(d['changed'])} changed, "
+                 f"{len(d['added'])} added, {len(d['removed'])} removed")
+    graph = d.get("graph")
+    if graph is not None:
+        lines.append("")
+        if "error" in graph:
+            lines.append(f"action graph: not compared, a spec does not compile:\n{graph['error']}")
+        else:
+            lines.append(f"action graph ({graph['players']['a']} and {graph['players']['b']} "
+                         "players, default options):")
+            lines.append(format_graph_diff(graph))
+    return "\n".join(lines)
+
+
+def to_json(d: dict) -> str:
+    return json.dumps(d, ensure_ascii=False)
+
+
+# ---- a changed line, word by word -------------------------------------------------------
+
+_TOKEN = re.compile(r"\w+|\s+|[^\w\s]")
+SIMILAR = 0.4          # below this share of common words, a line was rewritten
+
+
+def word_diff(a: str, b: str) -> tuple:
+    """Two versions of a line compared word by word (difflib over words, spaces and
+    punctuation): ([(text, changed)] of a, [(text, changed)] of b), where `changed`
+    marks the words removed from a or added in b; adjacent pieces of the same kind are
+    joined. Lines that share less than SIMILAR of their words (difflib's ratio) were
+    rewritten, not edited: each is one changed piece."""
+    ta, tb = _TOKEN.findall(a), _TOKEN.findall(b)
+    out_a: list = []
+    out_b: list = []
+
+    def put(out: list, text: str, changed: bool) -> None:
+        if not text:
+            return
+        if out and out[-1][1] == changed:
+            out[-1] = (out[-1][0] + text, changed)
+        else:
+            out.append((text, changed))
+    matcher = difflib.SequenceMatcher(None, ta, tb, autojunk=False)
+    if matcher.ratio() < SIMILAR:          # rewritten rather than edited: whole lines
+        return [(a, True)] if a else [], [(b, True)] if b else []
+    for op, i1, i2, j1, j2 in matcher.get_opcodes():
+        put(out_a, "".join(ta[i1:i2]), op != "equal")
+        put(out_b, "".join(tb[j1:j2]), op != "equal")
+    return out_a, out_b
+
+
+# ---- the action graphs compared, node by node and transition by transition --------------------------------------------------------------------------------
+
+def _comparable(graph: nx.DiGraph, node: str) -> dict:
+    """A node's attributes as compared: not its asker (in its key), none left empty."""
+    return {k: v for k, v in sorted(graph.nodes[node].items())
+            if k not in ("rule", "kind") and v not in ("", None, [], {})}
+
+
+def _keyed(game) -> tuple:
+    """({key: (kind, attributes)}, {(key, key): attributes}) of a game's graph."""
+    g = graph_of(game)
+    keys = node_keys(g)
+    nodes = {keys[n]: (g.nodes[n].get("kind", ""), _comparable(g, n)) for n in g}
+    edges = {(keys[a], keys[b]): {k: keys.get(v, v) if k == "within" else v
+                                  for k, v in sorted(d.items())}
+             for a, b, d in g.edges(data=True)}
+    return nodes, edges
+
+
+def _changes(a: dict, b: dict) -> list:
+    return [{"name": k, "a": a.get(k), "b": b.get(k)}
+            for k in sorted(set(a) | set(b)) if a.get(k) != b.get(k)]
+
+
+def diff_graphs(game_a, game_b) -> list:
+    """The differences between two games' action graphs, by stable key: nodes (phases,
+    rules, steps, decisions, scoring rules, tie-breakers, components) and transitions
+    (edges) added, removed or changed. Each entry: {change: added|removed|changed, what:
+    the node's kind or "transition", id, and a / b (attributes on each side; for a
+    transition also from, to), fields ([{name, a, b}], for a change)}. Sorted: changed,
+    added, removed; nodes before transitions; by id."""
+    na, ea = _keyed(game_a)
+    nb, eb = _keyed(game_b)
+    out = []
+    for change in ("changed", "added", "removed"):
+        for key in sorted(set(na) | set(nb), key=natural):
+            if change == "added" and key not in na:
+                out.append({"change": change, "what": nb[key][0], "id": key, "b": nb[key][1]})
+            elif change == "removed" and key not in nb:
+                out.append({"change": change, "what": na[key][0], "id": key, "a": na[key][1]})
+            elif change == "changed" and key in na and key in nb and na[key] != nb[key]:
+                (ka, a), (kb, b) = na[key], nb[key]
+                fields = _changes(a, b)
+                if ka != kb:
+                    fields.insert(0, {"name": "kind", "a": ka, "b": kb})
+                out.append({"change": change, "what": kb, "id": key, "a": a, "b": b,
+                            "fields": fields})
+        for pair in sorted(set(ea) | set(eb), key=lambda p: (natural(p[0]), natural(p[1]))):
+            item = {"change": change, "what": "transition", "id": f"{pair[0]} -> {pair[1]}",
+                    "from": pair[0], "to": pair[1]}
+            if change == "added" and pair not in ea:
+                out.append({**item, "b": eb[pair]})
+            elif change == "removed" and pair not in eb:
+                out.append({**item, "a": ea[pair]})
+            elif change == "changed" and pair in ea and pair in eb and ea[pair] != eb[pair]:
+                out.append({**item, "a": ea[pair], "b": eb[pair],
+                            "fields": _changes(ea[pair], eb[pair])})
+    return out
+
+
+def graph_diff_json(entries: list) -> dict:
+    """The JSON-ready form: {added, removed, changed}, each a list of entries (as
+    diff_graphs gives them, without the `change` key)."""
+    out: dict = {"added": [], "removed": [], "changed": []}
+    for e in entries:
+        out[e["change"]].append({k: v for k, v in e.items() if k != "change"})
+    return out
+
+
+def _value_text(value) -> str:
+    if isinstance(value, str):
+        return " ".join(value.split())
+    if isinstance(value, list) and all(isinstance(x, dict) for x in value):
+        return "; ".join(", ".join(f"{k}: {v}" for k, v in x.items()) for x in value)
+    return json.dumps(value, ensure_ascii=False)
+
+
+def _value_lines(value) -> list:
+    """A value as lines: a decision's options one a line, anything else on one."""
+    if isinstance(value, list) and value and all(isinstance(x, dict) for x in value):
+        return [f"{i + 1}. " + ", ".join(f"{k}: {' '.join(str(v).split())}" for k, v in x.items())
+                for i, x in enumerate(value)]
+    return [_value_text(value)]
+
+
+def format_graph_diff(entries) -> str:
+    """The differences as text, one entry after the other, and a count. `entries`: as
+    diff_graphs gives them, or their JSON-ready form (graph_diff_json)."""
+    if isinstance(entries, dict):
+        entries = [{"change": c, **e} for c in ("changed", "added", "removed")
+                   for e in entries.get(c, [])]
+    lines = []
+    for e in entries:
+        if e["change"] == "changed":
+            lines.append(f"changed {'transition ' if e['what'] == 'transition' else ''}{e['id']}")
+            for f in e["fields"]:
+                lines += field_lines(f["name"], f["a"], f["b"], _value_lines)
+        elif e["what"] == "transition":
+            attrs = e.get("a") if e["change"] == "removed" else e.get("b")
+            lines.append(f"{e['change']} transition {e['id']} ({_value_text(attrs.get('kind', ''))}"
+                         + (", entry" if attrs.get("entry") else "") + ")")
+        else:
+            sign = "+" if e["change"] == "added" else "-"
+            lines.append(f"{e['change']} {e['id']}")
+            attrs = e.get("b") if e["change"] == "added" else e.get("a")
+            shown = {k: v for k, v in attrs.items() if k in SUMMARY}
+            lines += [f"  {sign} {x}" for x in entry_lines(shown, _value_lines)]
+    counts = {c: sum(1 for e in entries if e["change"] == c)
+              for c in ("changed", "added", "removed")}
+    n = len(entries)
+    lines.append(f"{n} graph difference{'s' if n != 1 else ''}: {counts['changed']} changed, "
+                 f"{counts['added']} added, {counts['removed']} removed")
+    return "\n".join(lines)

@@ -1,0 +1,783 @@
+"""`tabula play`: humans at the table, in the terminal, against bots (or hot-seat).
+
+Input: a spec, its players and options, one seat kind per seat (`human`, or a bot by
+its name: random, greedy, mcts[:N[:DEPTH|end]]), a seed, and the humans' typed choices.
+Output: the table drawn as each human seat sees it (interpreter/tools/textview.py) before each
+of their decisions, the legal actions to choose from by number or by a prefix, every
+move as it is made (as far as the human may see it), the result at the end, and
+optionally the game log (`tabula run --log`'s format, which `tabula replay` checks).
+
+Chance and the bots draw from the generators `tabula run --agents` uses
+(agents.chance_rng(seed), agents.agent_rng(seed, seat)), so a game with no human is the
+game `run --agents` plays. `undo` restores a copy of the game saved at the human's
+previous decision, the generators of chance and of every bot included: the same move
+then brings the same replies, and the log forgets the decisions taken back.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import os
+import random
+import re
+import shutil
+import sys
+from dataclasses import dataclass, field
+
+from ..bots.agents import AGENTS, View, agent_rng, chance_rng, hidden_slots, make_agent
+from ..errors import IllegalAction, TabulaError, did_you_mean, excerpt
+from ..runtime.model import CHANCE
+from ..runtime.readers import piece_names_now
+from .gamelog import LogWriter, log_header
+from .textview import Drawer, known_scores, wrap
+
+__all__ = ["HUMAN", "Session", "add_command", "cmd_play", "parse_seats"]
+
+HUMAN = "human"
+DEFAULT_BOT = "mcts"
+DEFAULT_HINT = "mcts"
+LIST_LINES = 16      # more lines than this for the legal actions: similar ones grouped
+SHOWN = 15           # matches of an ambiguous prefix listed
+PUBLIC = -99         # a viewer who is no player: sees what every player sees
+
+HELP = """\
+  NUMBER        choose the action with that number
+  TEXT          choose the action that starts with TEXT (any case); if several do,
+                they are listed
+  Enter         choose the only legal action, when there is one
+  hint [BOT]    ask a bot what it would play here (default {hint}; e.g. hint greedy,
+                hint mcts:1000); nothing is played
+  undo          take back your last decision: the game as it was saved then is
+                restored, with the bots' and chance's generators, so the same move
+                brings the same replies; the log forgets what was taken back
+  board         draw the table again
+  actions       list every legal action, numbered
+  help          this text
+  quit          leave the game (Ctrl-D too); the log keeps the decisions made
+An action whose text is a command word is chosen by its number."""
+
+
+class HumanSeat:
+    """A seat played at the keyboard (named "human" in the log's agents)."""
+
+    name = HUMAN
+
+
+class Quit(Exception):
+    """The human leaves (quit, end of input)."""
+
+
+def parse_seats(text: str | None, players: int | None, least: int) -> list:
+    """The seats from --seats: one name per seat, or one name for every seat; without
+    it, a human in seat 0 and DEFAULT_BOT in the others. Returns a HumanSeat or an Agent
+    per seat; a bad name is a TabulaError that lists the seat kinds."""
+    if text is None:
+        n = players or least
+        names = [HUMAN] + [DEFAULT_BOT] * (n - 1)
+    else:
+        names = [t.strip() for t in str(text).split(",")]
+        if not all(names):
+            raise TabulaError(f"--seats '{text}': an empty seat; name one per seat, "
+                              f"separated by commas (e.g. human,mcts)")
+        if len(names) == 1:
+            names = names * (players or least)
+        elif players is not None and players != len(names):
+            raise TabulaError(f"--seats names {len(names)} seats, --players {players}: "
+                              "name one seat per player, or one for every seat")
+    seats = []
+    kinds = [HUMAN] + list(AGENTS.values())
+    for name in names:
+        if name.lower() == HUMAN:
+            seats.append(HumanSeat())
+            continue
+        try:
+            seats.append(make_agent(name))
+        except TabulaError as e:
+            head = name.partition(":")[0].strip().lower()
+            if head in AGENTS:        # a known bot with a bad argument: its own message
+                raise TabulaError(f"--seats: {e}") from None
+            hint = did_you_mean(head, [HUMAN] + list(AGENTS))
+            raise TabulaError(f"--seats: unknown seat '{name}'; a seat is "
+                              + ", ".join(kinds) + (f" ({hint})" if hint else "")) from None
+    return seats
+
+
+# ---- one game at the table ---------------------------------------------------------------
+
+@dataclass
+class Snapshot:
+    """The game at a human's decision: what `undo` goes back to."""
+    state: object
+    decisions: int
+    chance: tuple
+    seats: list
+    held: list
+    queues: dict
+    turn_shown: int
+
+
+@dataclass
+class Event:
+    """A move as the table learns it: who, its text, and the human seats from whom the
+    text is kept (see Session.kept_from)."""
+    who: int
+    text: str
+    hidden_for: frozenset = frozenset()
+    kind: str = "move"          # move, chosen (a simultaneous choice not yet revealed),
+                                # revealed (that choice, once all have chosen), turn, note
+
+
+@dataclass
+class Session:
+    """One game played at the terminal. `ask(prompt)` reads a line (raising EOFError at
+    the end of input), `say(text)` prints."""
+
+    spec: object
+    game: object
+    spec_path: str
+    seed: int
+    seats: list
+    log_path: str | None = None
+    hint_bot: str = DEFAULT_HINT
+    width: int = 100
+    ask: object = input
+    say: object = print
+    tty: bool = False
+    seed_drawn: bool = False
+    st: object = None
+    record: list = field(default_factory=list)
+    snapshots: list = field(default_factory=list)
+
+    def __post_init__(self):
+        n = self.game.players
+        self.humans = [p for p, s in enumerate(self.seats) if isinstance(s, HumanSeat)]
+        self.names = [s.name for s in self.seats]
+        self.crng = chance_rng(self.seed)
+        self.rngs = [agent_rng(self.seed, p) for p in range(n)]
+        self.header = log_header(self.spec, self.game, self.spec_path, self.seed, self.seats)
+        title = str(self.spec.doc.get("game", {}).get("name") or self.game.id)
+        self.drawer = Drawer(self.game, self.width, title)
+        self.held: list = []            # choices of a simultaneous decision, until revealed
+        self.queues = {h: [] for h in self.humans}      # hot-seat: news for each human
+        self.shown_seat = None          # hot-seat: the seat whose view is on the screen
+        self.turn_shown = -1
+        self.st = self.game.new_state(seed=self.seed)
+
+    # -- who sees what ------------------------------------------------------------------------
+    @property
+    def hot_seat(self) -> bool:
+        return len(self.humans) > 1
+
+    @property
+    def viewer(self):
+        """The seat whose view the screen shows between decisions: the single human, or
+        nobody (a referee's full view) when only bots play."""
+        if len(self.humans) == 1:
+            return self.humans[0]
+        return None
+
+    def who(self, p: int, viewer=None) -> str:
+        if p == CHANCE:
+            return "chance"
+        if p == viewer:
+            return "you"
+        return f"player {p} ({self.names[p]})"
+
+    def event_text(self, e: Event, viewer) -> str:
+        if e.kind == "turn":
+            return f"-- turn {e.text}"
+        if e.kind == "note":
+            return e.text
+        name = self.who(e.who, viewer)
+        if e.kind == "chosen":
+            if e.who == viewer:
+                return (f"  you chose: {e.text} (kept from the others until everyone has "
+                        "chosen)")
+            return f"  {name} has chosen"
+        if viewer in e.hidden_for:
+            return f"  {name}: (hidden from you)"
+        return f"  {name}: {e.text}"
+
+    def tell(self, e: Event) -> None:
+        """Show an event now (one human, or only bots); in a hot-seat game, show a
+        human's own move to them at once and keep every other event for each human
+        until their turn."""
+        if not self.hot_seat:
+            self.say(self.event_text(e, self.viewer))
+            return
+        own = e.who in self.humans and e.kind in ("move", "chosen")
+        for h in self.humans:
+            if not (own and e.who == h):
+                self.queues[h].append(e)
+        if own:
+            self.say(self.event_text(e, e.who))
+
+    # -- the log ---------------------------------------------------------------------------------
+    def write_log(self) -> None:
+        """Write the whole log again: the header, the decisions not taken back, and the
+        end line once the game is over (written aside, then renamed: never half a log)."""
+        if not self.log_path:
+            return
+        tmp = f"{self.log_path}.tmp"
+        try:
+            with open(tmp, "w", encoding="utf-8", newline="\n") as fh:
+                w = LogWriter(fh, self.header)
+                st = self.game.new_state(seed=self.seed)    # each decision's state, again
+                w.begin(st)
+                for who, action, text, turn in self.record:
+                    st._apply(st.pending, action)
+                    w.decision(who, action, text, turn, st)
+                if self.st.terminal:
+                    w.end(self.st)
+            os.replace(tmp, self.log_path)
+        except OSError as e:
+            raise TabulaError(f"cannot write the log {self.log_path}: "
+                              f"{e.strerror or e}") from None
+
+    # -- playing ---------------------------------------------------------------------------------
+    def apply(self, action: tuple) -> None:
+        """Apply the pending decision's action; log it; tell the table."""
+        st = self.st
+        pend = st.pending
+        who = pend.player
+        text = st.action_to_string(action)
+        turn = st.turn
+        visible = st._record(pend, action)[3]
+        joint = pend.joint is not None
+        last = joint and len(pend.chosen) + 1 == len(pend.joint)
+        before = self.sight(st)
+        st._apply(pend, action)
+        self.record.append((who, action, text, turn))
+        self.write_log()
+        e = Event(who, text, self.kept_from(who, action, text, visible, before,
+                                             self.sight(st)))
+        if joint:
+            self.held.append(e)
+            self.tell(Event(who, text, e.hidden_for, "chosen"))
+            if last:
+                held, self.held = self.held, []
+                self.tell(Event(-3, "  the choices, revealed:", kind="note"))
+                for h in held:
+                    self.tell(Event(h.who, h.text, h.hidden_for, "revealed"))
+        else:
+            self.tell(e)
+        if not st.terminal and st.turn != self.turn_shown and st.turn:
+            self.turn_shown = st.turn
+            self.tell(Event(-3, str(st.turn), kind="turn"))
+
+    # -- what a move's text may tell ------------------------------------------------------------
+    def sight(self, st) -> tuple:
+        """What the humans see of the pieces: every piece's place and name now, and for
+        each human the pieces in the places they can see into."""
+        names = list(piece_names_now(st))
+        where = list(st.where)
+        seen = {}
+        for h in self.humans:
+            hidden = set(hidden_slots(st.prog, h))
+            seen[h] = {p for p, s in enumerate(where) if s >= 0 and s not in hidden}
+        return where, names, seen
+
+    def kept_from(self, who: int, action: tuple, text: str, visible, before: tuple,
+                  after: tuple) -> frozenset:
+        """The human seats that may not read a move's text: those its decision's
+        `visible_to` leaves out, and those for whom it names a piece they can see neither
+        before nor after the move. The language does not filter labels (docs/language.md,
+        section 8), so a label may name a tile discarded face down from a hand; the table
+        keeps such a name from a seat rather than show what its observation does not. A
+        piece the action binds is judged by itself (played from a hand onto the board:
+        seen after the move, so named); another name in the text is kept if no piece of
+        that name is in sight of the seat and one is out of it."""
+        where0, names0, seen0 = before
+        where1, names1, seen1 = after
+        out = set()
+        mentioned = None
+        for h in self.humans:
+            if h == who:
+                continue
+            if visible is not None and h not in visible:
+                out.add(h)
+                continue
+            if mentioned is None:
+                mentioned = _mentioned(text, set(names0) | set(names1))
+            if not mentioned:
+                continue
+            left = set(mentioned)
+            secret = False
+            for v in action[2:]:
+                if type(v) is int and 0 <= v < len(names0) and names0[v] in mentioned:
+                    left.discard(names0[v])
+                    if v not in seen0[h] and v not in seen1[h]:
+                        secret = True
+            if not secret and left:
+                shown = {names0[p] for p in seen0[h]} | {names1[p] for p in seen1[h]}
+                unseen = {names1[p] for p in range(len(names1))
+                          if p not in seen0[h] and p not in seen1[h]}
+                secret = bool(left & (unseen - shown))
+            if secret:
+                out.add(h)
+        return frozenset(out)
+
+    def bot_move(self, who: int) -> tuple:
+        agent = self.seats[who]
+        if self.tty and not self.hot_seat:
+            sys.stdout.write(f"  ({self.who(who)} is thinking...)")
+            sys.stdout.flush()
+        a = agent.act(View(self.st, who, self.rngs[who]))
+        if self.tty and not self.hot_seat:
+            sys.stdout.write("\r\033[K")
+            sys.stdout.flush()
+        try:
+            a = tuple(a)
+        except TypeError:
+            a = None
+        if a not in self.st.pending.actions:
+            raise IllegalAction(f"the bot {agent.name} (player {who}) chose {a!r}, which is "
+                                "not a legal action here")
+        return a
+
+    def play(self) -> int:
+        """Play to the end (or until the human leaves); the exit code."""
+        self.intro()
+        self.write_log()
+        try:
+            while True:
+                st = self.st
+                if st.terminal:
+                    self.finish()
+                    if not self.after_end():
+                        return 0
+                    continue
+                who = st.pending.player
+                if who == CHANCE:
+                    self.apply(st.sample_chance(self.crng))
+                elif not isinstance(self.seats[who], HumanSeat):
+                    self.apply(self.bot_move(who))
+                    if not self.humans:
+                        self.say(self.drawer.draw(self.st, None, self.names,
+                                                  known_scores(self.st, None)))
+                else:
+                    self.human_turn(who)
+        except Quit:
+            if not self.st.terminal:
+                self.leave()
+            return 0
+
+    # -- a human's decision ------------------------------------------------------------------------
+    def snapshot(self) -> Snapshot:
+        return Snapshot(self.st.clone(), len(self.record), self.crng.getstate(),
+                        [r.getstate() for r in self.rngs], list(self.held),
+                        {h: list(q) for h, q in self.queues.items()}, self.turn_shown)
+
+    def restore(self, snap: Snapshot) -> None:
+        self.st = snap.state
+        del self.record[snap.decisions:]
+        self.crng.setstate(snap.chance)
+        for r, s in zip(self.rngs, snap.seats):
+            r.setstate(s)
+        self.held = list(snap.held)
+        self.queues = {h: list(q) for h, q in snap.queues.items()}
+        self.turn_shown = snap.turn_shown
+        self.write_log()
+
+    def read(self, prompt: str) -> str:
+        try:
+            line = self.ask(prompt)
+        except EOFError:
+            self.say("")
+            raise Quit() from None
+        if not self.tty:            # a script's lines, echoed: the transcript reads well
+            shown = "".join(c if c.isprintable() else "?" for c in line[:200])
+            self.say(shown + ("..." if len(line) > 200 else ""))
+        return line
+
+    def show_to(self, who: int) -> None:
+        """Hot-seat: hand the terminal to `who`, clear the screen, and tell them what
+        happened since their last decision, as they may see it."""
+        if not self.hot_seat:
+            return
+        if self.shown_seat != who:
+            self.read(f"-- player {who}'s turn: pass the keyboard to player {who}, "
+                      "then press Enter --")
+            if self.tty:
+                self.say("\033[2J\033[3J\033[H", end="")
+            self.shown_seat = who
+        news = self.queues.get(who, [])
+        if news:
+            self.say(f"since your last decision (player {who}):")
+            for e in news:
+                self.say(self.event_text(e, who))
+            news.clear()
+
+    def human_turn(self, who: int) -> None:
+        self.snapshots.append(self.snapshot())
+        self.show_to(who)
+        st = self.st
+        actions = list(st.legal_actions())
+        strings = [st.action_to_string(a) for a in actions]
+        order = self.draw_turn(who, strings)
+        while True:
+            line = self.read(f"player {who}> ").strip()
+            choice = self.interpret(line, who, strings, order)
+            if choice is None:
+                continue
+            if choice == "undo":
+                self.undo(who)
+                return
+            self.apply(actions[choice])
+            return
+
+    def draw_turn(self, who: int, strings: list) -> list:
+        """The table and the numbered legal actions; the display order of the actions."""
+        st = self.st
+        self.say(self.drawer.draw(st, who, self.names, known_scores(st, who)))
+        order, lines = self.action_lines(strings)
+        rule = st.pending.decision.rule
+        self.say(f"your decision, player {who} ({len(strings)} legal action"
+                 f"{'s' if len(strings) != 1 else ''}; {rule}):")
+        for line in lines:
+            self.say(line)
+        return order
+
+    def action_lines(self, strings: list, full: bool = False) -> tuple:
+        """The legal actions as numbered lines, in columns; when they would take more
+        than LIST_LINES lines, actions alike but for their numbers on one line each
+        ("12-20 play the card on column [2 3 5 6 7 8 9 10 11]"). Returns the display
+        order (indices into strings) and the lines."""
+        n = len(strings)
+        plain = list(range(n))
+        lines = columns([(k + 1, strings[i]) for k, i in enumerate(plain)], self.width)
+        if full or len(lines) <= LIST_LINES:
+            return plain, lines
+        groups: dict = {}
+        for i, s in enumerate(strings):
+            nums = list(re.finditer(r"\d+", s))
+            if nums:
+                a, b = nums[0].start(), nums[-1].end()
+                key = (s[:a], re.sub(r"\d+", "#", s[a:b]), s[b:])
+                groups.setdefault(key, []).append((i, s[a:b]))
+            else:
+                groups.setdefault((s,), []).append((i, None))
+        order, out, singles = [], [], []
+        nw = len(str(n))
+        for key, members in groups.items():
+            if len(members) < 3 or len(key) == 1:
+                for i, _ in members:
+                    singles.append(i)
+                continue
+            lo = len(order) + 1
+            order += [i for i, _ in members]
+            hi = len(order)
+            label = f"{lo:>{nw}}-{hi:<{nw}}  "
+            text = key[0] + "[" + " ".join(m for _, m in members) + "]" + key[2]
+            out += wrap("  " + label, text.replace(", ", ",\u00a0"), self.width)
+        start = len(order) + 1
+        order += singles
+        out += columns([(start + k, strings[i]) for k, i in enumerate(singles)], self.width)
+        out = [line.replace("\u00a0", " ") for line in out]
+        out.append("  (actions alike share a line; 'actions' lists each one)")
+        return order, out
+
+    def interpret(self, line: str, who: int, strings: list, order: list):
+        """The typed line: an index into strings, "undo", or None (handled here)."""
+        n = len(strings)
+        low = line.lower()
+        word, _, arg = low.partition(" ")
+        if not line:
+            if n == 1:
+                return 0
+            self.say(f"type a number from 1 to {n}, the start of an action, or help")
+            return None
+        if low in ("help", "?"):
+            self.say(HELP.format(hint=self.hint_bot))
+            return None
+        if low in ("quit", "exit"):
+            raise Quit()
+        if low == "undo":
+            if len(self.snapshots) < 2:
+                self.say("nothing to undo: this is the first decision of "
+                         + ("yours" if not self.hot_seat else "a human") + " in this game")
+                return None
+            return "undo"
+        if word == "hint":
+            self.hint(who, arg.strip() or self.hint_bot, strings, order)
+            return None
+        if low == "board":
+            self.draw_turn(who, strings)
+            return None
+        if low in ("actions", "list"):
+            _, lines = self.action_lines(strings, full=True)
+            for text in lines:
+                self.say(text)
+            order[:] = list(range(n))
+            return None
+        if re.fullmatch(r"[+-]?\d+", line):
+            k = int(line)
+            if 1 <= k <= n:
+                return order[k - 1]
+            self.say(f"no action {k}: choose a number from 1 to {n}")
+            return None
+        want = " ".join(low.split())
+        norm = [" ".join(s.lower().split()) for s in strings]
+        exact = [i for i in order if norm[i] == want]
+        if len(exact) == 1:
+            return exact[0]
+        found = exact or [i for i in order if norm[i].startswith(want)]
+        if len(found) == 1:
+            return found[0]
+        number = {i: k + 1 for k, i in enumerate(order)}
+        if found:
+            self.say(f"{excerpt(line)} could be {len(found)} actions; type more of it, or a number:")
+            for i in found[:SHOWN]:
+                self.say(f"  {number[i]:>4}) {strings[i]}")
+            if len(found) > SHOWN:
+                self.say(f"  ... and {len(found) - SHOWN} more")
+            return None
+        inside = [i for i in order if want in norm[i]]
+        if inside:
+            self.say(f"no legal action starts with {excerpt(line)}; these contain it:")
+            for i in inside[:SHOWN]:
+                self.say(f"  {number[i]:>4}) {strings[i]}")
+            if len(inside) > SHOWN:
+                self.say(f"  ... and {len(inside) - SHOWN} more")
+            return None
+        self.say(f"no legal action starts with {excerpt(line)}: type a number from 1 to {n}, "
+                 "the start of an action, or help")
+        return None
+
+    def hint(self, who: int, bot: str, strings: list, order: list) -> None:
+        """What a bot would play here, on the seat's view, with a generator of its own
+        (the bots' and chance's draws are not touched): shown, not played."""
+        try:
+            agent = make_agent(bot)
+            rng = random.Random(f"tabula-hint:{self.seed}:{len(self.record)}:{agent.name}")
+            a = tuple(agent.act(View(self.st, who, rng)))
+            i = list(self.st.legal_actions()).index(a)
+        except (TabulaError, ValueError, TypeError) as e:
+            self.say(f"hint: {e}" if isinstance(e, TabulaError) else
+                     f"hint: the bot {bot} gave no legal action")
+            return
+        self.say(f"hint ({agent.name}): {order.index(i) + 1}) {strings[i]}   (not played)")
+
+    def undo(self, who: int) -> None:
+        self.snapshots.pop()                 # this decision
+        snap = self.snapshots.pop()          # the previous one: played again from there
+        self.restore(snap)
+        self.shown_seat = None if self.hot_seat else self.shown_seat
+        p = self.st.pending.player
+        whose = "your" if p == who else f"player {p}'s"
+        self.say(f"undone: back to {whose} previous decision ({len(self.record)} "
+                 "decisions stand)")
+
+    # -- the start and the end ---------------------------------------------------------------------
+    def intro(self) -> None:
+        g = self.game
+        opts = ", ".join(f"{k}={v}" for k, v in g.options.items()) or "none"
+        self.say(f"{self.drawer.title}: {g.players} players, options {opts}, seed {self.seed}"
+                 + (f" (--seed {self.seed} plays this game again)" if self.seed_drawn else ""))
+        self.say("seats: " + ", ".join(f"player {p} {'(you)' if p == self.viewer else ''}"
+                                       f"{'' if p == self.viewer else self.names[p]}".rstrip()
+                                       for p in range(g.players)))
+        if self.humans:
+            self.say("type a number or the start of an action; help lists the commands")
+        if self.log_path:
+            self.say(f"the log: {self.log_path}")
+
+    def finish(self) -> None:
+        """The final table (the single human's view; with several humans, what all of
+        them see; with bots only, everything), the points, the winners."""
+        st = self.st
+        n = st.prog.players
+        view = self.viewer if self.humans else None
+        shown = PUBLIC if self.hot_seat else view
+        self.say(self.drawer.draw(st, shown, self.names, st.scores()))
+        self.say("game over. points:")
+        points = st.points()
+        totals = st.scores()
+        lw = max([len(r) for r in points] + [7])
+        cw = max([len(_num(v)) for row in points.values() for v in row] +
+                 [len(_num(v)) + 1 for v in totals] + [len(str(n - 1)) + 1])
+        self.say(f"  {'':>{lw}}  " + "  ".join(f"{'p' + str(p):>{cw}}" for p in range(n)))
+        for rid, row in points.items():
+            self.say(f"  {rid:>{lw}}  " + "  ".join(f"{_num(v):>{cw}}" for v in row))
+        self.say(f"  {'total':>{lw}}  " + "  ".join(f"{_num(v):>{cw}}" for v in totals))
+        if st.prog.returns != "scores":
+            self.say(f"  {'returns':>{lw}}  " + "  ".join(
+                f"{'+' if v > 0 else ''}{_num(v):>{cw - (1 if v > 0 else 0)}}"
+                for v in st.returns()))
+        won = st.winners()
+        self.say(("winners: " if len(won) > 1 else "winner: ") +
+                 ", ".join(self.who(w, view) for w in won)
+                 + (" (a draw)" if len(won) == n and n > 1 else ""))
+        if self.log_path:
+            self.say(f"the log: {self.log_path} ({len(self.record)} decisions; "
+                     f"tabula replay {self.log_path} checks it)")
+
+    def after_end(self) -> bool:
+        """At the end: True if the human takes the last decision back."""
+        if not self.humans or not self.snapshots:
+            return False
+        while True:
+            line = self.read("game over: undo takes your last decision back; Enter or "
+                             "quit leaves> ").strip().lower()
+            if line in ("", "quit", "exit", "q"):
+                return False
+            if line == "undo":
+                snap = self.snapshots.pop()
+                self.restore(snap)
+                self.shown_seat = None
+                self.say(f"undone: back to the last human decision "
+                         f"({len(self.record)} decisions stand)")
+                return True
+            self.say("the game is over: undo, or Enter to leave")
+
+    def leave(self) -> None:
+        n = len(self.record)
+        self.say(f"left the game after {n} decisions")
+        if self.log_path:
+            self.say(f"the log {self.log_path} holds them, without an end line: the game is "
+                     "not over")
+
+
+_NAMES: dict = {}
+
+
+def _mentioned(text: str, names: set) -> set:
+    """The piece names a text names, as whole words, the longest first ("rakai-monk" is
+    not also "rakai")."""
+    key = frozenset(names)
+    rx = _NAMES.get(key)
+    if rx is None:
+        if len(_NAMES) > 64:
+            _NAMES.clear()
+        alts = "|".join(re.escape(n) for n in sorted(key, key=len, reverse=True) if n)
+        rx = _NAMES[key] = re.compile(rf"(?<![\w])(?:{alts})(?![\w])") if alts else None
+    if rx is None:
+        return set()
+    return set(rx.findall(text))
+
+
+def _num(x) -> str:
+    if isinstance(x, float) and x.is_integer():
+        return str(int(x))
+    return str(x)
+
+
+def columns(items: list, width: int) -> list:
+    """Numbered items ([(number, text)]) in as many columns as fit, down then across."""
+    if not items:
+        return []
+    nw = len(str(max(k for k, _ in items)))
+    cells = [f"{k:>{nw}}) {t}" for k, t in items]
+    cw = max(len(c) for c in cells) + 3
+    ncols = max(1, (width - 2) // cw)
+    rows = math.ceil(len(cells) / ncols)
+    out = []
+    for r in range(rows):
+        row = [cells[c * rows + r] for c in range(ncols) if c * rows + r < len(cells)]
+        out.append("  " + "".join(f"{c:<{cw}}" for c in row).rstrip())
+    return out
+
+
+# ---- the command -------------------------------------------------------------------------------
+
+def _width() -> int:
+    cols = shutil.get_terminal_size((100, 24)).columns
+    return max(60, min(cols, 120))
+
+
+def cmd_play(args) -> int:
+    from ..spec import load_spec
+    from ..spec import parse_options as _options
+    from .cmdutil import EXIT_INPUT, EXIT_OK
+    try:
+        spec = load_spec(args.spec)
+        least = spec.player_range[0]
+        if args.players is not None and args.players < 1:
+            raise TabulaError(f"--players {args.players}: a number of players, 1 or more")
+        seats = parse_seats(args.seats, args.players, least)
+        low, high = spec.player_range
+        if args.seats and not low <= len(seats) <= high:
+            raise TabulaError(f"--seats names {len(seats)} seats, but {spec.id} is for "
+                              + (f"{low}" if low == high else f"{low} to {high}")
+                              + " players")
+        game = spec.game(len(seats), _options(args.option))
+        if args.log:
+            folder = os.path.dirname(os.path.abspath(args.log))
+            if not os.path.isdir(folder):
+                raise TabulaError(f"cannot write the log {args.log}: no such folder")
+        if args.hint:
+            try:
+                make_agent(args.hint)
+            except TabulaError as e:
+                raise TabulaError(f"--hint: {e}") from None
+        seed = args.seed if args.seed is not None else random.SystemRandom().randrange(10**6)
+    except TabulaError as e:
+        print(str(e), file=sys.stderr)
+        return EXIT_INPUT
+    try:
+        sys.stdout.reconfigure(errors="replace")
+    except (AttributeError, ValueError):
+        pass
+    tty = sys.stdin.isatty() and sys.stdout.isatty()
+    if tty:
+        try:
+            import readline  # noqa: F401  (line editing and history for input())
+        except ImportError:
+            pass
+
+    def say(text="", end="\n"):
+        print(text, end=end, flush=True)
+    session = Session(spec, game, args.spec, seed, seats, log_path=args.log,
+                      hint_bot=args.hint or DEFAULT_HINT, width=_width(), say=say, tty=tty,
+                      seed_drawn=args.seed is None)
+    try:
+        return session.play()
+    except (TabulaError, IllegalAction) as e:
+        sys.stdout.flush()
+        print(str(e), file=sys.stderr)
+        if args.log:
+            print(f"the log {args.log} holds the {len(session.record)} decisions made "
+                  "before", file=sys.stderr)
+        return EXIT_INPUT
+    except KeyboardInterrupt:
+        print("\ninterrupted", flush=True)
+        session.leave()
+        return 130
+    except BrokenPipeError:          # `tabula play ... | head`: tabula's main quiets it
+        raise
+    except Exception as e:  # noqa: BLE001  (never a traceback at the table)
+        if os.environ.get("TABULA_DEBUG"):
+            raise
+        print(f"tabula play: internal error ({type(e).__name__}: {e}); set TABULA_DEBUG=1 "
+              "to see where", file=sys.stderr)
+        return EXIT_INPUT
+    return EXIT_OK
+
+
+def add_command(subparsers) -> argparse.ArgumentParser:
+    """Register `tabula play` on the `tabula` command line's subparsers."""
+    p = subparsers.add_parser(
+        "play", help="play a game in the terminal against bots (or hot-seat)",
+        description="Play a game at the terminal: the table drawn as your seat sees it, "
+                    "the legal actions chosen by number or by the start of their text; "
+                    "undo, hint, help, quit.")
+    p.add_argument("spec", metavar="SPEC", help="a spec file, a game's folder, or a shipped "
+                   "game's name (tabula list)")
+    p.add_argument("--players", type=int, default=None,
+                   help="players (default: as many as --seats names, else the least)")
+    p.add_argument("--seats", metavar="S,S,...",
+                   help=f"who plays each seat: {HUMAN}, random, greedy, "
+                        f"mcts[:N[:DEPTH|end]]; one name for every seat (default: {HUMAN} "
+                        f"in seat 0, {DEFAULT_BOT} in the others); several humans play "
+                        "hot-seat")
+    p.add_argument("--option", action="append", metavar="K=V", default=[],
+                   help="set one of the spec's options (repeatable)")
+    p.add_argument("--seed", type=int, default=None,
+                   help="the game's seed (default: a new one, printed at the start)")
+    p.add_argument("--log", metavar="FILE",
+                   help="write the game log (tabula run --log's format) to FILE")
+    p.add_argument("--hint", metavar="BOT", default=None,
+                   help=f"the bot that answers 'hint' (default {DEFAULT_HINT})")
+    p.set_defaults(fn=cmd_play)
+    return p

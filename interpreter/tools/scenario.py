@@ -1,0 +1,730 @@
+"""Scenario files: given a position, do some decisions, expect what must hold.
+
+Input: a scenario file (YAML, schemas/scenario.schema.json) naming a spec. Output: one
+Result per scenario (passed, or failed with a located message). A scenario either plays
+from the start (no `given`) or builds a position: pieces by name into zones (lists are
+bottom to top), variables, then runs the spec's `play` from there.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import string
+from dataclasses import dataclass
+from pathlib import Path
+
+from ..compiler.names import type_of_value
+from ..errors import NOWHERE, Pos, SpecError, TabulaError, check_input, excerpt, fail
+from ..lang import types as T
+from ..lang.loader import LMap, check_schema, load_yaml, plain
+from ..runtime.effects import slot_name
+from ..runtime.engine import Game, State
+from ..runtime.model import CHANCE, TERMINAL
+from ..runtime.readers import piece_names_now
+from ..runtime.values import decode, is_number
+from ..spec import load_spec, resolve_spec_path
+
+SCENARIO_SCHEMA = "scenario.schema.json"
+
+
+@dataclass
+class Result:
+    """The outcome of one scenario."""
+    file: str
+    id: str
+    passed: bool
+    message: str = ""
+    pos: Pos = NOWHERE
+
+    def __str__(self) -> str:
+        mark = "ok  " if self.passed else "FAIL"
+        text = f"{mark} {self.file}::{self.id}"
+        if not self.passed:
+            text += f"\n     {self.pos}: {self.message}"
+        return text
+
+
+class ScenarioFailure(Exception):
+    def __init__(self, message: str, pos: Pos):
+        super().__init__(message)
+        self.message, self.pos = message, pos
+
+
+def find_scenario_files(paths) -> list:
+    """Scenario files under the given paths: *.test.yaml, or any YAML in a tests/ folder."""
+    out = []
+    for p in map(Path, paths):
+        if p.is_file():
+            out.append(p)
+        elif p.is_dir():
+            for f in sorted(p.rglob("*.yaml")):
+                if f.name.endswith(".test.yaml") or f.parent.name == "tests":
+                    out.append(f)
+        elif os.path.lexists(p):
+            check_input(p, "scenario file")   # a FIFO, a device, a link loop: say so
+        else:
+            fail(f"no such file or folder: {p}")
+    return out
+
+
+def run_file(path, strict: bool = False) -> list:
+    """Run a scenario file. strict (tabula test --strict): scenarios play strictly
+    unless they (or the file) say strict: false; else as the file's and scenario's
+    strict: keys say (Spec.game(strict=True))."""
+    path = Path(path)
+    doc = load_yaml(path, "scenario file")
+    check_schema(doc, SCENARIO_SCHEMA)
+    where = doc.where("spec")
+    try:
+        spec_path = (path.parent / str(doc["spec"])).resolve()
+    except (OSError, RuntimeError, ValueError):
+        fail(f"cannot follow the path of the spec {excerpt(str(doc['spec']), 120)}: a "
+             "symbolic link loop or a name the system refuses", where)
+    if not os.path.lexists(spec_path):
+        fail(f"the spec {doc['spec']} does not exist (relative to {path.parent})", where)
+    if spec_path.is_dir():
+        try:
+            spec_path = resolve_spec_path(spec_path)
+        except SpecError as exc:
+            fail(exc.message, where, exc.hint)
+    check_input(spec_path, "spec", where)       # a FIFO, a device: refused, not opened
+    spec = load_spec(spec_path, where)
+    results = []
+    file_strict = bool(doc.get("strict", strict))
+    for sc in doc["scenarios"]:
+        sid = str(sc["id"])
+        try:
+            run_scenario(spec, sc, bool(sc.get("strict", file_strict)))
+            results.append(Result(str(path), sid, True))
+        except ScenarioFailure as f:
+            results.append(Result(str(path), sid, False, f.message, f.pos))
+        except TabulaError as e:
+            pos = getattr(e, "pos", None) or sc.pos
+            results.append(Result(str(path), sid, False, getattr(e, "message", str(e)), pos))
+    return results
+
+
+def run_scenario(spec, sc: LMap, strict: bool = False) -> State | None:
+    """Build the scenario's state, make its decisions, check what it expects. A scenario
+    that expects an error passes when building the game or making a decision fails with
+    that error (an option refused for this player count, an illegal action, ...)."""
+    expect = sc.get("expect", LMap())
+    want_error = expect.get("error")
+    try:
+        st = _play(spec, sc, want_error is not None, strict)
+    except TabulaError as e:
+        if want_error is not None and str(want_error) in str(e):
+            return None
+        if want_error is not None:
+            raise ScenarioFailure(f"expected an error with '{want_error}', got: "
+                                  f"{getattr(e, 'message', str(e))}",
+                                  expect.where("error")) from None
+        raise
+    if want_error is not None:
+        raise ScenarioFailure(f"expected an error with '{want_error}', but all went well",
+                              expect.where("error"))
+    check_expectations(st, expect)
+    return st
+
+
+def _play(spec, sc: LMap, error_expected: bool, strict: bool = False) -> State:
+    players = int(sc.get("players", spec.player_range[0]))
+    options = {str(k): plain(v) for k, v in sc.get("options", {}).items()}
+    game = spec.game(players, options, strict=strict)
+    seed = int(sc.get("seed", 0))
+    st = build_position(game, sc["given"], seed) if "given" in sc else game.new_state(seed=seed)
+    steps = sc.get("do", [])
+    for i, step in enumerate(steps):
+        where = steps.where(i)
+        if isinstance(step, dict) and "joint" in step:
+            _joint(st, step["joint"], where, error_expected)
+            continue
+        text = str(step["action"] if isinstance(step, dict) else step)
+        if isinstance(step, dict) and "player" in step:
+            want = step["player"]
+            want_i = CHANCE if str(want) == "chance" else \
+                _player(want, st.prog.players, _pos(step, "player", where), "player")
+            if st.current_player() != want_i:
+                raise ScenarioFailure(f"{_who(want_i)} was to act, but it is "
+                                      f"{_who(st.current_player())}'s decision", where)
+        legal = st.legal_action_strings()
+        if text not in legal:
+            if error_expected:
+                raise TabulaError(f"'{text}' is not a legal action here")
+            raise ScenarioFailure(
+                f"'{text}' is not legal here; legal: " + "; ".join(legal[:40]), where)
+        st.apply_string(text)
+    return st
+
+
+def _joint(st: State, joint, where: Pos, error_expected: bool) -> None:
+    """A joint move at a simultaneous decision: {player: action string, ...}."""
+    if not st.is_simultaneous_node():
+        raise ScenarioFailure(f"a joint move, but it is {_who(st.current_player())}'s "
+                              "decision, not a simultaneous one", where)
+    chosen = {}
+    if not isinstance(joint, dict):
+        raise ScenarioFailure("joint: give a map from player number to action string", where)
+    for who, text, _, k in _per_player(joint, st.prog.players, where, "joint"):
+        text = str(text)
+        found = [a for a in st.legal_actions(who) if st.action_to_string(a, who) == text]
+        if not found:
+            legal = st.legal_action_strings(who)
+            if error_expected:
+                raise TabulaError(f"'{text}' is not a legal action of player {who} here")
+            raise ScenarioFailure(f"'{text}' is not legal for player {who} here; legal: "
+                                  + "; ".join(legal[:40]), joint.where(k))
+        chosen[who] = found[0]
+    missing = [p for p in st.choosers() if p not in chosen]
+    if missing:
+        raise ScenarioFailure(f"players {missing} choose at this decision too", where)
+    st.apply_actions(chosen)
+
+
+def _who(p: int) -> str:
+    return {CHANCE: "chance", TERMINAL: "nobody (the game is over)"}.get(p, f"player {p}")
+
+
+def _key_pos(table, k, default: Pos) -> Pos:
+    """Where a key of a scenario's map is written (the key itself, else its value)."""
+    for name in ("where_key", "where"):
+        if hasattr(table, name):
+            try:
+                return getattr(table, name)(k)
+            except (KeyError, TypeError, AttributeError):
+                pass
+    return default
+
+
+def _player(k, players: int, where: Pos, what: str) -> int:
+    """A player key of a scenario (a seat number, 0 to players - 1; "2" as 2), checked:
+    anything else (null, a map, true, a name, 99) is a ScenarioFailure at `where`."""
+    n = k
+    if isinstance(k, str) and k.strip().isdigit():
+        n = int(k.strip())
+    if type(n) is not int or not 0 <= n < players:
+        shown = "null" if k is None else str(k) if type(k) is int else _shown_value(k)
+        raise ScenarioFailure(f"{what}: {shown} is not a player of this game (a player number "
+                              f"0 to {players - 1})", where)
+    return n
+
+
+def _per_player(table, players: int, where: Pos, what: str) -> list:
+    """A per-player table of a scenario ({player: value, ...}), checked: [(player, value,
+    position of the value, the key as written), ...]; not a map, or a key that is not a
+    player, is a ScenarioFailure."""
+    if not isinstance(table, dict):
+        raise ScenarioFailure(f"{what} is per player: give a map from player number (0 to "
+                              f"{players - 1}) to a value, not {_shown_value(table)}",
+                              where)
+    out = []
+    for k, v in table.items():
+        at = _key_pos(table, k, where)
+        out.append((_player(k, players, at, what), v, _pos(table, k, at), k))
+    return out
+
+
+def _shown_value(x) -> str:
+    text = "null" if x is None else repr(str(x)) if isinstance(x, str) else repr(plain(x))
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+# ---- building a position ---------------------------------------------------------------
+
+def build_position(game: Game, given: LMap, seed: int) -> State:
+    prog = game.prog
+    st = game.blank_state(seed)
+    free: dict = {}
+    for pid, name in enumerate(prog.piece_names):
+        free.setdefault(name, []).append(pid)
+    placed = []
+    zones = given.get("zones", LMap())
+    listed_slots = set()
+    for zname, content in zones.items():
+        for slot, names, where in _slots_of(prog, str(zname), content, zones.where(zname)):
+            listed_slots.add(slot)
+            pieces = []
+            for j, n in enumerate(names):
+                pieces.append(_take(st, free, n, _pos(names, j, where)))
+            placed.append((slot, pieces, where))
+    st.slots = [[] for _ in range(prog.nslots)]
+    st.where = [-1] * len(prog.piece_names)
+    for slot, pieces, _ in placed:
+        st.slots[slot].extend(pieces)
+        for p in pieces:
+            st.where[p] = slot
+    # pieces not named go home, under what was listed there
+    rest: dict = {}
+    for name, pids in free.items():
+        for pid in pids:
+            rest.setdefault(prog.piece_home[pid], []).append(pid)
+    for slot, pids in rest.items():
+        pids.sort()
+        st.slots[slot][:0] = pids
+        for p in pids:
+            st.where[p] = slot
+    for slot in prog.heaps:          # an unordered zone keeps its pieces in piece order
+        st.slots[slot].sort()
+    for slot, pieces, where in placed:
+        cap = prog.slot_cap[slot]
+        if cap is not None and len(st.slots[slot]) > cap:
+            raise ScenarioFailure(f"{slot_name(prog, slot)} holds at most {cap} pieces", where)
+    _set_variables(st, given.get("variables", LMap()))
+    if "current" in given:
+        # who acts: also where the turns begin (the first `turns` loop starts with them)
+        who = given["current"]
+        if type(who) is not int or not 0 <= who < prog.players:
+            raise ScenarioFailure(f"current: a player of this game is 0 to {prog.players - 1}, "
+                                  f"not {who!r}", given.where("current"))
+        st.current = st.to_act = who
+    if str(given.get("start", "play")) == "setup":
+        root = prog.root_full
+        st.stack = [[root.ins, 0, [None] * max(prog.root_nlocals, 1), None, None, None, root]]
+        st.run()
+    else:
+        game.start_play(st)
+    return st
+
+
+def _take(st: State, free: dict, item, pos: Pos) -> int:
+    """A free piece for a name of `given` (or {piece: NAME, attributes: {...}}): one
+    named so; else one whose name shows a changeable attribute and can read so, that
+    attribute set to what the name says. The attributes given are set too."""
+    prog = st.prog
+    attrs = {}
+    if isinstance(item, dict):
+        if "piece" not in item:
+            raise ScenarioFailure("a piece given as a mapping needs piece: (its name)", pos)
+        attrs = item.get("attributes", {}) or {}
+        n = str(item["piece"])
+    else:
+        n = str(item)
+    if free.get(n):
+        pid = free[n].pop(0)
+    else:
+        found = _shown_as(prog, free, n)
+        if found is None:
+            if n not in free:
+                raise ScenarioFailure(f"no piece is named '{n}'", pos)
+            raise ScenarioFailure(f"no piece named '{n}' is left to place", pos)
+        pid, shown = found
+        free[prog.piece_names[pid]].remove(pid)
+        for a, v in shown.items():
+            st.pa[prog.changeable.index(a)][pid] = v
+    for a, v in attrs.items():
+        a = str(a)
+        if a not in prog.changeable or not prog.changeable_by[a][pid]:
+            raise ScenarioFailure(f"'{n}' cannot be given its {a}: its component does not "
+                                  "declare it changeable", attrs.where_key(a)
+                                  if hasattr(attrs, "where_key") else pos)
+        value = _value(st, v, prog.compiler.attr_types[a])
+        if not _fits(prog, a, value):
+            raise ScenarioFailure(f"'{v}' is not a value of {a} (as its component gives it: "
+                                  f"{prog.piece_attrs[a][pid]!r})", attrs.where(a)
+                                  if hasattr(attrs, "where") else pos)
+        st.pa[prog.changeable.index(a)][pid] = value
+    shown_now = piece_names_now(st)[pid]
+    if attrs and shown_now != n:
+        raise ScenarioFailure(f"with these attributes, the piece is named '{shown_now}', "
+                              f"not '{n}'", pos)
+    return pid
+
+
+def _wanted(item):
+    """A piece as an expectation names it: its name, or (name, attributes)."""
+    if isinstance(item, dict):
+        return (str(item.get("piece")),
+                {str(a): plain(v) for a, v in (item.get("attributes") or {}).items()})
+    return str(item)
+
+
+def _seen(st: State, names, pid: int, like):
+    """Piece pid as it is now (names: piece_names_now), in the shape of the expectation
+    `like`."""
+    name = names[pid]
+    if isinstance(like, str):
+        return name
+    prog = st.prog
+    values = {}
+    for a in like[1]:
+        if a in prog.changeable:
+            values[a] = st.pa[prog.changeable.index(a)][pid]
+        else:
+            values[a] = prog.piece_attrs.get(a, (None,) * (pid + 1))[pid]
+    return name, values
+
+
+def _fits(prog, attr: str, value) -> bool:
+    """Can a changeable attribute hold this value (its type: its initial value's)?"""
+    typ = prog.compiler.attr_types[attr]
+    if value is None or typ == T.ANY:
+        return True
+    if typ[0] == "enum":
+        return value in prog.compiler.enums[typ[1]]
+    return T.compatible(typ, type_of_value(value))
+
+
+def _shown_as(prog, free: dict, name: str):
+    """The free piece (the first) whose name template, with its changeable attributes
+    set, reads `name`: (piece, {attribute: value}), or None."""
+    tried = set()
+    for namer in prog.piece_namer:
+        if namer is None or id(namer) in tried:
+            continue
+        tried.add(id(namer))
+        values = _read_name(prog, namer, name)
+        if values is None:
+            continue
+        pid = min((q for pids in free.values() for q in pids if prog.piece_namer[q] is namer),
+                  default=None)
+        if pid is not None:
+            return pid, values
+    return None
+
+
+def _read_name(prog, namer, name: str):
+    """The changeable attributes' values that make `namer` give `name`, or None."""
+    pattern, fields = "", []
+    shown = dict(namer.rows)
+    try:
+        for literal, field, spec, conv in string.Formatter().parse(namer.template):
+            pattern += re.escape(literal)
+            if field is None:
+                continue
+            if field in shown:
+                if field in fields:             # shown twice: the same text twice
+                    pattern += f"(?P=f{fields.index(field)})"
+                else:
+                    pattern += f"(?P<f{len(fields)}>.+?)"
+                    fields.append(field)
+            else:
+                pattern += re.escape(("{" + field + (f"!{conv}" if conv else "")
+                                      + (f":{spec}" if spec else "") + "}").format(**namer.fixed))
+        m = re.fullmatch(pattern, name)
+    except (KeyError, IndexError, ValueError, AttributeError):  # a field it cannot read
+        return None
+    if m is None:
+        return None
+    values = {}
+    for i, field in enumerate(fields):
+        text = m.group(f"f{i}")
+        typ = prog.compiler.attr_types[field]
+        if typ == T.INT:
+            if not re.fullmatch(r"-?[0-9]+", text):
+                return None
+            value = int(text)
+        elif typ == T.BOOL:
+            if text not in ("True", "False"):
+                return None
+            value = text == "True"
+        else:
+            value = text
+        if not _fits(prog, field, value):
+            return None
+        values[field] = value
+    trial = {**namer.fixed, **values}       # the values give back the name (formats)
+    try:
+        return values if namer.template.format(**trial) == name else None
+    except (KeyError, IndexError, ValueError, TypeError):
+        return None
+
+
+def _pos(container, i, default):
+    return container.where(i) if hasattr(container, "where") else default
+
+
+def _slots_of(prog, zname: str, content, where: Pos):
+    """(slot index, list of names, position) for each slot a `zones:` entry fills."""
+    z = prog.zones.get(zname)
+    if z is None:
+        from ..errors import did_you_mean
+        raise ScenarioFailure(f"unknown zone '{zname}'", where) if not prog.zones else \
+            SpecError(f"unknown zone '{zname}'", where, did_you_mean(zname, prog.zones))
+    owners = [None]
+    if z.per_player:
+        if not isinstance(content, dict):
+            raise ScenarioFailure(f"'{zname}' belongs to each player: give a map from player "
+                                  "number to its contents", where)
+        owners = [(o, v, pos) for o, v, pos, _ in
+                  _per_player(content, prog.players, where, f"'{zname}'")]
+    else:
+        owners = [(0, content, where)]
+    for o, value, pos in owners:
+        if isinstance(value, dict) and "map" in value:
+            for i, names, cell_pos in _map_slots(z, value, pos):
+                yield z.slot(o, i), names, cell_pos
+            continue
+        if z.nslots == 1:
+            if not isinstance(value, list):
+                raise ScenarioFailure("give a list of piece names (bottom to top)", pos)
+            yield z.slot(o, 0), value, pos
+        else:
+            if not isinstance(value, list) or len(value) > z.nslots or \
+                    not all(isinstance(c, list) for c in value):
+                raise ScenarioFailure(f"'{zname}' has {z.nslots} slots: give a list of up to "
+                                      f"{z.nslots} lists of piece names", pos)
+            for i, names in enumerate(value):
+                yield z.slot(o, i), names, value.where(i) if hasattr(value, "where") else pos
+
+
+def _map_slots(z, value, pos: Pos):
+    """(slot index, piece names, position) for each slot of a zone drawn as a map.
+
+    `map` is one line per row of the zone (a grid: its height; another zone of several
+    slots: one line), each line one token per slot: a line holding spaces is split at
+    them (tokens of any length), otherwise each character is a token. `legend` maps a
+    token to a piece name, a list of names (bottom to top) or nothing ("" or []); "." is
+    an empty slot unless the legend says otherwise."""
+    if z.nslots == 1:
+        raise ScenarioFailure(f"'{z.name}' has one slot: give a list of piece names, "
+                              "not a map", pos)
+    text = value["map"]
+    legend = value.get("legend", {})
+    if not isinstance(text, str) or not isinstance(legend, dict):
+        raise ScenarioFailure("a map is text (one line per row) with a legend: a mapping "
+                              "from each token to piece names", pos)
+    width = z.width if z.height > 1 else z.nslots
+    height = z.nslots // width
+    rows = []
+    offset = 0
+    for line in text.split("\n"):
+        start = offset
+        offset += len(line) + 1
+        if line.strip():
+            rows.append((line, start))
+    if len(rows) != height:
+        raise ScenarioFailure(f"the map of '{z.name}' has {len(rows)} rows; the zone has "
+                              f"{height}", _text_pos(text, 0, pos))
+    for y, (line, start) in enumerate(rows):
+        if any(c.isspace() for c in line.strip()):
+            tokens = [(m.group(), start + m.start()) for m in re.finditer(r"\S+", line)]
+        else:
+            lead = len(line) - len(line.lstrip())
+            tokens = [(c, start + lead + k) for k, c in enumerate(line.strip())]
+        if len(tokens) != width:
+            raise ScenarioFailure(f"row {y} of the map of '{z.name}' has {len(tokens)} "
+                                  f"slots; the zone is {width} wide",
+                                  _text_pos(text, start, pos))
+        for x, (token, at) in enumerate(tokens):
+            if token in legend:
+                names = legend[token]
+            elif token == ".":
+                names = []
+            else:
+                raise ScenarioFailure(f"'{token}' is not in the map's legend",
+                                      _text_pos(text, at, pos))
+            if names is None or names == "":
+                names = []
+            elif isinstance(names, (str, dict)):
+                names = [names]
+            elif not isinstance(names, list):
+                raise ScenarioFailure(f"the legend gives '{token}' as a piece name or a "
+                                      "list of names", legend.where(token)
+                                      if hasattr(legend, "where") else pos)
+            yield y * width + x, names, _text_pos(text, at, pos)
+
+
+def _text_pos(text, offset: int, default: Pos) -> Pos:
+    return text.pos_at(offset) if hasattr(text, "pos_at") else default
+
+
+def _value(st: State, value, typ):
+    """A variable's value in a scenario: as written, or, for a variable that holds a
+    player, a piece or a cell, rule text evaluated in the position (`board[5, 4]`)."""
+    if isinstance(value, str) and typ[0] in ("slot", "piece", "player"):
+        fn, _ = st.prog.compiler.expression(value)
+        return fn(st)
+    if typ == T.NUM and isinstance(value, str):
+        return _number(value, getattr(value, "pos", NOWHERE))
+    return plain(value)
+
+
+def _number(x, where):
+    """A number of a scenario: an integer, or a fraction written as the text "7/3"."""
+    if type(x) is int or (isinstance(x, str) and is_number(str(x))):
+        return decode(x if type(x) is int else str(x))
+    raise ScenarioFailure(f"{x!r} is not a number (an integer, or a fraction as '7/3')", where)
+
+
+def _expected(value, typ):
+    """An expected variable value: as written (a fraction as the text "7/3")."""
+    if typ == T.NUM and isinstance(value, str):
+        return _number(value, getattr(value, "pos", NOWHERE))
+    return plain(value)
+
+
+def _shown(numbers: list) -> str:
+    """Numbers as a list is shown, a fraction as 7/3: [25, 7/3]."""
+    return "[" + ", ".join(map(str, numbers)) + "]"
+
+
+def _numbers(row, where) -> list:
+    return [_number(x, row.where(i) if hasattr(row, "where") else where)
+            for i, x in enumerate(row)]
+
+
+def _set_variables(st: State, variables: LMap) -> None:
+    prog = st.prog
+    comp = prog.compiler
+    for name, value in variables.items():
+        name = str(name)
+        if name in prog.gvar_names:
+            i = prog.gvar_names.index(name)
+            st.gv[i] = _value(st, value, comp.gvar_types[i])
+        elif name in prog.pvar_names:
+            i = prog.pvar_names.index(name)
+            for k, v, _, _ in _per_player(value, prog.players, variables.where(name),
+                                          f"'{name}'"):
+                st.pv[k][i] = _value(st, v, comp.pvar_types[i])
+        else:
+            raise ScenarioFailure(f"unknown variable '{name}'", variables.where_key(name))
+
+
+# ---- expectations ------------------------------------------------------------------------
+
+def check_expectations(st: State, expect: LMap) -> None:
+    for key in ("legal", "legal_includes", "legal_excludes"):
+        if key not in expect:
+            continue
+        if isinstance(expect[key], dict):       # per player: {0: [...], 1: [...]}
+            for k, want, at, _ in _per_player(expect[key], st.prog.players,
+                                              expect.where(key), key):
+                if not isinstance(want, list):
+                    raise ScenarioFailure(f"{key} of player {k}: give a list of action "
+                                          f"strings, not {_shown_value(want)}", at)
+                _check_legal(key, st.legal_action_strings(k), [str(x) for x in want],
+                             at, f" of player {k}")
+        else:
+            _check_legal(key, st.legal_action_strings(), [str(x) for x in expect[key]],
+                         expect.where(key))
+    if "choosers" in expect:
+        want = _players_listed(st, expect, "choosers")
+        if st.choosers() != want:
+            raise ScenarioFailure(f"expected players {want} to choose, but it is "
+                                  f"{st.choosers()}", expect.where("choosers"))
+    _check_table(st, expect)
+
+
+def _players_listed(st: State, expect: LMap, key: str) -> list:
+    """expect: choosers or winners, a list of players, each checked."""
+    value, where = expect[key], expect.where(key)
+    if not isinstance(value, list):
+        raise ScenarioFailure(f"{key}: give a list of player numbers, not "
+                              f"{_shown_value(value)}", where)
+    return [_player(x, st.prog.players, _pos(value, i, where), key)
+            for i, x in enumerate(value)]
+
+
+def _check_legal(key: str, legal: list, want: list, where: Pos, whose: str = "") -> None:
+    """expect: legal (exactly these), legal_includes or legal_excludes."""
+    if key == "legal" and sorted(legal) != sorted(want):
+        missing = [w for w in want if w not in legal]
+        extra = [x for x in legal if x not in want]
+        raise ScenarioFailure(f"legal actions{whose} differ; missing: {missing}; "
+                              f"unexpected: {extra}", where)
+    if key == "legal_includes":
+        missing = [w for w in want if w not in legal]
+        if missing:
+            raise ScenarioFailure(f"not legal{whose}, but expected to be: {missing}; "
+                                  f"legal: {legal}", where)
+    if key == "legal_excludes":
+        extra = [w for w in want if w in legal]
+        if extra:
+            raise ScenarioFailure(f"legal{whose}, but expected not to be: {extra}", where)
+
+
+def _check_table(st: State, expect: LMap) -> None:
+    prog = st.prog
+    now = piece_names_now(st)
+    for zname, content in expect.get("zones", LMap()).items():
+        z = prog.zones.get(str(zname))
+        for slot, names, where in _slots_of(prog, str(zname), content, expect["zones"].where(zname)):
+            want = [_wanted(n) for n in names]
+            shown = st.slots[slot]
+            # shown as each is wanted
+            if len(shown) == len(want) and z.kind != "set" and z.ordered:
+                actual = [_seen(st, now, p, w) for p, w in zip(shown, want)]
+            else:
+                like = next((w for w in want if not isinstance(w, str)), "")
+                actual = [_seen(st, now, p, like) for p in shown]
+            same = sorted(actual, key=repr) == sorted(want, key=repr) \
+                if z.kind == "set" or not z.ordered \
+                else actual == want
+            if not same:
+                raise ScenarioFailure(f"{zname}: expected {want}, found {actual}", where)
+    for zname, size in expect.get("sizes", LMap()).items():
+        where = expect["sizes"].where(zname)
+        z = prog.zones.get(str(zname))
+        if z is None:
+            raise ScenarioFailure(f"unknown zone '{zname}'", where)
+        if isinstance(size, dict):
+            if not z.per_player:
+                raise ScenarioFailure(f"'{zname}' is one zone, not one per player: give its "
+                                      "number of pieces", where)
+            for k, n, at, _ in _per_player(size, prog.players, where, f"sizes of '{zname}'"):
+                base = z.slot(k, 0)
+                got = sum(len(s) for s in st.slots[base:base + z.nslots])
+                if type(n) is not int:
+                    raise ScenarioFailure(f"{zname} of player {k}: a number of pieces, not "
+                                          f"{_shown_value(n)}", at)
+                if got != n:
+                    raise ScenarioFailure(f"{zname} of player {k}: expected {n} pieces, found {got}",
+                                          at)
+        else:
+            if type(size) is not int:
+                raise ScenarioFailure(f"{zname}: a number of pieces (or, for a zone per "
+                                      f"player, a map from player number to one), not "
+                                      f"{_shown_value(size)}", where)
+            got = sum(len(s) for s in st.slots[z.base:z.base + z.nslots])
+            if got != int(size):
+                raise ScenarioFailure(f"{zname}: expected {size} pieces, found {got}", where)
+    for name, value in expect.get("variables", LMap()).items():
+        where = expect["variables"].where(name)
+        name = str(name)
+        if name in prog.gvar_names:
+            i = prog.gvar_names.index(name)
+            got, want = st.gv[i], _expected(value, prog.compiler.gvar_types[i])
+            if got != want:
+                raise ScenarioFailure(f"{name}: expected {want}, found {got}", where)
+        elif name in prog.pvar_names:
+            i = prog.pvar_names.index(name)
+            for k, v, at, _ in _per_player(value, prog.players, where, f"'{name}'"):
+                want = _expected(v, prog.compiler.pvar_types[i])
+                if st.pv[k][i] != want:
+                    raise ScenarioFailure(f"{name} of player {k}: expected {want}, "
+                                          f"found {st.pv[k][i]}", at)
+        else:
+            raise ScenarioFailure(f"unknown variable '{name}'", where)
+    if "current" in expect:
+        want = expect["current"]
+        got = st.current_player()
+        want_i = {"chance": CHANCE, "terminal": TERMINAL}.get(str(want))
+        if want_i is None:
+            want_i = _player(want, prog.players, expect.where("current"), "current")
+        if got != want_i:
+            raise ScenarioFailure(f"expected {_who(int(want_i))} to act, but it is {_who(got)}",
+                                  expect.where("current"))
+    if "terminal" in expect and st.is_terminal() != bool(expect["terminal"]):
+        raise ScenarioFailure(f"expected the game {'over' if expect['terminal'] else 'going on'}"
+                              f", but it is {'over' if st.is_terminal() else 'going on'}",
+                              expect.where("terminal"))
+    if "points" in expect:
+        pts = st.points()
+        for rid, row in expect["points"].items():
+            where = expect["points"].where(rid)
+            if str(rid) not in pts:
+                raise ScenarioFailure(f"no scoring rule '{rid}'", where)
+            if pts[str(rid)] != _numbers(row, where):
+                raise ScenarioFailure(f"points for {rid}: expected {list(row)}, "
+                                      f"found {_shown(pts[str(rid)])}", where)
+    if "scores" in expect and st.scores() != _numbers(expect["scores"], expect.where("scores")):
+        raise ScenarioFailure(f"scores: expected {list(expect['scores'])}, found {_shown(st.scores())}",
+                              expect.where("scores"))
+    if "returns" in expect and st.returns() != _numbers(expect["returns"],
+                                                        expect.where("returns")):
+        raise ScenarioFailure(f"returns: expected {list(expect['returns'])}, "
+                              f"found {_shown(st.returns())}", expect.where("returns"))
+    if "winners" in expect and st.winners() != sorted(_players_listed(st, expect, "winners")):
+        raise ScenarioFailure(f"winners: expected {list(expect['winners'])}, "
+                              f"found {st.winners()}", expect.where("winners"))
