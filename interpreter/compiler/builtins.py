@@ -19,8 +19,7 @@ from ..lang import ast
 from ..lang import types as T
 from ..lang.ast import name_uses
 from ..lang.parser import parse
-from ..runtime.effects import UNORDERED_HINT
-from ..runtime.readers import MAX_RANGE
+from ..runtime.readers import MAX_RANGE, UNORDERED_HINT
 from .boards import BoardBuiltins
 from .codegen import Src, fresh_list, is_unique, iterable, paren
 from .expressions import Scope, check_arity

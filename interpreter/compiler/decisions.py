@@ -21,7 +21,7 @@ from ..lang.loader import LList, LStr
 from ..lang.parser import parse
 from ..runtime.model import CHANCE, DONE, SKIP, Alt, Decision
 from .codegen import is_unique, paren
-from .expressions import Scope, counted_lines, uncounted
+from .expressions import Scope, counted_lines
 from .flowgraph import Flow
 from .steps import Part
 
@@ -346,10 +346,10 @@ class Decisions:
             pos = self.mod.const(b.source.pos)
             hoisted = self.mod.fresh("s")
             dependent = set(name_uses(b.source)) & set(bound)   # on an earlier binding
-            if uncounted(b.source) and dependent:
+            if ast.uncounted(b.source) and dependent:
                 lines.append((depth, f"for {var} in {src}:", b.source.pos))
             else:
-                bind = [(0, f"{hoisted} = {src}", None)] if uncounted(b.source) \
+                bind = [(0, f"{hoisted} = {src}", None)] if ast.uncounted(b.source) \
                     else counted_lines(hoisted, src, pos)
                 bind[0] = (0, bind[0][1], b.source.pos)      # errors: at the source
                 if dependent:

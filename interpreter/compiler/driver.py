@@ -14,6 +14,7 @@ from ..errors import NOWHERE, SpecError
 from ..lang import types as T
 from ..lang.loader import LList, LMap, plain
 from ..lang.parser import KEYWORDS, parse, parse_budget
+from ..lang.types import type_of_value
 from ..runtime import effects, readers, values
 from ..runtime.model import Block, Proc, Program, ZoneInfo
 from . import steps
@@ -24,7 +25,7 @@ from .decisions import Decisions
 from .expressions import ExprCompiler, Scope
 from .flowgraph import FlowGraph
 from .layout import VAR_TYPES, Layout
-from .names import SPECIAL_NAMES, Names, type_of_value
+from .names import SPECIAL_NAMES, Names
 from .steps import Steps
 
 ANY_ZONE = ZoneInfo("any zone", "any", False, 1, 0, "public", [None])

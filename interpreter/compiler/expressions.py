@@ -22,14 +22,6 @@ _COMPARE = ("==", "!=", "<", "<=", ">", ">=")
 WHOLE_HINT = "'/' gives exact fractions; x // 1 is x rounded down (or divide with //)"
 
 
-def uncounted(source) -> bool:
-    """A generator or binding source whose items need not be counted: a list written
-    with at most one item ([neighbour(c, d)], the idiom that names one value). However
-    deep such sources nest, they take at most one item for each item of a counted source
-    around them, so the work stays within a small multiple of the budget."""
-    return isinstance(source, ast.ListExpr) and len(source.items) <= 1
-
-
 def _plain_arithmetic(src: str) -> bool:
     """Is the source short arithmetic over names and numbers (no call, no subscript
     but a local's)?"""
@@ -425,7 +417,7 @@ class ExprCompiler:
         var = inner.local(gen.var, T.elem(styp))
         # every generator's items are counted before it takes any (readers.B_work)
         items = self.c.builtins.items(styp, src)
-        if uncounted(gen.source):
+        if ast.uncounted(gen.source):
             out = Gen(var, items)
         else:
             pos = self.c.mod.const(gen.source.pos)

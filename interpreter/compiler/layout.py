@@ -28,7 +28,6 @@ from ..runtime.templates import (
     value_text,
 )
 from .expressions import Scope
-from .names import type_of_value
 
 MAX_PIECES = 100_000
 MAX_SLOTS = 100_000
@@ -239,7 +238,7 @@ class Layout:
                 if not isinstance(init, list):
                     raise SpecError("a list variable starts as a list ([] or [1, 2])",
                                     v.where("value") if "value" in v else v.pos)
-            typ = VAR_TYPES.get(tname, None) or type_of_value(init)
+            typ = VAR_TYPES.get(tname, None) or T.type_of_value(init)
             if tname in c.enums:
                 typ = T.enum(tname)
             elif "type" in v and tname not in VAR_TYPES:
@@ -276,7 +275,7 @@ class Layout:
                                     (p.gvar_names, p.gvar_init, p.gvar_vis, c.gvar_types))
         keys = list(init)
         c.tables[name] = (per, len(names), keys)
-        vtyp = type_of_value(next(iter(init.values())))
+        vtyp = T.type_of_value(next(iter(init.values())))
         if str(v.get("type", "")) == "number":         # entries that may be fractions
             vtyp = T.NUM
         for k in keys:
@@ -302,7 +301,7 @@ class Layout:
                     raise SpecError(f"for_each.{attr} must give a list", for_each.where(attr))
                 axes.append((str(attr), values))
                 scope.add(str(attr), T.NUM if any(type(v) is Fraction for v in values)
-                          else type_of_value(values[0]) if values else T.ANY)
+                          else T.type_of_value(values[0]) if values else T.ANY)
             zname = str(comp.get("zone", ""))
             if zname not in p.zones:
                 raise SpecError(f"unknown zone '{zname}'",
@@ -397,7 +396,7 @@ class Layout:
     def value_type(self, v):
         if isinstance(v, str) and v in self.c.member_of:
             return T.enum(self.c.member_of[v])
-        return type_of_value(v)
+        return T.type_of_value(v)
 
     @staticmethod
     def name_of(comp, attrs, cname) -> str:

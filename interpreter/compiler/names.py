@@ -11,7 +11,6 @@ declared, and nothing outside the spec's own declarations is reachable.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from fractions import Fraction
 
 from ..errors import SpecError, did_you_mean
 from ..lang import ast
@@ -29,34 +28,6 @@ class TableRef:
     keys: tuple
     owner: str | None    # source of the player, for a per-player table
     vtyp: tuple
-
-
-def type_of_value(v) -> tuple:
-    if isinstance(v, bool):
-        return T.BOOL
-    if isinstance(v, int):
-        return T.INT
-    if isinstance(v, Fraction):
-        return T.NUM
-    if isinstance(v, str):
-        return T.STR
-    if isinstance(v, list):
-        return T.list_of(_common_type(v))
-    if isinstance(v, dict):
-        if not v:
-            return T.map_of(T.ANY, T.ANY)
-        return T.map_of(_common_type(list(v)), _common_type(list(v.values())))
-    return T.ANY
-
-
-def _common_type(values) -> tuple:
-    """The type of a list's or a table's items: ANY when they differ (a data record)."""
-    if not values:
-        return T.ANY
-    types = {type_of_value(x) for x in values}
-    if types == {T.INT, T.NUM}:          # whole numbers among fractions
-        return T.NUM
-    return types.pop() if len(types) == 1 else T.ANY
 
 
 class Names:
@@ -83,7 +54,7 @@ class Names:
             _, base, keys = c.tables[name]
             pairs = mod.const(tuple((k, base + i) for i, k in enumerate(keys)))
             return (f"B_table(st.gv, {pairs})",
-                    T.map_of(type_of_value(keys[0]), c.gvar_types[base]))
+                    T.map_of(T.type_of_value(keys[0]), c.gvar_types[base]))
         if name in p.gvar_names:
             i = p.gvar_names.index(name)
             return f"st.gv[{i}]", c.gvar_types[i]
@@ -100,7 +71,7 @@ class Names:
         if name in c.data:
             c.usage.whole.add(name)
             v = c.data[name]
-            return mod.literal(v), type_of_value(v)
+            return mod.literal(v), T.type_of_value(v)
         if name in c.enums:
             return mod.const(list(c.enums[name])), ("enumtype", name)
         if name in c.member_of:
@@ -117,7 +88,7 @@ class Names:
                             did_you_mean(node.name, opts) or
                             "options are declared under options:")
         v = self.c.prog.options[node.name]
-        return self.c.mod.literal(v), type_of_value(v)
+        return self.c.mod.literal(v), T.type_of_value(v)
 
     def resolve_attr(self, node: ast.Attr, obj: str, typ):
         """obj.name, obj being the source of a piece or a player."""
@@ -145,7 +116,7 @@ class Names:
                 _, base, keys = c.tables[name]
                 pairs = c.mod.const(tuple((k, base + i) for i, k in enumerate(keys)))
                 return (f"B_table(st.pv[{obj}], {pairs})",
-                        T.map_of(type_of_value(keys[0]), c.pvar_types[base]))
+                        T.map_of(T.type_of_value(keys[0]), c.pvar_types[base]))
             if name in p.pvar_names:
                 i = p.pvar_names.index(name)
                 return f"st.pv[{obj}][{i}]", c.pvar_types[i]

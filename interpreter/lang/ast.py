@@ -249,3 +249,11 @@ def name_uses(node, out=None, weight: int = 1) -> dict:
         for value in node:
             name_uses(value, out, weight)
     return out
+
+
+def uncounted(source) -> bool:
+    """A generator or binding source whose items need not be counted: a list written
+    with at most one item ([neighbour(c, d)], the idiom that names one value). However
+    deep such sources nest, they take at most one item for each item of a counted source
+    around them, so the work stays within a small multiple of the budget."""
+    return isinstance(source, ListExpr) and len(source.items) <= 1

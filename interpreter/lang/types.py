@@ -6,6 +6,8 @@ in error messages. Types are plain tuples so they compare and hash cheaply.
 
 from __future__ import annotations
 
+from fractions import Fraction
+
 INT = ("int",)        # a whole number
 NUM = ("num",)        # a number that may be a fraction (from '/'): int or Fraction
 BOOL = ("bool",)
@@ -106,3 +108,32 @@ def describe(t) -> str:
         return f"the enum {t[1]}"
     return {"int": "a number", "num": "a number that may be a fraction", "bool": "a condition", "str": "a text", "piece": "a piece",
             "player": "a player", "none": "none", "any": "a value"}[kind]
+
+
+def type_of_value(v) -> tuple:
+    """The static type of a value of the spec (data, an initial value, an attribute)."""
+    if isinstance(v, bool):
+        return BOOL
+    if isinstance(v, int):
+        return INT
+    if isinstance(v, Fraction):
+        return NUM
+    if isinstance(v, str):
+        return STR
+    if isinstance(v, list):
+        return list_of(_common_type(v))
+    if isinstance(v, dict):
+        if not v:
+            return map_of(ANY, ANY)
+        return map_of(_common_type(list(v)), _common_type(list(v.values())))
+    return ANY
+
+
+def _common_type(values) -> tuple:
+    """The type of a list's or a table's items: ANY when they differ (a data record)."""
+    if not values:
+        return ANY
+    types = {type_of_value(x) for x in values}
+    if types == {INT, NUM}:          # whole numbers among fractions
+        return NUM
+    return types.pop() if len(types) == 1 else ANY

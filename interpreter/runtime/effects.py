@@ -11,9 +11,7 @@ from __future__ import annotations
 from bisect import insort
 
 from ..errors import RuleError
-
-UNORDERED_HINT = ("the zone is unordered (ordered: false): its pieces are kept in piece "
-                  "order, and nothing of the order they came in")
+from .readers import slot_name, unordered
 
 
 def shuffle_list(items: list, random) -> None:
@@ -97,12 +95,6 @@ def move_sorted(st, piece, dest: int, pos) -> None:
         insort(target, piece)
 
 
-def unordered(prog, s: int, what: str, pos):
-    """The error of an operation that needs an order, on an unordered zone's slot."""
-    raise RuleError(f"{what} needs an order, and {slot_name(prog, s)} keeps none", pos,
-                    UNORDERED_HINT)
-
-
 def swap_pieces(st, a, b, pos) -> None:
     if a is None or b is None:
         raise RuleError("swap needs two pieces (one of them is none)", pos)
@@ -153,16 +145,6 @@ def call(st, proc, args: list, pos) -> None:
         args.extend([None] * pad)
     block = proc.block
     stack.append([block.ins, 0, args, None, None, None, block])
-
-
-def slot_name(prog, s: int) -> str:
-    z = prog.zone_list[prog.slot_zone[s]]
-    name = z.name
-    if z.per_player:
-        name = f"player {prog.slot_owner[s]}'s {name}"
-    if z.nslots > 1:
-        name += f"[{prog.slot_index[s]}]"
-    return name
 
 
 HELPERS = {"R_move_one": move_one, "R_move_sorted": move_sorted,

@@ -13,10 +13,11 @@ from itertools import compress
 from operator import ge, lt
 
 from ..errors import RuleError
-from .effects import unordered
 from .geometry import NO_LINE
 
 MAX_RANGE = 100_000
+UNORDERED_HINT = ("the zone is unordered (ordered: false): its pieces are kept in piece "
+                  "order, and nothing of the order they came in")
 
 
 def B_zone_slot(base: int, i: int, n: int, zname: str, pos) -> int:
@@ -336,6 +337,23 @@ def piece_names_now(st):
 
 def B_too_many_actions(limit: int, pos):
     raise RuleError(f"a decision with more than {limit} actions", pos)
+
+
+# -- what effects.py and the readers share (effects imports them from here) --------------
+def slot_name(prog, s: int) -> str:
+    z = prog.zone_list[prog.slot_zone[s]]
+    name = z.name
+    if z.per_player:
+        name = f"player {prog.slot_owner[s]}'s {name}"
+    if z.nslots > 1:
+        name += f"[{prog.slot_index[s]}]"
+    return name
+
+
+def unordered(prog, s: int, what: str, pos):
+    """The error of an operation that needs an order, on an unordered zone's slot."""
+    raise RuleError(f"{what} needs an order, and {slot_name(prog, s)} keeps none", pos,
+                    UNORDERED_HINT)
 
 
 HELPERS = {name: value for name, value in globals().items() if name.startswith("B_")}

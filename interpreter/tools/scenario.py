@@ -14,14 +14,12 @@ import string
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..compiler.names import type_of_value
 from ..errors import NOWHERE, Pos, SpecError, TabulaError, check_input, excerpt, fail
 from ..lang import types as T
 from ..lang.loader import LMap, check_schema, load_yaml, plain
-from ..runtime.effects import slot_name
 from ..runtime.engine import Game, State
 from ..runtime.model import CHANCE, TERMINAL
-from ..runtime.readers import piece_names_now
+from ..runtime.readers import piece_names_now, slot_name
 from ..runtime.values import decode, is_number
 from ..spec import load_spec, resolve_spec_path
 
@@ -362,7 +360,7 @@ def _fits(prog, attr: str, value) -> bool:
         return True
     if typ[0] == "enum":
         return value in prog.compiler.enums[typ[1]]
-    return T.compatible(typ, type_of_value(value))
+    return T.compatible(typ, T.type_of_value(value))
 
 
 def _shown_as(prog, free: dict, name: str):
