@@ -3,7 +3,8 @@
 Input: a Func or Region node with its arguments compiled to (source, type) pairs, and the
 game's layout (per-slot tables of layout.py, laid out from geometry.py's board shapes).
 Output: (Python source, type) of the call. The part of builtins.py's catalogue that reads
-a board (Builtins takes these methods from BoardBuiltins).
+a board: the driver composes it with builtins.py (Compiler.boards), and the calls of
+builtins.py reach its f_<name> methods through the driver's catalogue of builtins.
 """
 
 from __future__ import annotations
@@ -19,13 +20,24 @@ from ..runtime.geometry import (
     ORTHOGONAL,
 )
 from .codegen import fresh_list, paren
-from .expressions import check_arity
+from .common import call_params, check_arity, piece_arg, slot_arg, width_of
 
 DIRECTIONS = tuple(dict.fromkeys(GRID_DIRECTIONS + HEX_DIRECTIONS))
 
 
-class BoardBuiltins:
-    """Emitters of the board builtins (f_<name>), and groups (region)."""
+class Boards:
+    """Emitters of the board builtins (f_<name>), and groups (region), for one Compiler."""
+
+    def __init__(self, comp):
+        self.c = comp
+
+    @property
+    def mod(self):
+        return self.c.mod
+
+    def table(self, name: str) -> str:
+        """A per-slot table of the layout, bound once as a constant (builtins.py)."""
+        return self.c.builtins.table(name)
 
     def _cell_arg(self, node, args, i=0) -> str:
         src, typ = args[i]
@@ -38,8 +50,8 @@ class BoardBuiltins:
     # grids (and any zone of several slots, read as one row): cells and their geometry
     def f_cells(self, node, args):
         check_arity(node, len(args), 1)
-        src, typ = self._slot_arg(node, args, zone_ok=True)
-        span = f"range({src}, {paren(src)} + {self._width(typ)})"
+        src, typ = slot_arg(node, args, zone_ok=True)
+        span = f"range({src}, {paren(src)} + {width_of(typ)})"
         return fresh_list(f"list({span})", span, True), T.list_of(T.slot(typ[1]))
 
     def _of_cell(self, node, args, table: str, typ):
@@ -56,7 +68,7 @@ class BoardBuiltins:
     def f_cell(self, node, args):
         """The slot (cell) a piece is in."""
         check_arity(node, len(args), 1)
-        return f"st.where[{self._piece_arg(node, args)}]", T.slot(self.c.any_zone)
+        return f"st.where[{piece_arg(node, args)}]", T.slot(self.c.any_zone)
 
     def f_adjacent(self, node, args):
         check_arity(node, len(args), 1)
@@ -180,7 +192,7 @@ class BoardBuiltins:
         # the group depends on the state and on the other locals its condition reads
         frees = [scope.names[n].src for n in sorted(name_uses(node.cond))
                  if n != node.var and n in scope.names]
-        params = self._params(scope, cond + " ".join(frees))
+        params = call_params(scope, cond + " ".join(frees))
         key_name = self.mod.fresh("G")
         gid = self.mod.const(key_name)
         # the group's own table of results in the facts, keyed by the cell (and by the
@@ -213,6 +225,6 @@ class BoardBuiltins:
         fn = self.mod.function("G", ", ".join(params[:1] + ["first"] + params[1:]),
                                [(i, t, node.pos) for i, t, _ in lines], node.pos, node.name)
         if cached:
-            self.kept.append((key_name, fn.__name__))
+            self.c.builtins.keep(key_name, fn.__name__)
         return (f"{fn.__name__}({', '.join(params[:1] + [start] + params[1:])})",
                 T.list_of(T.slot(self.c.any_zone)))

@@ -2,7 +2,8 @@
 
 Input: a Func, Aggregate or Region node with its arguments compiled to (source, type)
 pairs, and the game's layout. Output: (Python source, type) of the call. As Jinja keeps
-its filters apart from its compiler, each builtin is one `f_<name>` method here; the
+its filters apart from its compiler, each builtin is one `f_<name>` method here (a
+builtin of boards: in boards.py; the driver's catalogue holds both); the
 small run-time helpers the generated source calls are the `B_` functions of readers.py
 (they take plain values, never spec text). Aggregates and groups become generated
 functions with plain loops. Spec functions (the spec's `functions:`) are inlined where
@@ -18,11 +19,9 @@ from ..errors import SpecError, did_you_mean
 from ..lang import ast
 from ..lang import types as T
 from ..lang.ast import name_uses
-from ..lang.parser import parse
 from ..runtime.readers import MAX_RANGE, UNORDERED_HINT
-from .boards import BoardBuiltins
 from .codegen import Src, fresh_list, is_unique, iterable, paren
-from .expressions import Scope, check_arity
+from .common import Scope, call_params, check_arity, piece_arg, slot_arg, width_of
 
 MAX_PIECES = 100_000
 MAX_CALL_DEPTH = 32     # spec functions calling spec functions, compiled inline or not
@@ -34,7 +33,7 @@ LOCAL_SOURCES = frozenset(("adjacent", "around", "top", "bottom", "under", "dire
 
 
 
-class Builtins(BoardBuiltins):
+class Builtins:
     """Emits the source of builtin calls, aggregates, groups and spec-function calls."""
 
     def __init__(self, comp):
@@ -64,6 +63,10 @@ class Builtins(BoardBuiltins):
         if typ[0] == "zone":
             return f"B_in_zone(st.where, {a}, {b}, {typ[1].nslots})"
         return f"({paren(a)} in {paren(iterable(b))})"
+
+    def keep(self, key: str, fname: str) -> None:
+        """Results of the generated function `fname` are kept in State.facts[key]."""
+        self.kept.append((key, fname))
 
     def table(self, name: str):
         """A per-slot table of the layout, bound once as a constant."""
@@ -134,8 +137,8 @@ class Builtins(BoardBuiltins):
         """An aggregate as a function of its own with a plain loop (no generator to
         resume at every item): the call's source. The function takes the state, the
         frame's locals if the generator reads them, and the Python locals it reads."""
-        params = self._params(scope, " ".join([gen.sources(), result]
-                                              + [t for _, t, _ in on_item]))
+        params = call_params(scope, " ".join([gen.sources(), result]
+                                             + [t for _, t, _ in on_item]))
         lines = ([(0, start, None)] if start else []) + gen.loop(on_item) + [
             (0, f"return {result}", None)]
         fn = self.mod.function("A", ", ".join(params), [(i, t, p or pos) for i, t, p in lines],
@@ -160,18 +163,6 @@ class Builtins(BoardBuiltins):
                     if callee != name)
             return memo[name]
         return tuple(key for key, name in self.kept if reads(name))
-
-    @staticmethod
-    def _params(scope: Scope, text: str) -> list:
-        """The parameters of a generated function whose body is `text`, called where
-        `scope`'s names are: the state, the frame's locals if it reads them, and the
-        Python locals of the call site that it reads."""
-        outer = set()       # the Python locals the call site has: those the names read
-        for var in scope.names.values():
-            bound = set(re.findall(r"\b(?:lambda|for) (v[0-9]+)\b", var.src))
-            outer |= set(re.findall(r"\bv[0-9]+\b", var.src)) - bound
-        return ["st"] + (["L"] if re.search(r"\bL\b", text) else []) + sorted(
-            v for v in outer if re.search(rf"\b{v}\b", text))
 
     def _aggregate_of_list(self, node, args):
         """sum(list), max(a, b), min(a, b), count(list), any(list), all(list)."""
@@ -205,21 +196,22 @@ class Builtins(BoardBuiltins):
     # -- calls ----------------------------------------------------------------------------
     def call(self, node: ast.Func, scope: Scope):
         args = [self.c.x.compile(a, scope) for a in node.args]
-        builtin = getattr(self, "f_" + node.name, None)
+        builtin = self.c.catalogue.get(node.name)
         if builtin is not None:
             return builtin(node, args)
         if node.name in self.c.functions:
             return self._spec_function(node, args, scope)
         if node.name in AGGREGATES:
             return self._aggregate_of_list(node, args)
-        known = [n[2:] for n in dir(self) if n.startswith("f_")] + list(self.c.functions)
+        known = list(self.c.catalogue) + list(self.c.functions)
         raise SpecError(f"unknown function '{node.name}'", node.pos,
                         did_you_mean(node.name, known + list(AGGREGATES)))
 
     def function_ast(self, name):
         found = self._asts.get(name)
         if found is None:
-            found = self._asts[name] = parse(self.c.functions[name]["value"], "expression")
+            found = self._asts[name] = self.c.parse(self.c.functions[name]["value"],
+                                                    "expression")
         return found
 
     def _heavy(self, node) -> bool:
@@ -319,7 +311,7 @@ class Builtins(BoardBuiltins):
         if cached:
             # the function's own table of results in the facts, keyed by its arguments
             fid = self.mod.const(fname)
-            self.kept.append((fname, fname))
+            self.keep(fname, fname)
             key = srcs[0] if len(srcs) == 1 else "(" + "".join(f"{v}, " for v in srcs) + ")"
             lines = [(0, "if st is None:", None), (1, f"return {src}", None),
                      (0, f"known = st.facts.get({fid})", None),
@@ -368,25 +360,6 @@ class Builtins(BoardBuiltins):
         return src
 
     # -- builtins: one method each, f_<name>(node, args) -> (source, type) ----------------
-    def _slot_arg(self, node, args, i=0, zone_ok=False):
-        src, typ = args[i]
-        if typ[0] == "slot" or (zone_ok and typ[0] == "zone"):
-            return src, typ
-        want = "a zone or one of its slots" if zone_ok else "a zone of one slot (or zone[i])"
-        raise SpecError(f"{node.name}() needs {want} here, not {T.describe(typ)}",
-                        node.args[i].pos)
-
-    def _piece_arg(self, node, args, i=0) -> str:
-        src, typ = args[i]
-        if typ not in (T.PIECE, T.ANY, T.NONE):
-            raise SpecError(f"{node.name}() needs a piece, not {T.describe(typ)}",
-                            node.args[i].pos)
-        return src
-
-    @staticmethod
-    def _width(typ) -> int:
-        return typ[1].nslots if typ[0] == "zone" else 1
-
     def f_size(self, node, args):
         check_arity(node, len(args), 1)
         src, typ = args[0]
@@ -399,14 +372,14 @@ class Builtins(BoardBuiltins):
 
     def f_capacity(self, node, args):
         check_arity(node, len(args), 1)
-        src, _ = self._slot_arg(node, args)
+        src, _ = slot_arg(node, args)
         return f"{self.table('capacity')}[{src}]", T.INT
 
     def f_full(self, node, args):
         check_arity(node, len(args), 1)
-        src, typ = self._slot_arg(node, args, zone_ok=True)
+        src, typ = slot_arg(node, args, zone_ok=True)
         cap = self.c.prog.slot_cap
-        n = self._width(typ)
+        n = width_of(typ)
         if any(cap[s] is None for s in range(typ[1].base, typ[1].base + n)):
             raise SpecError(f"zone '{typ[1].name}' has no capacity, so it is never full",
                             node.pos, "give the zone a capacity or capacities")
@@ -419,7 +392,7 @@ class Builtins(BoardBuiltins):
 
     def f_top(self, node, args):
         check_arity(node, len(args), 1, 2)
-        src, typ = self._slot_arg(node, args)
+        src, typ = slot_arg(node, args)
         src = self.ordered(node.args[0], src, typ, "top()")
         if len(args) == 2:
             self._whole_arg(node, args, 1, "the count")
@@ -429,7 +402,7 @@ class Builtins(BoardBuiltins):
 
     def f_bottom(self, node, args):
         check_arity(node, len(args), 1, 2)
-        src, typ = self._slot_arg(node, args)
+        src, typ = slot_arg(node, args)
         src = self.ordered(node.args[0], src, typ, "bottom()")
         if len(args) == 2:
             self._whole_arg(node, args, 1, "the count")
@@ -454,46 +427,46 @@ class Builtins(BoardBuiltins):
 
     def f_slots(self, node, args):
         check_arity(node, len(args), 1)
-        _, typ = self._slot_arg(node, args, zone_ok=True)
+        _, typ = slot_arg(node, args, zone_ok=True)
         n = typ[1].nslots
         return fresh_list(f"list(range({n}))", f"range({n})", True), T.list_of(T.INT)
 
     def f_open_slots(self, node, args):
         """The slot numbers of a zone that still have room (all of them if unbounded)."""
         check_arity(node, len(args), 1)
-        src, typ = self._slot_arg(node, args, zone_ok=True)
-        return fresh_list(f"B_open_slots(st.slots, {src}, {self._width(typ)}, "
+        src, typ = slot_arg(node, args, zone_ok=True)
+        return fresh_list(f"B_open_slots(st.slots, {src}, {width_of(typ)}, "
                           f"{self.table('capacity')})", unique=True), T.list_of(T.INT)
 
     def f_levels(self, node, args):
         check_arity(node, len(args), 1)
-        src, typ = self._slot_arg(node, args, zone_ok=True)
+        src, typ = slot_arg(node, args, zone_ok=True)
         src = self.ordered(node.args[0], src, typ, "levels()")
-        return f"B_levels(st.slots, {src}, {self._width(typ)})", T.list_of(T.INT)
+        return f"B_levels(st.slots, {src}, {width_of(typ)})", T.list_of(T.INT)
 
     def f_row(self, node, args):
         check_arity(node, len(args), 2)
-        src, typ = self._slot_arg(node, args, zone_ok=True)
+        src, typ = slot_arg(node, args, zone_ok=True)
         src = self.ordered(node.args[0], src, typ, "row()")
         self._whole_arg(node, args, 1, "the level")
-        return f"B_row(st.slots, {src}, {self._width(typ)}, {args[1][0]})", T.list_of(T.PIECE)
+        return f"B_row(st.slots, {src}, {width_of(typ)}, {args[1][0]})", T.list_of(T.PIECE)
 
     def f_column(self, node, args):
         check_arity(node, len(args), 1)
-        return f"{self.table('index')}[st.where[{self._piece_arg(node, args)}]]", T.INT
+        return f"{self.table('index')}[st.where[{piece_arg(node, args)}]]", T.INT
 
     def f_level(self, node, args):
         check_arity(node, len(args), 1)
-        return f"B_level(st, {self._ordered_piece(node, self._piece_arg(node, args))})", T.INT
+        return f"B_level(st, {self._ordered_piece(node, piece_arg(node, args))})", T.INT
 
     def f_under(self, node, args):
         check_arity(node, len(args), 1)
-        return (f"B_under(st, {self._ordered_piece(node, self._piece_arg(node, args))})",
+        return (f"B_under(st, {self._ordered_piece(node, piece_arg(node, args))})",
                 T.list_of(T.PIECE))
 
     def _neighbour(self, node, args, dslot, dlevel):
         check_arity(node, len(args), 1)
-        piece = self._ordered_piece(node, self._piece_arg(node, args))
+        piece = self._ordered_piece(node, piece_arg(node, args))
         return (f"B_neighbour(st, {piece}, {dslot}, {dlevel}, "
                 f"{self.table('index')}, {self.table('width')})"), T.PIECE
 

@@ -18,12 +18,11 @@ from ..lang import ast
 from ..lang import types as T
 from ..lang.ast import name_uses
 from ..lang.loader import LList, LStr
-from ..lang.parser import parse
 from ..runtime.model import CHANCE, DONE, SKIP, Alt, Decision
+from ..runtime.readers import WORK_LIMIT
 from .codegen import is_unique, paren
-from .expressions import Scope, counted_lines
+from .common import Part, Scope, counted_lines
 from .flowgraph import Flow
-from .steps import Part
 
 MAX_ACTIONS = 100_000
 _FIELD = re.compile(r"\{([^{}]*)\}")
@@ -147,7 +146,7 @@ class Decisions:
                                 "are the ones named by simultaneous:)", step.where_key(key),
                                 "remove " + key + ":")
         where = step.where("simultaneous")
-        node = parse(step["simultaneous"], "bindings")
+        node = self.c.parse(step["simultaneous"], "bindings")
         if len(node.items) != 1 or node.cond is not None or node.take is not None:
             raise SpecError("simultaneous: takes one binding, e.g. `p in players`", node.pos)
         b = node.items[0]
@@ -180,7 +179,7 @@ class Decisions:
     def _weight(self, opt, inner: Scope):
         if "weight" not in opt:
             return None
-        src = self.c.x.expect(parse(opt["weight"], "expression"), inner, T.INT,
+        src = self.c.x.expect(self.c.parse(opt["weight"], "expression"), inner, T.INT,
                               "a chance outcome's weight")
         return self.mod.expression(src, opt.where("weight"), "weight")
 
@@ -189,7 +188,7 @@ class Decisions:
         or a list of players, evaluated with the bindings bound); None: everyone."""
         if "visible_to" not in step:
             return None
-        src, typ = self.c.x.compile(parse(step["visible_to"], "expression"), inner)
+        src, typ = self.c.x.compile(self.c.parse(step["visible_to"], "expression"), inner)
         if typ not in (T.PLAYER, T.INT, T.ANY) and not (
                 T.is_list(typ) and T.elem(typ) in (T.PLAYER, T.INT, T.ANY)):
             raise SpecError(f"visible_to: names a player or a list of players, not "
@@ -289,7 +288,7 @@ class Decisions:
         """The listing lines of an option with bindings, the frame slots its values go
         to (the option's body reads them as locals), and each binding's (source, type)."""
         c = self.c
-        node = parse(opt["choose"], "bindings")
+        node = self.c.parse(opt["choose"], "bindings")
         if node.take is not None:
             raise SpecError("a choice's bindings take no `while` (it is for a `for` step and "
                             "for generators)", node.take.pos, "write the condition with where")
@@ -350,7 +349,7 @@ class Decisions:
                 lines.append((depth, f"for {var} in {src}:", b.source.pos))
             else:
                 bind = [(0, f"{hoisted} = {src}", None)] if ast.uncounted(b.source) \
-                    else counted_lines(hoisted, src, pos)
+                    else counted_lines(hoisted, src, pos, WORK_LIMIT)
                 bind[0] = (0, bind[0][1], b.source.pos)      # errors: at the source
                 if dependent:
                     lines += [(d + depth, text, p) for d, text, p in bind]
@@ -420,7 +419,7 @@ class Decisions:
                 parts.append(self.mod.const(text[last:m.start()]))
             base = template.pos_at(m.start(1)) if isinstance(template, LStr) else NOWHERE
             sub = LStr.at(m.group(1), base)
-            src, typ = self.c.x.compile(parse(sub, "expression"), scope)
+            src, typ = self.c.x.compile(self.c.parse(sub, "expression"), scope)
             if typ == T.PIECE and self.c.prog.piece_namer:    # names that change
                 parts.append(f"B_piece_name_now(st, {src})")
             elif typ == T.PIECE:
@@ -433,13 +432,12 @@ class Decisions:
         joined = " + ".join(parts) if parts else self.mod.const("")
         return self.mod.expression(joined, getattr(template, "pos", NOWHERE), "label")
 
-    @staticmethod
-    def _check_constant_player(step, players: int) -> None:
+    def _check_constant_player(self, step, players: int) -> None:
         """A deciding player given as a constant must be a seat of this game."""
         text = step["player"]
         value = text if isinstance(text, int) and not isinstance(text, bool) else None
         if value is None and isinstance(text, str):
-            node = parse(text, "expression")
+            node = self.c.parse(text, "expression")
             if isinstance(node, ast.Const) and type(node.value) is int:
                 value = node.value
         if value is not None and not 0 <= value < players:

@@ -18,11 +18,13 @@ from ..lang.types import type_of_value
 from ..runtime import effects, readers, values
 from ..runtime.model import Block, Proc, Program, ZoneInfo
 from . import steps
+from .boards import Boards
 from .builtins import AGGREGATES, Builtins
 from .codegen import Module
+from .common import Scope
 from .deadcode import Usage
 from .decisions import Decisions
-from .expressions import ExprCompiler, Scope
+from .expressions import ExprCompiler
 from .flowgraph import FlowGraph
 from .layout import VAR_TYPES, Layout
 from .names import SPECIAL_NAMES, Names
@@ -34,6 +36,12 @@ __all__ = ["Compiler", "plain", "type_of_value"]
 
 
 HELPERS = {**readers.HELPERS, **steps.HELPERS, **effects.HELPERS, **values.HELPERS}
+
+
+def catalogue(*emitters) -> dict:
+    """The builtin functions of the rule language: name -> the emitter's f_<name> method,
+    over the stages that emit builtins (builtins.py, boards.py)."""
+    return {n[2:]: getattr(e, n) for e in emitters for n in dir(e) if n.startswith("f_")}
 
 
 def _no_decimals(node, pos) -> None:
@@ -82,9 +90,12 @@ class Compiler:
         self.pvar_types: list = []
         self.attr_types: dict = {}
         self.flow = FlowGraph()
+        # the stages: each reaches the others through this object (self.c.x, ...)
         self.x = ExprCompiler(self)
         self.names = Names(self)
         self.builtins = Builtins(self)
+        self.boards = Boards(self)
+        self.catalogue = catalogue(self.builtins, self.boards)
         self.layout = Layout(self)
         self.steps = Steps(self)
         self.decisions = Decisions(self)
@@ -149,6 +160,10 @@ class Compiler:
         p.module = self.mod
         return p
 
+    def parse(self, text, start: str = "expression"):
+        """Rule text to its AST (lang/parser.py): the stages parse through the driver."""
+        return parse(text, start)
+
     def expression(self, text):
         """Compile rule text against this program, after the fact: fn(state) -> value."""
         scope = Scope()
@@ -165,7 +180,7 @@ class Compiler:
         seen: dict = {}
         sections = [("zone", "zones"), ("variable", "variables"), ("data table", "data"),
                     ("enum", "enums"), ("function", "functions")]
-        builtin = {n[2:] for n in dir(self.builtins) if n.startswith("f_")} | set(AGGREGATES)
+        builtin = set(self.catalogue) | set(AGGREGATES)
         for what, section in sections:
             block = self.doc.get(section, LMap())
             for name in block:

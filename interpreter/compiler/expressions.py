@@ -17,6 +17,7 @@ from ..lang import types as T
 from ..runtime.readers import WORK_LIMIT
 from ..runtime.values import B_frac
 from .codegen import MISSING, paren
+from .common import Scope, counted_lines
 
 _COMPARE = ("==", "!=", "<", "<=", ">", ">=")
 WHOLE_HINT = "'/' gives exact fractions; x // 1 is x rounded down (or divide with //)"
@@ -28,68 +29,6 @@ def _plain_arithmetic(src: str) -> bool:
     return len(src) < 40 and re.fullmatch(r"[\w\s+\-*%/()\[\]]*", src) is not None \
         and re.search(r"[A-Za-z_]\w*\s*\(", src) is None \
         and all(m in ("L",) for m in re.findall(r"([A-Za-z_]\w*)\[", src))
-
-
-def check_arity(node, n: int, lo: int, hi: int | None = None):
-    hi = lo if hi is None else hi
-    if not lo <= n <= hi:
-        want = f"{lo}" if lo == hi else f"{lo} to {hi}"
-        raise SpecError(f"{node.name}() takes {want} argument{'s' if hi != 1 else ''}, "
-                        f"not {n}", node.pos)
-
-
-class Var:
-    """A name of the rule text: the Python source that reads it, its type, and its slot
-    in the frame's locals (None for a Python local or an inlined argument)."""
-
-    __slots__ = ("src", "typ", "slot")
-
-    def __init__(self, src: str, typ: tuple, slot: int | None = None):
-        self.src, self.typ, self.slot = src, typ, slot
-
-
-class Scope:
-    """Local names of one procedure (and the blocks and generators inside it)."""
-
-    def __init__(self, names: dict | None = None, counter: list | None = None):
-        self.names = dict(names or {})      # name -> Var
-        self.counter = counter if counter is not None else [0]
-
-    def child(self) -> "Scope":
-        return Scope(self.names, self.counter)
-
-    def alias(self, name: str, src: str, typ: tuple) -> None:
-        """A name that stands for an expression (an inlined function's argument)."""
-        self.names[name] = Var(src, typ)
-
-    def add(self, name: str, typ: tuple) -> int:
-        """A local kept in the frame (it lives across decisions): L[slot]."""
-        slot = self.counter[0]
-        self.counter[0] += 1
-        self.names[name] = Var(f"L[{slot}]", typ, slot)
-        return slot
-
-    def local(self, name: str, typ: tuple) -> str:
-        """A local of one generated function (a generator's variable): a Python name."""
-        n = self.counter[0]
-        self.counter[0] += 1
-        src = f"v{n}"
-        self.names[name] = Var(src, typ)
-        return src
-
-    @property
-    def size(self) -> int:
-        return self.counter[0]
-
-
-def counted_lines(name: str, src: str, pos: str, depth: int = 0) -> list:
-    """Statements that bind `name` to a source's items and count them against the work
-    budget before any is taken (readers.B_work, inline: a loop written as statements
-    spends no call on it). `pos`: the source's position, as a constant."""
-    return [(depth, f"{name} = {src}", None),
-            (depth, f"B_spent[0] += len({name})", None),
-            (depth, f"if B_spent[0] > {WORK_LIMIT}:", None),
-            (depth + 1, f"B_work_over({pos})", None)]
 
 
 class Gen:
@@ -117,7 +56,8 @@ class Gen:
         """As a loop (lines at indent 0): on_item runs for every item that passes."""
         if self.counted is not None:
             tmp, src, pos = self.counted
-            lines = counted_lines(tmp, src, pos) + [(0, f"for {self.var} in {tmp}:", None)]
+            lines = counted_lines(tmp, src, pos, WORK_LIMIT) + [
+                (0, f"for {self.var} in {tmp}:", None)]
         else:
             lines = [(0, f"for {self.var} in {self.items}:", None)]
         if self.take is not None:
@@ -284,7 +224,7 @@ class ExprCompiler:
         return call, T.slot(z)
 
     def x_Region(self, node, scope):
-        return self.c.builtins.region(node, scope)
+        return self.c.boards.region(node, scope)
 
     # -- operators ----------------------------------------------------------------------
     def x_Cond(self, node, scope):

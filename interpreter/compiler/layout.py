@@ -16,7 +16,6 @@ from fractions import Fraction
 from ..errors import NOWHERE, SpecError, did_you_mean
 from ..lang import types as T
 from ..lang.loader import LList, LMap, LStr, plain
-from ..lang.parser import parse
 from ..runtime.geometry import NO_LINE, geometry
 from ..runtime.model import Namer, ZoneInfo
 from ..runtime.readers import reset_work
@@ -27,7 +26,7 @@ from ..runtime.templates import (
     template_parts,
     value_text,
 )
-from .expressions import Scope
+from .common import Scope
 
 MAX_PIECES = 100_000
 MAX_SLOTS = 100_000
@@ -61,7 +60,7 @@ class Layout:
         if not isinstance(text, str):
             value = plain(text)
             return lambda L: value
-        fn, _ = self.c.x.function(parse(text, "expression"), scope)
+        fn, _ = self.c.x.function(self.c.parse(text, "expression"), scope)
         pos = getattr(text, "pos", NOWHERE)
 
         def const(L):

@@ -12,32 +12,21 @@ decisions, rule calls, turns and the loops and branches around them are frames.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from ..errors import NOWHERE, Pos, RuleError, SpecError, did_you_mean
 from ..lang import ast
 from ..lang import types as T
 from ..lang.loader import LList, LMap
-from ..lang.parser import parse
 from ..runtime.model import Block, Loop
 from ..runtime.readers import B_piece_name_now
 from .codegen import MISSING, paren
-from .expressions import Scope
+from .common import Part, Scope
 from .flowgraph import Flow
 
 STEP_SHAPES = ("choose_one", "choose", "turns", "match", "repeat", "while", "for", "if", "do")
 MAX_WHILE = 10_000
 MAX_RULE_CHAIN = 50     # rules compiled each inside the one that first calls it
-
-
-@dataclass
-class Part:
-    """A compiled step: Python lines (native) or engine instructions (stack)."""
-    lines: list = field(default_factory=list)     # (indent, line, pos)
-    items: list = field(default_factory=list)     # (instruction, pos)
-    native: bool = True
-    ends_game: bool = False
-    tail: bool = False      # lines that end a generated function (they push a frame)
 
 
 @dataclass
@@ -191,7 +180,7 @@ class Steps:
     # -- one step ---------------------------------------------------------------------------
     def step(self, step, scope: Scope, where: Pos) -> Part:
         if isinstance(step, str):
-            node = parse(step, "statement")
+            node = self.c.parse(step, "statement")
             return self.statement(node, scope)
         if not isinstance(step, dict):
             raise SpecError("a step is a statement or a mapping", where)
@@ -232,7 +221,7 @@ class Steps:
         """The source of rule text (a YAML number or boolean is a constant)."""
         if isinstance(text, (bool, int)):
             return self.mod.literal(text)
-        node = parse(text, "expression")
+        node = self.c.parse(text, "expression")
         if want is not None:
             return self.c.x.expect(node, scope, want, what)
         return self.c.x.compile(node, scope)[0]
@@ -294,7 +283,7 @@ class Steps:
         return Part(items=[(if_, pos)], native=False)
 
     def step_for(self, step, scope, pos) -> Part:
-        node = parse(step["for"], "bindings")
+        node = self.c.parse(step["for"], "bindings")
         if len(node.items) != 1:
             raise SpecError("for takes one binding (x in ...)", node.pos)
         b = node.items[0]
@@ -440,7 +429,7 @@ class Steps:
         return Part(items=[(turns, pos)], native=False)
 
     def step_match(self, step, scope, pos) -> Part:
-        subject, styp = self.c.x.compile(parse(step["match"], "expression"), scope)
+        subject, styp = self.c.x.compile(self.c.parse(step["match"], "expression"), scope)
         enums = self.c.enums
         cases = {}
         for key, body in step["cases"].items():

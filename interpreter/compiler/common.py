@@ -1,0 +1,125 @@
+"""What the compiler's stages share: the locals of generated code, a compiled step, the
+work budget's inline count, and the checks of a builtin call's arguments.
+
+Input: nothing (definitions only; the stages use them). Output: Scope and Var (the names
+of rule text and the Python that reads them), Part (a compiled step), counted_lines,
+call_params, and the argument checks of builtins.py and boards.py. A leaf: it imports
+only level-1 modules (errors, lang/types), so that no stage imports another stage
+(docs/architecture.md); the stages reach one another through the Compiler.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from ..errors import SpecError
+from ..lang import types as T
+
+
+class Var:
+    """A name of the rule text: the Python source that reads it, its type, and its slot
+    in the frame's locals (None for a Python local or an inlined argument)."""
+
+    __slots__ = ("src", "typ", "slot")
+
+    def __init__(self, src: str, typ: tuple, slot: int | None = None):
+        self.src, self.typ, self.slot = src, typ, slot
+
+
+class Scope:
+    """Local names of one procedure (and the blocks and generators inside it)."""
+
+    def __init__(self, names: dict | None = None, counter: list | None = None):
+        self.names = dict(names or {})      # name -> Var
+        self.counter = counter if counter is not None else [0]
+
+    def child(self) -> Scope:
+        return Scope(self.names, self.counter)
+
+    def alias(self, name: str, src: str, typ: tuple) -> None:
+        """A name that stands for an expression (an inlined function's argument)."""
+        self.names[name] = Var(src, typ)
+
+    def add(self, name: str, typ: tuple) -> int:
+        """A local kept in the frame (it lives across decisions): L[slot]."""
+        slot = self.counter[0]
+        self.counter[0] += 1
+        self.names[name] = Var(f"L[{slot}]", typ, slot)
+        return slot
+
+    def local(self, name: str, typ: tuple) -> str:
+        """A local of one generated function (a generator's variable): a Python name."""
+        n = self.counter[0]
+        self.counter[0] += 1
+        src = f"v{n}"
+        self.names[name] = Var(src, typ)
+        return src
+
+    @property
+    def size(self) -> int:
+        return self.counter[0]
+
+
+@dataclass
+class Part:
+    """A compiled step: Python lines (native) or engine instructions (stack)."""
+    lines: list = field(default_factory=list)     # (indent, line, pos)
+    items: list = field(default_factory=list)     # (instruction, pos)
+    native: bool = True
+    ends_game: bool = False
+    tail: bool = False      # lines that end a generated function (they push a frame)
+
+
+def counted_lines(name: str, src: str, pos: str, limit: int, depth: int = 0) -> list:
+    """Statements that bind `name` to a source's items and count them against the work
+    budget before any is taken (readers.B_work, inline: a loop written as statements
+    spends no call on it). `pos`: the source's position, as a constant; `limit`: the
+    budget (readers.WORK_LIMIT), written as a literal."""
+    return [(depth, f"{name} = {src}", None),
+            (depth, f"B_spent[0] += len({name})", None),
+            (depth, f"if B_spent[0] > {limit}:", None),
+            (depth + 1, f"B_work_over({pos})", None)]
+
+
+def call_params(scope: Scope, text: str) -> list:
+    """The parameters of a generated function whose body is `text`, called where
+    `scope`'s names are: the state, the frame's locals if it reads them, and the
+    Python locals of the call site that it reads."""
+    outer = set()       # the Python locals the call site has: those the names read
+    for var in scope.names.values():
+        bound = set(re.findall(r"\b(?:lambda|for) (v[0-9]+)\b", var.src))
+        outer |= set(re.findall(r"\bv[0-9]+\b", var.src)) - bound
+    return ["st"] + (["L"] if re.search(r"\bL\b", text) else []) + sorted(
+        v for v in outer if re.search(rf"\b{v}\b", text))
+
+
+# -- a builtin call's arguments: node is the call (ast.Func), args its (source, type) pairs
+def check_arity(node, n: int, lo: int, hi: int | None = None):
+    hi = lo if hi is None else hi
+    if not lo <= n <= hi:
+        want = f"{lo}" if lo == hi else f"{lo} to {hi}"
+        raise SpecError(f"{node.name}() takes {want} argument{'s' if hi != 1 else ''}, "
+                        f"not {n}", node.pos)
+
+
+def slot_arg(node, args, i=0, zone_ok=False):
+    src, typ = args[i]
+    if typ[0] == "slot" or (zone_ok and typ[0] == "zone"):
+        return src, typ
+    want = "a zone or one of its slots" if zone_ok else "a zone of one slot (or zone[i])"
+    raise SpecError(f"{node.name}() needs {want} here, not {T.describe(typ)}",
+                    node.args[i].pos)
+
+
+def piece_arg(node, args, i=0) -> str:
+    src, typ = args[i]
+    if typ not in (T.PIECE, T.ANY, T.NONE):
+        raise SpecError(f"{node.name}() needs a piece, not {T.describe(typ)}",
+                        node.args[i].pos)
+    return src
+
+
+def width_of(typ) -> int:
+    """The slots of a zone's type (a slot's: 1)."""
+    return typ[1].nslots if typ[0] == "zone" else 1
