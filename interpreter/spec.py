@@ -192,21 +192,23 @@ class Spec:
             game = self._games[key] = Game(prog, self)
         return Game(game.prog, self, recall=True) if recall else game
 
-    def validate(self) -> None:
-        """Compile for every player count and every option choice: every rule is checked."""
+    def validate(self) -> list:
+        """Compile for every player count and every option choice: every rule is checked.
+        -> the games compiled (each once)."""
         lo, hi = self.player_range
         decl = self.doc.get("options", LMap())
-        self.game(lo)
+        games = [self.game(lo)]
         for key, o in decl.items():
             for choice in o.get("choices", []):
                 rng = o.get("players", {}).get(choice)
                 n = int(rng["min"]) if rng else lo
-                self.game(n, {str(key): plain(choice)})
+                games.append(self.game(n, {str(key): plain(choice)}))
         for name, r in rulings.declared(self.base_doc).items():
             for reading in rulings.readings(r):
-                self.game(lo, {str(name): reading})
+                games.append(self.game(lo, {str(name): reading}))
         if hi != lo:
-            self.game(hi)
+            games.append(self.game(hi))
+        return list({id(g): g for g in games}.values())
 
 
 def canonical_text(doc) -> str:

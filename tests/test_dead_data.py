@@ -6,8 +6,13 @@ from pathlib import Path
 import pytest
 
 from tabula_rules.tools.cli import main
-from tabula_rules.compiler.deadcode import dead_data
+from tabula_rules.compiler import deadcode
 from tabula_rules.spec import Spec, load_spec
+
+
+def dead_data(spec) -> list:
+    """The warnings of the programs Spec.validate compiles (as `tabula validate`)."""
+    return deadcode.dead_data(spec.doc, [g.prog for g in spec.validate()])
 
 SPEC = """\
 game: {id: dead, name: Dead, source: none, players: {min: 2, max: 2}}

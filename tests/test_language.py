@@ -801,8 +801,7 @@ def geometry_value(tmp_path, expression: str):
     path = tmp_path / "g.yaml"
     path.write_text(GEOMETRY)
     game = Spec(path).game(2)
-    fn, _ = game.prog.compiler.expression(expression)
-    return fn(game.new_state(seed=0))
+    return game.prog.compile_expression(expression)(game.new_state(seed=0))
 
 
 def cells_xy(tmp_path, expression):
@@ -893,7 +892,9 @@ def test_a_new_turn_keeps_the_facts_that_do_not_read_whose_turn_it_is(tmp_path):
     st = game.new_state(seed=1)
     st.apply(st.legal_actions()[0])          # a move, then a new turn, then the choice
     tables = {key for key, table in st.facts.items() if table}
-    reds_key, mine_key = sorted(k for k, _ in game.prog.compiler.builtins.kept)
+    # the two functions' kept tables: keyed by their generated names, F0 and F1
+    reds_key, mine_key = sorted(k for k in game.prog.module.ns
+                                if k[0] == "F" and k[1:].isdigit())
     assert game.prog.turn_facts == (mine_key,)
     assert reds_key in tables                # computed by `until`, kept by the new turn
     assert mine_key not in tables            # read the old turn's player: dropped

@@ -58,8 +58,7 @@ def table(st):
 
 
 def value(st, text):
-    fn, _ = st.prog.compiler.expression(text)
-    return fn(st)
+    return st.prog.compile_expression(text)(st)
 
 
 # one decision after another, each changing the disc on the table: turn it, strengthen it

@@ -173,8 +173,7 @@ class ActionSpace:
         return Domain(hi - lo + 1, "number", lo=lo)
 
     def _enum(self, name) -> list:
-        comp = self.prog.compiler
-        return list(comp.enums[name]) if comp is not None else []
+        return list(self.prog.enums.get(name, ()))
 
     def _ns(self) -> dict:
         mod = self.prog.module

@@ -1,6 +1,6 @@
 """Dead data: what a spec declares that no rule can read (`tabula validate` warns).
 
-What the rules read is recorded while they are compiled (Compiler.usage), so it is what
+What the rules read is recorded while they are compiled (Program.usage), so it is what
 the compiled program reads, not what a text search finds:
 
 - a `data:` entry is read where an expression names it (rules, functions, labels,
@@ -17,24 +17,25 @@ the compiled program reads, not what a text search finds:
   Setting a changeable attribute is not reading it.
 
 A spec is compiled for each player count and option choice (Spec.validate); a name is
-read if any of those programs reads it."""
+read if any of those programs reads it: dead_data takes the spec's document and those
+programs (each one's Program.usage, filled while it was compiled)."""
 from __future__ import annotations
 
 from ..errors import SpecError
-from ..lang.ast import name_uses
 from ..lang.loader import LMap
-from ..lang.parser import parse
-from .layout import Layout
+from ..runtime.templates import template_fields
 
 
 class Usage:
     """What one compiled program reads: data entries read whole, data tables' keys read
-    at a constant key, piece attributes read."""
+    at a constant key, piece attributes read, and the names each component's own
+    expressions (count, attributes) read."""
 
     def __init__(self):
         self.whole: set = set()
         self.keys: dict = {}
         self.attrs: set = set()
+        self.own: dict = {}          # component -> names (layout.py fills it)
 
 
 def plain_key(k):
@@ -42,34 +43,22 @@ def plain_key(k):
     return k if isinstance(k, (bool, int)) else str(k)
 
 
-def _own_uses(comp) -> set:
-    """The names a component's own expressions (count, attributes) read."""
-    out: set = set()
-    texts = [comp.get("count")] + list(comp.get("attributes", LMap()).values())
-    for text in texts:
-        if isinstance(text, str):
-            try:
-                out |= set(name_uses(parse(text, "expression")))
-            except SpecError:
-                pass
-    return out
-
-
-def dead_data(spec) -> list:
+def dead_data(doc, programs) -> list:
     """Warnings (SpecError, kind 'warning') for every data entry, data table key and
-    component attribute no rule reads, in the order of the spec. Compiles the spec's
-    games (Spec.validate) if they are not compiled yet."""
-    spec.validate()
+    component attribute that none of the programs compiled from `doc` reads, in the order
+    of the spec (the programs: Spec.validate's, one for each player count and choice)."""
     whole: set = set()
     keys: dict = {}
     attrs: set = set()
-    for game in list(spec._games.values()):
-        use = game.prog.compiler.usage
+    own: dict = {}
+    for prog in programs:
+        use = prog.usage
         whole |= use.whole
         attrs |= use.attrs
         for k, v in use.keys.items():
             keys.setdefault(k, set()).update(v)
-    doc = spec.doc
+        for k, v in use.own.items():
+            own.setdefault(k, set()).update(v)
     out = []
     data = doc.get("data", LMap())
     for name, entry in data.items():
@@ -88,13 +77,13 @@ def dead_data(spec) -> list:
                         value.where_key(k), f"{name}[{plain_key(k)!r}] is read nowhere (a "
                         "computed key reads every key): use it, or remove it", kind="warning"))
     for cname, comp in doc.get("components", LMap()).items():
-        shown = set(Layout.template_fields(comp, cname))
-        own = _own_uses(comp)
+        shown = set(template_fields(str(comp.get("name", cname))))
+        reads = own.get(str(cname), set())
         for section in ("for_each", "attributes"):
             block = comp.get(section, LMap())
             for a in block:
                 a = str(a)
-                if a in attrs or a in shown or (section == "for_each" and a in own):
+                if a in attrs or a in shown or (section == "for_each" and a in reads):
                     continue
                 out.append(SpecError(f"attribute '{a}' of component '{cname}' is never read "
                                      "by a rule", block.where_key(a),

@@ -156,16 +156,27 @@ class Compiler:
                             "call it from setup, play or another rule, or remove it")
         p.turn_facts = self.builtins.facts_of_the_turn()
         p.graph = g.graph
-        p.compiler = self          # for expressions compiled later (scenarios, tools)
         p.module = self.mod
+        self._tell(p)
         return p
+
+    def _tell(self, p: Program) -> None:
+        """What the tools may ask of the program (model.Program's last fields)."""
+        p.attr_types = self.attr_types
+        p.var_types = {**dict(zip(p.gvar_names, self.gvar_types)),
+                       **dict(zip(p.pvar_names, self.pvar_types))}
+        p.enums = {k: tuple(v) for k, v in self.enums.items()}
+        p.step_ids = self.flow.step_ids
+        p.usage = self.usage
+        p.compile_expression = lambda text: self.expression(text)[0]
 
     def parse(self, text, start: str = "expression"):
         """Rule text to its AST (lang/parser.py): the stages parse through the driver."""
         return parse(text, start)
 
     def expression(self, text):
-        """Compile rule text against this program, after the fact: fn(state) -> value."""
+        """Compile rule text against this program, after the fact: (fn(state) -> value,
+        its static type)."""
         scope = Scope()
         fn, typ = self.x.function(parse(text, "expression"), scope)
         size = max(scope.size, 1)

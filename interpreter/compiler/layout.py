@@ -15,6 +15,7 @@ from fractions import Fraction
 
 from ..errors import NOWHERE, SpecError, did_you_mean
 from ..lang import types as T
+from ..lang.ast import name_uses
 from ..lang.loader import LList, LMap, LStr, plain
 from ..runtime.geometry import NO_LINE, geometry
 from ..runtime.model import Namer, ZoneInfo
@@ -54,13 +55,16 @@ class Layout:
         self.components()
 
     # -- values computed from data, enums and options --------------------------------------
-    def const_fn(self, text, scope):
+    def const_fn(self, text, scope, uses: set | None = None):
         """Compile text that depends only on data, enums, options and the scope's names:
-        fn(locals) -> value."""
+        fn(locals) -> value. `uses`, if given, gathers the names the text reads."""
         if not isinstance(text, str):
             value = plain(text)
             return lambda L: value
-        fn, _ = self.c.x.function(self.c.parse(text, "expression"), scope)
+        node = self.c.parse(text, "expression")
+        if uses is not None:
+            uses.update(name_uses(node))
+        fn, _ = self.c.x.function(node, scope)
         pos = getattr(text, "pos", NOWHERE)
 
         def const(L):
@@ -315,8 +319,10 @@ class Layout:
             extra = comp.get("attributes", LMap())
             changing = self.changeable_of(comp, names + [str(a) for a in extra])
             ascope = scope.child()
-            computed = [(str(an), self.const_fn(extra[an], ascope)) for an in extra]
-            count_fn = self.const_fn(comp.get("count", 1), ascope)
+            # what they read (deadcode.py: a for_each name they use is read)
+            own = c.usage.own.setdefault(str(cname), set())
+            computed = [(str(an), self.const_fn(extra[an], ascope, own)) for an in extra]
+            count_fn = self.const_fn(comp.get("count", 1), ascope, own)
             size = max(ascope.size, len(names)) + 1
             combos = 1
             for _, v in axes:                  # counted before any is made

@@ -188,5 +188,14 @@ class Program:
     turn_facts: tuple = ()    # the keys of State.facts that read whose turn it is
     max_depth: int = 200
     graph: object = None
-    compiler: object = None
     module: object = None     # the generated code (codegen.Module): source and line table
+    # what the compiler tells the tools (compiler/driver.py fills these when it is done):
+    # a tool reads them here and never reaches into the compiler. Types are lang/types.py's
+    attr_types: dict = field(default_factory=dict)   # piece attribute -> its static type
+    var_types: dict = field(default_factory=dict)    # variable (global or per player) -> type
+    enums: dict = field(default_factory=dict)        # enum -> its values (texts), in order
+    step_ids: dict = field(default_factory=dict)     # id of a step or option -> graph node
+    usage: object = None      # what the rules read of data and attributes (deadcode.Usage)
+    # rule text compiled against this program, after the fact (scenarios, tools):
+    # compile_expression(text) -> fn(state) -> value; a located SpecError if it is wrong
+    compile_expression: object = None

@@ -232,7 +232,7 @@ def rule_ids(spec: Spec, players: int, options: dict | None) -> list:
     """Every id that can fire in a spec: id'd steps and options, `rule:NAME`, and
     `points:ID` for scoring rules."""
     prog = spec.game(players, options).prog
-    ids = set(prog.compiler.step_ids)
+    ids = set(prog.step_ids)
     ids |= {f"rule:{name}" for name in prog.procs}
     ids |= {f"points:{rid}" for rid, _ in prog.points}
     return sorted(ids)

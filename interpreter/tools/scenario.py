@@ -316,7 +316,7 @@ def _take(st: State, free: dict, item, pos: Pos) -> int:
             raise ScenarioFailure(f"'{n}' cannot be given its {a}: its component does not "
                                   "declare it changeable", attrs.where_key(a)
                                   if hasattr(attrs, "where_key") else pos)
-        value = _value(st, v, prog.compiler.attr_types[a])
+        value = _value(st, v, prog.attr_types[a])
         if not _fits(prog, a, value):
             raise ScenarioFailure(f"'{v}' is not a value of {a} (as its component gives it: "
                                   f"{prog.piece_attrs[a][pid]!r})", attrs.where(a)
@@ -355,11 +355,11 @@ def _seen(st: State, names, pid: int, like):
 
 def _fits(prog, attr: str, value) -> bool:
     """Can a changeable attribute hold this value (its type: its initial value's)?"""
-    typ = prog.compiler.attr_types[attr]
+    typ = prog.attr_types[attr]
     if value is None or typ == T.ANY:
         return True
     if typ[0] == "enum":
-        return value in prog.compiler.enums[typ[1]]
+        return value in prog.enums[typ[1]]
     return T.compatible(typ, T.type_of_value(value))
 
 
@@ -407,7 +407,7 @@ def _read_name(prog, namer, name: str):
     values = {}
     for i, field in enumerate(fields):
         text = m.group(f"f{i}")
-        typ = prog.compiler.attr_types[field]
+        typ = prog.attr_types[field]
         if typ == T.INT:
             if not re.fullmatch(r"-?[0-9]+", text):
                 return None
@@ -531,8 +531,7 @@ def _value(st: State, value, typ):
     """A variable's value in a scenario: as written, or, for a variable that holds a
     player, a piece or a cell, rule text evaluated in the position (`board[5, 4]`)."""
     if isinstance(value, str) and typ[0] in ("slot", "piece", "player"):
-        fn, _ = st.prog.compiler.expression(value)
-        return fn(st)
+        return st.prog.compile_expression(value)(st)
     if typ == T.NUM and isinstance(value, str):
         return _number(value, getattr(value, "pos", NOWHERE))
     return plain(value)
@@ -564,17 +563,16 @@ def _numbers(row, where) -> list:
 
 def _set_variables(st: State, variables: LMap) -> None:
     prog = st.prog
-    comp = prog.compiler
     for name, value in variables.items():
         name = str(name)
         if name in prog.gvar_names:
             i = prog.gvar_names.index(name)
-            st.gv[i] = _value(st, value, comp.gvar_types[i])
+            st.gv[i] = _value(st, value, prog.var_types[name])
         elif name in prog.pvar_names:
             i = prog.pvar_names.index(name)
             for k, v, _, _ in _per_player(value, prog.players, variables.where(name),
                                           f"'{name}'"):
-                st.pv[k][i] = _value(st, v, comp.pvar_types[i])
+                st.pv[k][i] = _value(st, v, prog.var_types[name])
         else:
             raise ScenarioFailure(f"unknown variable '{name}'", variables.where_key(name))
 
@@ -682,13 +680,13 @@ def _check_table(st: State, expect: LMap) -> None:
         name = str(name)
         if name in prog.gvar_names:
             i = prog.gvar_names.index(name)
-            got, want = st.gv[i], _expected(value, prog.compiler.gvar_types[i])
+            got, want = st.gv[i], _expected(value, prog.var_types[name])
             if got != want:
                 raise ScenarioFailure(f"{name}: expected {want}, found {got}", where)
         elif name in prog.pvar_names:
             i = prog.pvar_names.index(name)
             for k, v, at, _ in _per_player(value, prog.players, where, f"'{name}'"):
-                want = _expected(v, prog.compiler.pvar_types[i])
+                want = _expected(v, prog.var_types[name])
                 if st.pv[k][i] != want:
                     raise ScenarioFailure(f"{name} of player {k}: expected {want}, "
                                           f"found {st.pv[k][i]}", at)

@@ -150,19 +150,17 @@ def abbreviate(names) -> dict:
 def _perturbable(prog, viewer) -> list | None:
     """The variables the viewer cannot see, as (kind, index, player) to change in sampled
     worlds; None if one of them is of a type that cannot be changed blindly."""
-    comp = prog.compiler
-    gtypes = getattr(comp, "gvar_types", None)
-    ptypes = getattr(comp, "pvar_types", None)
-    if gtypes is None or ptypes is None:
+    types = prog.var_types
+    if not types and (prog.gvar_names or prog.pvar_names):
         return None
     out = []
     for i, vis in enumerate(prog.gvar_vis):
         if vis != "public":
-            out.append(("g", i, None, gtypes[i]))
+            out.append(("g", i, None, types[prog.gvar_names[i]]))
     for i, vis in enumerate(prog.pvar_vis):
         for p in range(prog.players):
             if vis == "hidden" or (vis == "owner" and p != viewer):
-                out.append(("p", i, p, ptypes[i]))
+                out.append(("p", i, p, types[prog.pvar_names[i]]))
     if any(t[0] not in ("int", "bool", "player") for *_, t in out):
         return None
     return out
@@ -224,11 +222,9 @@ class Drawer:
         self.width = max(60, int(width))
         self.title = title or game.id
         self.codes = abbreviate(self.prog.piece_names)
-        comp = self.prog.compiler
-        self.gtypes = list(getattr(comp, "gvar_types", None) or
-                           [("any",)] * len(self.prog.gvar_names))
-        self.ptypes = list(getattr(comp, "pvar_types", None) or
-                           [("any",)] * len(self.prog.pvar_names))
+        types = self.prog.var_types
+        self.gtypes = [types.get(n, ("any",)) for n in self.prog.gvar_names]
+        self.ptypes = [types.get(n, ("any",)) for n in self.prog.pvar_names]
 
     # -- codes --------------------------------------------------------------------------------
     def code(self, name: str) -> str:
