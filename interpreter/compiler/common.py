@@ -3,7 +3,8 @@ work budget's inline count, and the checks of a builtin call's arguments.
 
 Input: nothing (definitions only; the stages use them). Output: Scope and Var (the names
 of rule text and the Python that reads them), Part (a compiled step), counted_lines,
-call_params, and the argument checks of builtins.py and boards.py. A leaf: it imports
+call_params, merged (registries joined, a name defined twice refused), and the argument
+checks of builtins.py and boards.py. A leaf: it imports
 only level-1 modules (errors, lang/types), so that no stage imports another stage
 (docs/architecture.md); the stages reach one another through the Compiler.
 """
@@ -92,6 +93,25 @@ def call_params(scope: Scope, text: str) -> list:
         outer |= set(re.findall(r"\bv[0-9]+\b", var.src)) - bound
     return ["st"] + (["L"] if re.search(r"\bL\b", text) else []) + sorted(
         v for v in outer if re.search(rf"\b{v}\b", text))
+
+
+def merged(what: str, *tables: dict) -> dict:
+    """The tables (name -> value) as one. A name two of them define is refused at once,
+    an internal error (ValueError) when the package is imported: merged silently, one
+    would overwrite the other and generated code would call the wrong one."""
+    out: dict = {}
+    for table in tables:
+        for name, value in table.items():
+            if name in out:
+                raise ValueError(f"internal error: the {what} '{name}' is defined twice "
+                                 f"({_where(out[name])} and {_where(value)})")
+            out[name] = value
+    return out
+
+
+def _where(value) -> str:
+    module = getattr(value, "__module__", None) or type(value).__module__
+    return f"{module}.{getattr(value, '__qualname__', type(value).__name__)}"
 
 
 # -- a builtin call's arguments: node is the call (ast.Func), args its (source, type) pairs

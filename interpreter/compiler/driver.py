@@ -21,7 +21,7 @@ from . import steps
 from .boards import Boards
 from .builtins import AGGREGATES, Builtins
 from .codegen import Module
-from .common import Scope
+from .common import Scope, merged
 from .deadcode import Usage
 from .decisions import Decisions
 from .expressions import ExprCompiler
@@ -34,14 +34,16 @@ ANY_ZONE = ZoneInfo("any zone", "any", False, 1, 0, "public", [None])
 VAR_TYPES.setdefault("cell", T.slot(ANY_ZONE))
 __all__ = ["Compiler", "plain", "type_of_value"]
 
-
-HELPERS = {**readers.HELPERS, **steps.HELPERS, **effects.HELPERS, **values.HELPERS}
+# the namespace of generated code: every helper it calls, each name defined once
+HELPERS = merged("generated-code helper", readers.HELPERS, steps.HELPERS, effects.HELPERS,
+                 values.HELPERS)
 
 
 def catalogue(*emitters) -> dict:
     """The builtin functions of the rule language: name -> the emitter's f_<name> method,
-    over the stages that emit builtins (builtins.py, boards.py)."""
-    return {n[2:]: getattr(e, n) for e in emitters for n in dir(e) if n.startswith("f_")}
+    over the stages that emit builtins (builtins.py, boards.py), each name defined once."""
+    return merged("builtin function", *({n[2:]: getattr(e, n) for n in dir(e)
+                                         if n.startswith("f_")} for e in emitters))
 
 
 def _no_decimals(node, pos) -> None:
