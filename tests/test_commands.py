@@ -8,10 +8,8 @@ import ast
 import re
 
 import pytest
-
-from tabula_rules.tools import cli, cmdutil, simulate
-
 from conftest import ROOT
+from tabula_rules.tools import cli, cmdutil, simulate
 
 TOOLS = ROOT / "interpreter" / "tools"
 COMMANDS = {c.name: c for c in cli.commands()}

@@ -275,7 +275,7 @@ def cmd_bench(args) -> int:
 
 
 def _bench_suite(args) -> int:
-    from .simulate import run_batch         # what the suite's parallel run measures
+    from .simulate import run_batch  # what the suite's parallel run measures
     if args.spec is not None:
         args.usage_error("--suite measures every shipped spec: give no SPEC (--only ID limits it)")
     if args.option or args.repeat != 1:

@@ -120,7 +120,7 @@ class Progress:
             self.stream.flush()
             self._shown(False)
 
-    def begin(self) -> "Progress":
+    def begin(self) -> Progress:
         """Show 0 done at once (a run's first result may take a while)."""
         self(0)
         return self
@@ -150,12 +150,14 @@ class Arg:
     flags: tuple
     kw: dict = field(default_factory=dict)
 
-    def but(self, **kw) -> "Arg":
+    def but(self, **kw) -> Arg:
         """This argument with some keywords changed (help, default, nargs, ...)."""
         return Arg(self.flags, {**self.kw, **kw})
 
     def add_to(self, p: argparse.ArgumentParser) -> None:
-        p.add_argument(*self.flags, **self.kw)
+        # a list default (--option's []) is each parser's own, as if written out there
+        p.add_argument(*self.flags, **{k: list(v) if isinstance(v, list) else v
+                                       for k, v in self.kw.items()})
 
 
 def arg(*flags, **kw) -> Arg:

@@ -20,7 +20,14 @@ from ..runtime.model import CHANCE
 from ..runtime.values import decode, encode
 from ..spec import load_spec
 from .cmdutil import FOR, JSON, Command, arg
-from .gamelog import GameLog, header_digest, logged_who, read_log, state_digest, who_text
+from .gamelog import (
+    GameLog,
+    header_digest,
+    logged_who,
+    read_log,
+    state_digest,
+    who_text,
+)
 
 __all__ = ["COMMAND", "Stop", "check_full", "check_header", "check_variant", "cmd_replay",
            "format_variant", "format_view", "full_view", "play", "replay"]

@@ -1,10 +1,18 @@
-"""Many games at once: a seed per game, a local process pool, one JSON record per game,
-and statistics over the records (`tabula simulate`).
+"""Many games at once: a seed per game, a local process pool (or Ray), one JSON record per
+game, and the Summary of the records (`tabula simulate`); the runs of a check (every
+player count: `tabula validate --play`) and of a comparison (two variants on the same
+seeds: `tabula diff --simulate`).
 
-Input: a spec path, a number of games, players, options, agent names and a run seed.
-Output: one JSON object per game, appended to a JSONL file in index order as soon as the
-game (and every game before it) is done, and a Summary: win rates by seat and by agent
-with Wilson intervals, scores, game lengths, branching, rules taken.
+Input: a spec path (or a Spec), a number of games, players, options, agent names and a
+run seed. Output: one JSON object per game, appended to a JSONL file in index order as
+soon as the game (and every game before it) is done, and a Summary (stats.py: win rates
+by seat and by agent with Wilson intervals, scores, game lengths, branching, rules
+taken); a check's failures and ids that never fired; a Comparison (compare.py).
+
+This is the one module of the tools that plays games with bots in batches: it loads
+specs and imports the bots, so the command line alone imports it (bench is given its
+run_batch to measure); what it shares with others (statistics, the comparison of
+records) is below it, in stats.py and compare.py.
 
 Every game is a pure function of (spec, players, options, agents, game_seed(seed, index)),
 so the records, and the file, do not depend on the number of workers or on resuming.
