@@ -349,6 +349,9 @@ class Suite:
                 f"{self.config_shown()} has no parallel: entry" if self.config.path
                 else f"no {FILE_NAME} in {shown_path(self.root)} (or --config FILE) to name "
                      "what to simulate"))
+        if self.parallel and self.batch is None:     # a caller's mistake, said before the run
+            raise TabulaError("--parallel: this suite was given no batch runner to measure "
+                              "(Suite's batch: simulate.run_batch)")
 
     def run(self) -> dict:
         t0 = time.perf_counter()
@@ -468,8 +471,6 @@ class Suite:
         """simulate the suite file's parallel: games with 2 workers and with 1, interleaved
         (so that drift hits both alike), `repeat` times each; the medians."""
         run_batch = self.batch
-        if run_batch is None:
-            raise TabulaError("the parallel run needs a batch runner (Suite's batch)")
         p = self.config.parallel
         spec = next(s for s in self.all_specs if s.id == p.spec)
         seconds = {1: [], 2: []}

@@ -5,8 +5,11 @@ stderr when it is a terminal. Exit codes: 0 fine, 1 the input is wrong (a locate
 2 a usage error. No Python traceback reaches a user for a bad spec, option, scenario or
 log. Every option has a help text, and its default shown (HelpFormatter).
 
-This module imports the modules of the commands; they never import it: what they share
-with it (exit codes, options, the bots' generator, the progress line) is in cmdutil.py.
+Every command is a cmdutil.Command (its arguments built from the shared ones: SPEC,
+PLAYERS, SEED, OPTION, ...); commands() lists them all, this module's and those of play.py
+and replay.py, in the order `tabula -h` shows. This module imports the modules of the
+commands; they never import it: what they share with it (Command, the arguments, exit
+codes, the bots' generator, the progress line) is in cmdutil.py.
 """
 
 from __future__ import annotations
