@@ -325,7 +325,7 @@ class Recorded:
     def alternatives(self, k: int) -> list:
         """[(tuple as JSON, action string)] of every legal action at decision k (1-based)
         but the logged one, in the recorded game."""
-        from tabula_rules.tools.gamelog import replay
+        from tabula_rules.tools.replay import replay
         from tabula_rules.runtime.values import encode
         st, stop = replay(self.log, self.engine, upto=k - 1)
         if stop is not None or st.pending is None:

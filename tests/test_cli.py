@@ -181,7 +181,7 @@ def test_version_is_the_package_metadata(capsys):
 
 def test_every_option_of_every_command_has_help_and_its_default():
     import argparse
-    from tabula_rules.tools.cli import HelpFormatter
+    from tabula_rules.tools.cmdutil import HelpFormatter
     found = commands()
     assert {"list", "validate", "run", "replay", "test", "bench", "simulate", "diff",
             "compile", "graph"} <= set(found)

@@ -13,10 +13,11 @@ import sys
 import pytest
 
 from tabula_rules import TabulaError
-from tabula_rules.tools.compare import Comparison, Metric, compare_records, compare_variants
+from tabula_rules.tools.compare import Comparison, Metric, compare_records
 from tabula_rules.tools.report import (render_comparison_report, render_report,
                                 write_comparison_report, write_report)
-from tabula_rules.tools.simulate import run_batch, summarize
+from tabula_rules.tools.simulate import compare_variants, run_batch
+from tabula_rules.tools.stats import summarize
 
 from conftest import ROOT
 
@@ -201,7 +202,7 @@ def test_matplotlib_is_lazy_and_pyplot_untouched():
     assert matplotlib.rcParams["svg.hashsalt"] == salt        # rc_context only
     code = ("import sys, tabula_rules, tabula_rules.tools.report\n"
             "assert 'matplotlib' not in sys.modules\n"
-            "from tabula_rules.tools.simulate import summarize\n"
+            "from tabula_rules.tools.stats import summarize\n"
             f"recs = [{record(0, 2, [5, 2], [0], agents=['a', 'b'])!r}]\n"
             "tabula_rules.tools.report.render_report(summarize(recs))\n"
             "assert 'matplotlib' in sys.modules\n"

@@ -11,8 +11,8 @@ import pytest
 from tabula_rules import TabulaError, load_spec
 from tabula_rules.tools import simulate
 from tabula_rules.bots.agents import make_agent
-from tabula_rules.tools.simulate import (game_seed, holm, percentile, read_records, run_batch,
-                                  summarize, t975, t_p_value, wilson)
+from tabula_rules.tools.simulate import game_seed, read_records, run_batch
+from tabula_rules.tools.stats import holm, percentile, summarize, t975, t_p_value, wilson
 from tabula_rules.spec import Spec
 
 from conftest import ROOT

@@ -9,7 +9,9 @@ Output: dicts of figures: one object for a spec (`bench_spec`), rows and a summa
 each target met or missed for the suite (`suite`); `spec_text` and `suite_text` print them.
 
 Only the public API is used: Spec.game, Game.new_state, State.legal_actions / apply /
-terminal / pending.player / clone / scores, and simulate.run_batch.
+terminal / pending.player / clone / scores, and the batch runner the command line gives
+the suite for its parallel run (simulate.run_batch: bench imports no runner, so that the
+runner and bench stay side by side, each imported by the command line only).
 """
 
 from __future__ import annotations
@@ -300,14 +302,16 @@ def mark(value, target, at_most: bool = False) -> dict:
 class Suite:
     """One run of the suite: rows as they are measured (emit(row) sees each), notes.
     config is the suite file (benchconfig.SuiteFile); references (spec id -> script)
-    override its own."""
+    override its own; batch plays the parallel run (simulate.run_batch, or anything with
+    its signature and its Summary's seconds)."""
 
     def __init__(self, root, config: SuiteFile | None = None, seed: int = 1,
                  scale: float = 1.0, games: int | None = None, players: int | None = None,
                  only=None, references: dict | None = None, parallel: bool = False,
-                 emit=None):
+                 emit=None, batch=None):
         self.root, self.seed, self.scale, self.games = Path(root), seed, scale, games
         self.players, self.only, self.parallel = players, only, parallel
+        self.batch = batch
         self.config = config or SuiteFile()
         self.references = {**self.config.references, **(references or {})}
         self.emit = emit or (lambda row: None)
@@ -345,6 +349,9 @@ class Suite:
                 f"{self.config_shown()} has no parallel: entry" if self.config.path
                 else f"no {FILE_NAME} in {shown_path(self.root)} (or --config FILE) to name "
                      "what to simulate"))
+        if self.parallel and self.batch is None:     # a caller's mistake, said before the run
+            raise TabulaError("--parallel: this suite was given no batch runner to measure "
+                              "(Suite's batch: simulate.run_batch)")
 
     def run(self) -> dict:
         t0 = time.perf_counter()
@@ -463,7 +470,7 @@ class Suite:
     def parallel_run(self) -> dict:
         """simulate the suite file's parallel: games with 2 workers and with 1, interleaved
         (so that drift hits both alike), `repeat` times each; the medians."""
-        from .simulate import run_batch
+        run_batch = self.batch
         p = self.config.parallel
         spec = next(s for s in self.all_specs if s.id == p.spec)
         seconds = {1: [], 2: []}

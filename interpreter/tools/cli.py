@@ -5,8 +5,11 @@ stderr when it is a terminal. Exit codes: 0 fine, 1 the input is wrong (a locate
 2 a usage error. No Python traceback reaches a user for a bad spec, option, scenario or
 log. Every option has a help text, and its default shown (HelpFormatter).
 
-This module imports the modules of the commands; they never import it: what they share
-with it (exit codes, options, the bots' generator, the progress line) is in cmdutil.py.
+Every command is a cmdutil.Command (its arguments built from the shared ones: SPEC,
+PLAYERS, SEED, OPTION, ...); commands() lists them all, this module's and those of play.py
+and replay.py, in the order `tabula -h` shows. This module imports the modules of the
+commands; they never import it: what they share with it (Command, the arguments, exit
+codes, the bots' generator, the progress line) is in cmdutil.py.
 """
 
 from __future__ import annotations
@@ -23,27 +26,37 @@ from ..runtime.model import CHANCE
 from ..runtime.values import encode
 from ..spec import load_spec
 from ..spec import parse_options as _options
-from . import bench, benchconfig, gamelog, graph
+from . import bench, benchconfig, gamelog, graph, play, replay
 from .cmdutil import (
+    AGENTS,
     DISTRIBUTION,
     EXIT_INPUT,
     EXIT_OK,
     EXIT_USAGE,
+    FOR,
+    JSON,
+    LOG,
+    OPTION,
+    OUT,
+    PLAYERS,
+    REPORT,
+    SEED,
+    SPEC,
+    SPEC_HELP,
+    STRICT,
+    STRICT_HELP,
+    WORKERS,
+    Command,
     Progress,
+    arg,
     bot_rng,
-    package_version,
+    build_parser,
+    positive,
     writing,
 )
-from .cmdutil import positive as _positive
-from .play import add_command as play_command
 from .simulate import BACKENDS
 
 __all__ = ["EXIT_INPUT", "EXIT_OK", "EXIT_USAGE", "bot_rng", "main", "parser"]
-
-AGENTS_HELP = ("one bot per seat, or one for all: random, greedy, mcts[:N[:DEPTH|end]] "
-               "(default: random for every seat)")
-SPEC_HELP = ("a spec file, a game's folder, or the name of a game that comes with tabula "
-             "(tabula list); a path wins over a name")
 
 # ---- commands ---------------------------------------------------------------------------
 
@@ -135,13 +148,9 @@ def cmd_validate(args) -> int:
     return EXIT_INPUT if bad else EXIT_OK
 
 
-STRICT_HELP = ("strict play: a choice that must be made but has nothing legal (no else:, "
-               "not optional) is a rule error at the decision, not a silent skip")
-
-
 def _play_check(spec, args) -> int:
     """validate --play N: random games of every player count; 1 if any failed."""
-    from .compare import play_check
+    from .simulate import play_check
     lo, hi = spec.player_range
     progress = Progress(args.play * (hi - lo + 1), Progress.on_terminal()).begin()
     r = play_check(spec, args.play, seed=args.seed, workers=args.workers, progress=progress,
@@ -186,7 +195,7 @@ def cmd_run(args) -> int:
         seats = [chance] * n
     header = gamelog.log_header(spec, game, args.spec, args.seed, agents)
     with gamelog.open_log(args.log, header, args.for_player) as log:
-        st, decisions = gamelog.play(game, args.seed, agents, chance, seats, log)
+        st, decisions = replay.play(game, args.seed, agents, chance, seats, log)
     record = [(p, text, turn) for p, _, text, turn in decisions]
     result = {
         "spec": spec.id, "spec_hash": spec.hash, "players": game.players,
@@ -269,6 +278,7 @@ def cmd_bench(args) -> int:
 
 
 def _bench_suite(args) -> int:
+    from .simulate import run_batch  # what the suite's parallel run measures
     if args.spec is not None:
         args.usage_error("--suite measures every shipped spec: give no SPEC (--only ID limits it)")
     if args.option or args.repeat != 1:
@@ -293,7 +303,8 @@ def _bench_suite(args) -> int:
 
     suite = bench.Suite(root, config, seed=args.seed, scale=args.games_scale or 1.0,
                         games=args.games, players=args.players, only=_ids(args.only),
-                        references=refs, parallel=args.parallel, emit=emit)
+                        references=refs, parallel=args.parallel, emit=emit,
+                        batch=run_batch)
     suite.prepare()
     progress.total = sum(len(suite.counts(s)) for s in suite.specs)
     if not args.json:
@@ -359,7 +370,7 @@ def cmd_diff(args) -> int:
                                   "number of games")
         print(to_json(d) if args.json else format_diff(d))
         return EXIT_OK
-    from .compare import compare_variants
+    from .simulate import compare_variants
     _check_folders(args.report)
     progress = Progress(2 * args.simulate, Progress.on_terminal()).begin()
     c = compare_variants(spec_a, spec_b, args.simulate, players=args.players,
@@ -397,36 +408,6 @@ def cmd_compile(args) -> int:
     return EXIT_OK
 
 
-# ---- entry -------------------------------------------------------------------------------
-
-class HelpFormatter(argparse.HelpFormatter):
-    """Every option's help ends with its default, unless the help already says what the
-    default is or there is none to say (a flag, an option that is off unless given)."""
-
-    def _get_help_string(self, action):
-        text = action.help or ""
-        if (text and action.option_strings and "default" not in text
-                and action.default not in (None, False, [], argparse.SUPPRESS)):
-            text += " (default: %(default)s)"
-        return text
-
-
-class Parser(argparse.ArgumentParser):
-    """The `tabula` parser and every command's: HelpFormatter, unless told otherwise."""
-
-    def __init__(self, *a, **kw):
-        kw.setdefault("formatter_class", HelpFormatter)
-        super().__init__(*a, **kw)
-
-
-class _Commands(argparse._SubParsersAction):
-    """The commands: a command's help line is also its description (`tabula CMD -h`)."""
-
-    def add_parser(self, name, **kw):
-        kw.setdefault("description", kw.get("help"))
-        return super().add_parser(name, **kw)
-
-
 # ---- tabula graph ---------------------------------------------------------------------------------
 
 def _write_text(text: str, out: str | None) -> None:
@@ -450,30 +431,6 @@ def cmd_graph(args) -> int:
         print(str(e), file=sys.stderr)
         return EXIT_INPUT
     return EXIT_OK
-
-
-def graph_command(subparsers) -> argparse.ArgumentParser:
-    """Register `tabula graph` on the `tabula` command line's subparsers."""
-    p = subparsers.add_parser(
-        "graph", help="draw the action graph: DOT, Mermaid, JSON or SVG",
-        description="The action graph of a spec (for a player count and options): phases "
-                    "and rules as clusters, steps and decisions with their ids and "
-                    "citations, the flow between them. Drawn without Graphviz: "
-                    "tabula graph SPEC --out graph.svg (matplotlib); with Graphviz, more "
-                    "compact: tabula graph SPEC | dot -Tsvg > graph.svg")
-    p.add_argument("spec", metavar="SPEC",
-                   help="a spec file, a game's folder, or a shipped game's name")
-    p.add_argument("--players", type=int, default=None, metavar="N",
-                   help="the player count to compile for (default: the least)")
-    p.add_argument("--option", action="append", metavar="K=V", default=[],
-                   help="a game option, KEY=VALUE (repeatable; default: the spec's defaults)")
-    p.add_argument("--format", choices=graph.FORMATS, default=None,
-                   help="dot (Graphviz), mermaid (a flowchart), json (node-link) or svg (a "
-                        "drawing, by matplotlib: no Graphviz needed) (default: from the "
-                        "suffix of --out, .svg .mmd .json, else dot)")
-    p.add_argument("--out", metavar="FILE", help="write to FILE instead of standard output")
-    p.set_defaults(fn=cmd_graph)
-    return p
 
 
 # -- tabula rulings ---------------------------------------------------------------------------
@@ -513,198 +470,160 @@ def cmd_rulings(args) -> int:
     return EXIT_OK
 
 
-def rulings_command(subparsers):
-    """Register `tabula rulings` on the `tabula` command line's subparsers."""
-    p = subparsers.add_parser(
-        "rulings", help="list a spec's rulings: switchable ones with readings and default",
-        description="Every ruling of a spec (each ruling: text next to a step, rule, data "
-                    "entry, zone, ..., with its id and source) and its switchable rulings "
-                    "(rulings:), with their readings, each reading's changes by id, and the "
-                    "default. Pick a reading with --option NAME=READING (run, simulate, "
-                    "diff --option-a/--option-b).")
-    p.add_argument("spec", metavar="SPEC",
-                   help="a spec file, a game's folder, or a shipped game's name")
-    p.add_argument("--switchable", action="store_true",
-                   help="only the switchable rulings")
-    p.add_argument("--json", action="store_true",
-                   help="print one JSON object: spec, path, rulings (id, kind, switchable, "
-                        "source, ruling, pos; default and readings when switchable)")
-    p.set_defaults(fn=cmd_rulings)
-    return p
+# ---- the commands ---------------------------------------------------------------------------
 
-
-class _Version(argparse.Action):
-    """--version: read from the installed package's metadata only when asked."""
-
-    def __init__(self, option_strings, dest=argparse.SUPPRESS, help=None):
-        super().__init__(option_strings, dest, default=argparse.SUPPRESS, nargs=0, help=help)
-
-    def __call__(self, parser, namespace, values, option_string=None):
-        print(f"tabula ({DISTRIBUTION}) {package_version()}")
-        parser.exit()
+def commands() -> tuple:
+    """Every `tabula` command, in the order `tabula -h` lists them (built when the parser
+    is, so that each names its function as the module holds it then)."""
+    batch = (AGENTS, WORKERS)
+    ray = (arg("--backend", choices=BACKENDS, default="local",
+               help="local: a process pool (default); ray: Ray tasks (pip install "
+                    f"'{DISTRIBUTION}[ray]')"),
+           arg("--address", metavar="ADDR",
+               help="with --backend ray: the cluster to join (default: start Ray here)"))
+    game = (SPEC, PLAYERS, SEED, OPTION.but(
+        help="a game option, KEY=VALUE (repeatable; default: the spec's defaults; tabula "
+             "list names each game's options)"), JSON)
+    return (
+        Command("list", cmd_list, "the games that come with tabula: names, players, "
+                "options, where, variants", (
+                    JSON.but(help="print one JSON object: root, and games (each with name, "
+                                  "names, id, title, players, options, path, extends, "
+                                  "variants)"),)),
+        Command("validate", cmd_validate, "check specs; located errors, exit 1 if any", (
+            arg("paths", nargs="+", metavar="PATH",
+                help="spec files, games' folders or shipped games' names"),
+            arg("--play", type=positive(int), default=None, metavar="N",
+                help="also play N random games of every player count: a game that fails or "
+                     "never ends is an error; list ids that never fired (default: no games)"),
+            SEED.but(help="with --play: the run's seed"),
+            WORKERS.but(help="with --play: " + WORKERS.kw["help"]),
+            STRICT.but(help="with --play: " + STRICT_HELP))),
+        Command("run", cmd_run, "play one game with bots", game + (
+            AGENTS, LOG, FOR, STRICT)),
+        replay.COMMAND,
+        Command("graph", cmd_graph, "draw the action graph: DOT, Mermaid, JSON or SVG", (
+            SPEC.but(help="a spec file, a game's folder, or a shipped game's name"),
+            PLAYERS.but(help="the player count to compile for (default: the least)"),
+            OPTION,
+            arg("--format", choices=graph.FORMATS, default=None,
+                help="dot (Graphviz), mermaid (a flowchart), json (node-link) or svg (a "
+                     "drawing, by matplotlib: no Graphviz needed) (default: from the "
+                     "suffix of --out, .svg .mmd .json, else dot)"),
+            OUT),
+            description="The action graph of a spec (for a player count and options): "
+                        "phases and rules as clusters, steps and decisions with their ids "
+                        "and citations, the flow between them. Drawn without Graphviz: "
+                        "tabula graph SPEC --out graph.svg (matplotlib); with Graphviz, more "
+                        "compact: tabula graph SPEC | dot -Tsvg > graph.svg"),
+        play.COMMAND,
+        Command("rulings", cmd_rulings, "list a spec's rulings: switchable ones with "
+                "readings and default", (
+                    SPEC.but(help="a spec file, a game's folder, or a shipped game's name"),
+                    arg("--switchable", action="store_true",
+                        help="only the switchable rulings"),
+                    JSON.but(help="print one JSON object: spec, path, rulings (id, kind, "
+                                  "switchable, source, ruling, pos; default and readings "
+                                  "when switchable)")),
+                description="Every ruling of a spec (each ruling: text next to a step, rule, "
+                            "data entry, zone, ..., with its id and source) and its "
+                            "switchable rulings (rulings:), with their readings, each "
+                            "reading's changes by id, and the default. Pick a reading with "
+                            "--option NAME=READING (run, simulate, diff "
+                            "--option-a/--option-b)."),
+        Command("test", cmd_test, "run scenario files", (
+            arg("paths", nargs="+", metavar="PATH",
+                help="scenario files, folders holding them, or shipped games' names "
+                     "(their scenarios)"),
+            arg("-v", "--verbose", action="store_true",
+                help="print every scenario, not only those that fail"),
+            STRICT.but(help=STRICT_HELP + " (in every scenario that does not say "
+                                          "strict: false)"))),
+        Command("bench", cmd_bench, "random playouts per second; --suite: every shipped "
+                "spec", (
+                    SPEC.but(nargs="?", help=SPEC_HELP + " (not with --suite)"),
+                    PLAYERS.but(help="players (default: the least; with --suite: only this "
+                                     "count)"),
+                    SEED.but(help="the seed of the random games"),
+                    OPTION, JSON,
+                    arg("--games", type=positive(int), default=None, metavar="G",
+                        help=f"random games (default {bench.SPEC_GAMES}; with --suite: for "
+                             "every spec, instead of its own count)"),
+                    arg("--repeat", type=positive(int), default=1, metavar="R",
+                        help="run R times (interleaved with the reference); report medians"),
+                    arg("--reference", metavar="PY", action="append",
+                        help="a hand-written reference (a Python script with the same "
+                             "'bench --api --json' interface) to run in the same run, for a "
+                             "ratio; with --suite: ID=PY for spec ID, replacing the suite "
+                             "file's (repeatable)"),
+                    arg("--suite", action="store_true",
+                        help="every spec of specs/ and examples/ (variants too), every "
+                             "player count, with State.clone() times, references and "
+                             "OpenSpiel; what else it measures and its targets: the suite "
+                             "file"),
+                    arg("--root", metavar="DIR",
+                        help="with --suite: the folder holding specs/ and examples/ "
+                             "(default: the current folder if it holds them, else the games "
+                             "that come with tabula)"),
+                    arg("--config", metavar="FILE",
+                        help=f"with --suite: the suite file (default "
+                             f"ROOT/{benchconfig.FILE_NAME} if there is one): games per spec, "
+                             "references, ratios, the parallel run, targets"),
+                    arg("--games-scale", type=positive(float), metavar="F",
+                        help="with --suite: multiply every spec's default games by F"),
+                    arg("--only", metavar="ID[,ID]", help="with --suite: only these spec ids"),
+                    arg("--parallel", action="store_true",
+                        help="with --suite: also simulate the suite file's parallel: games "
+                             "with 2 workers and with 1"))),
+        Command("simulate", cmd_simulate, "many games with bots: statistics", game + (
+            arg("--games", type=positive(int), default=100, metavar="N",
+                help="how many games"),
+            *batch, REPORT, *ray,
+            arg("--rotate", action="store_true",
+                help="game i seats the bots shifted by i: every bot plays every seat"),
+            arg("--out", metavar="FILE.jsonl", help="append every finished game to FILE"),
+            arg("--resume", action="store_true",
+                help="complete --out without playing its finished games again"),
+            STRICT.but(help=STRICT_HELP + " (a game that hits one is recorded as failed)"))),
+        Command("compile", cmd_compile, "print the Python code generated for a game", (
+            SPEC,
+            PLAYERS.but(help="the player count to compile for (default: the spec's "
+                             "minimum)"),
+            OPTION,
+            OUT.but(help="write the code to FILE instead"))),
+        Command("diff", cmd_diff, "what differs between two specs: rules, action graph, "
+                "play", (
+                    arg("a", metavar="A", help="the first spec (" + SPEC_HELP + ")"),
+                    arg("b", metavar="B", help="the second spec, compared with A"),
+                    JSON.but(help="one JSON object: added, removed, changed (each with an "
+                                  "id)"),
+                    arg("--simulate", type=positive(int), metavar="N",
+                        help="also play N games of each on the same seeds and bots; "
+                             "compare"),
+                    PLAYERS.but(help="with --simulate: the player count (default: the "
+                                     "least)"),
+                    SEED.but(help="with --simulate: the run's seed"),
+                    OPTION.but(help="with --simulate: an option of both A and B (each plays "
+                                    "with its own defaults otherwise; repeatable)"),
+                    arg("--option-a", action="append", metavar="K=V", default=[],
+                        help="with --simulate: an option of A only (over --option)"),
+                    arg("--option-b", action="append", metavar="K=V", default=[],
+                        help="with --simulate: an option of B only (over --option)"),
+                    *batch,
+                    REPORT.but(help="with --simulate: the comparison and its plots as one "
+                                    "HTML page"),
+                    *ray)),
+    )
 
 
 def parser() -> argparse.ArgumentParser:
-    ap = Parser(prog="tabula", description="Tabula: board games as text. A game is a spec "
-                "(YAML and rules); SPEC is its file, its folder, or the name of a game "
-                "that comes with tabula (tabula list).",
-                epilog="tabula COMMAND -h: a command's options and their defaults. Exit "
-                       "codes: 0 fine, 1 a bad input (a located error), 2 a usage error.")
-    ap.add_argument("--version", action=_Version,
-                    help=f"print the version installed (the {DISTRIBUTION} distribution) "
-                         "and exit")
-    sub = ap.add_subparsers(dest="command", metavar="COMMAND", action=_Commands,
-                            parser_class=Parser)
-    sub.required = True
-
-    p = sub.add_parser("list", help="the games that come with tabula: names, players, "
-                                    "options, where, variants")
-    p.add_argument("--json", action="store_true",
-                   help="print one JSON object: root, and games (each with name, names, id, "
-                        "title, players, options, path, extends, variants)")
-    p.set_defaults(fn=cmd_list)
-
-    p = sub.add_parser("validate", help="check specs; located errors, exit 1 if any")
-    p.add_argument("paths", nargs="+", metavar="PATH",
-                   help="spec files, games' folders or shipped games' names")
-    p.add_argument("--play", type=_positive(int), default=None, metavar="N",
-                   help="also play N random games of every player count: a game that "
-                        "fails or never ends is an error; list ids that never fired "
-                        "(default: no games)")
-    p.add_argument("--seed", type=int, default=1, metavar="S", help="with --play: the run's seed")
-    p.add_argument("--workers", type=_positive(int), default=None, metavar="K",
-                   help="with --play: processes (default: all cores); results do not "
-                        "depend on it")
-    p.add_argument("--strict", action="store_true", help="with --play: " + STRICT_HELP)
-    p.set_defaults(fn=cmd_validate)
-
-    def game_args(p):
-        p.add_argument("spec", metavar="SPEC", help=SPEC_HELP)
-        p.add_argument("--players", type=int, default=None, metavar="N",
-                       help="the player count (default: the least the game allows)")
-        p.add_argument("--seed", type=int, default=1, metavar="S",
-                       help="the seed: the same seed gives the same games")
-        p.add_argument("--option", action="append", metavar="K=V", default=[],
-                       help="a game option, KEY=VALUE (repeatable; default: the spec's "
-                            "defaults; tabula list names each game's options)")
-        p.add_argument("--json", action="store_true", help="print one JSON object")
-
-    p = sub.add_parser("run", help="play one game with bots")
-    game_args(p)
-    p.add_argument("--agents", metavar="A,B,...", help=AGENTS_HELP)
-    p.add_argument("--log", metavar="FILE", help="write the game log (JSON lines) to FILE")
-    p.add_argument("--for", dest="for_player", type=int, metavar="PLAYER",
-                   help="with --log: write what PLAYER saw instead of the full log")
-    p.add_argument("--strict", action="store_true", help=STRICT_HELP)
-    p.set_defaults(fn=cmd_run)
-    gamelog.add_command(sub)
-    graph_command(sub)
-    play_command(sub)
-    rulings_command(sub)
-
-    p = sub.add_parser("test", help="run scenario files")
-    p.add_argument("paths", nargs="+", metavar="PATH",
-                   help="scenario files, folders holding them, or shipped games' names "
-                        "(their scenarios)")
-    p.add_argument("-v", "--verbose", action="store_true",
-                   help="print every scenario, not only those that fail")
-    p.add_argument("--strict", action="store_true",
-                   help=STRICT_HELP + " (in every scenario that does not say strict: false)")
-    p.set_defaults(fn=cmd_test)
-
-    p = sub.add_parser("bench", help="random playouts per second; --suite: every shipped spec")
-    p.add_argument("spec", metavar="SPEC", nargs="?", help=SPEC_HELP + " (not with --suite)")
-    p.add_argument("--players", type=int, default=None, metavar="N",
-                   help="players (default: the least; with --suite: only this count)")
-    p.add_argument("--seed", type=int, default=1, metavar="S", help="the seed of the random games")
-    p.add_argument("--option", action="append", metavar="K=V", default=[],
-                   help="a game option, KEY=VALUE (repeatable; default: the spec's defaults)")
-    p.add_argument("--json", action="store_true", help="print one JSON object")
-    p.add_argument("--games", type=_positive(int), default=None, metavar="G",
-                   help=f"random games (default {bench.SPEC_GAMES}; with --suite: for every "
-                        "spec, instead of its own count)")
-    p.add_argument("--repeat", type=_positive(int), default=1, metavar="R",
-                   help="run R times (interleaved with the reference); report medians")
-    p.add_argument("--reference", metavar="PY", action="append",
-                   help="a hand-written reference (a Python script with the same 'bench --api "
-                        "--json' interface) to run in the same run, for a ratio; with "
-                        "--suite: ID=PY for spec ID, replacing the suite file's (repeatable)")
-    p.add_argument("--suite", action="store_true",
-                   help="every spec of specs/ and examples/ (variants too), every player "
-                        "count, with State.clone() times, references and OpenSpiel; what else "
-                        "it measures and its targets: the suite file")
-    p.add_argument("--root", metavar="DIR",
-                   help="with --suite: the folder holding specs/ and examples/ (default: the "
-                        "current folder if it holds them, else the games that come with "
-                        "tabula)")
-    p.add_argument("--config", metavar="FILE",
-                   help=f"with --suite: the suite file (default ROOT/{benchconfig.FILE_NAME} "
-                        "if there is one): games per spec, references, ratios, the parallel "
-                        "run, targets")
-    p.add_argument("--games-scale", type=_positive(float), metavar="F",
-                   help="with --suite: multiply every spec's default games by F")
-    p.add_argument("--only", metavar="ID[,ID]", help="with --suite: only these spec ids")
-    p.add_argument("--parallel", action="store_true",
-                   help="with --suite: also simulate the suite file's parallel: games with 2 "
-                        "workers and with 1")
-    p.set_defaults(fn=cmd_bench, usage_error=p.error)
-
-    def batch_args(p, report: str):
-        """The flags of a batch of games (simulate, diff --simulate)."""
-        p.add_argument("--agents", metavar="A,B,...", help=AGENTS_HELP)
-        p.add_argument("--workers", type=_positive(int), default=None, metavar="K",
-                       help="processes (default: all cores); results do not depend on it")
-        p.add_argument("--report", metavar="FILE.html", help=report)
-        p.add_argument("--backend", choices=BACKENDS, default="local",
-                       help="local: a process pool (default); ray: Ray tasks (pip install "
-                            f"'{DISTRIBUTION}[ray]')")
-        p.add_argument("--address", metavar="ADDR",
-                       help="with --backend ray: the cluster to join (default: start Ray "
-                            "here)")
-
-    p = sub.add_parser("simulate", help="many games with bots: statistics")
-    game_args(p)
-    p.add_argument("--games", type=_positive(int), default=100, metavar="N", help="how many games")
-    batch_args(p, "write the summary and its plots as one self-contained HTML file")
-    p.add_argument("--rotate", action="store_true",
-                   help="game i seats the bots shifted by i: every bot plays every seat")
-    p.add_argument("--out", metavar="FILE.jsonl", help="append every finished game to FILE")
-    p.add_argument("--resume", action="store_true",
-                   help="complete --out without playing its finished games again")
-    p.add_argument("--strict", action="store_true",
-                   help=STRICT_HELP + " (a game that hits one is recorded as failed)")
-    p.set_defaults(fn=cmd_simulate)
-
-    p = sub.add_parser("compile", help="print the Python code generated for a game")
-    p.add_argument("spec", metavar="SPEC", help=SPEC_HELP)
-    p.add_argument("--players", type=int, default=None, metavar="N",
-                   help="the player count to compile for (default: the spec's minimum)")
-    p.add_argument("--option", action="append", metavar="K=V", default=[],
-                   help="a game option, KEY=VALUE (repeatable; default: the spec's defaults)")
-    p.add_argument("--out", metavar="FILE", help="write the code to FILE instead")
-    p.set_defaults(fn=cmd_compile)
-
-    p = sub.add_parser("diff", help="what differs between two specs: rules, action graph, play")
-    p.add_argument("a", metavar="A", help="the first spec (" + SPEC_HELP + ")")
-    p.add_argument("b", metavar="B", help="the second spec, compared with A")
-    p.add_argument("--json", action="store_true",
-                   help="one JSON object: added, removed, changed (each with an id)")
-    p.add_argument("--simulate", type=_positive(int), metavar="N",
-                   help="also play N games of each on the same seeds and bots; compare")
-    p.add_argument("--players", type=int, default=None, metavar="N",
-                   help="with --simulate: the player count (default: the least)")
-    p.add_argument("--seed", type=int, default=1, metavar="S",
-                   help="with --simulate: the run's seed")
-    p.add_argument("--option", action="append", metavar="K=V", default=[],
-                   help="with --simulate: an option of both A and B (each plays with its "
-                        "own defaults otherwise; repeatable)")
-    p.add_argument("--option-a", action="append", metavar="K=V", default=[],
-                   help="with --simulate: an option of A only (over --option)")
-    p.add_argument("--option-b", action="append", metavar="K=V", default=[],
-                   help="with --simulate: an option of B only (over --option)")
-    batch_args(p, "with --simulate: the comparison and its plots as one HTML page")
-    p.set_defaults(fn=cmd_diff)
-    return ap
+    return build_parser(
+        commands(), prog="tabula",
+        description="Tabula: board games as text. A game is a spec (YAML and rules); SPEC "
+                    "is its file, its folder, or the name of a game that comes with tabula "
+                    "(tabula list).",
+        epilog="tabula COMMAND -h: a command's options and their defaults. Exit codes: 0 "
+               "fine, 1 a bad input (a located error), 2 a usage error.")
 
 
 def main(argv=None) -> int:

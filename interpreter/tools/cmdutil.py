@@ -1,8 +1,11 @@
 """What the `tabula` command line shares with the modules whose commands it registers
-(graph, replay, bench, ...): exit codes, KEY=VALUE options, argument types, the random
-bots' generator, the progress line and the package's version. It imports nothing of the
-package but errors.py, so that any module can use it without importing the command line
-(cli.py imports the modules of its commands, never the other way round).
+(play, replay, ...): the one way to declare a command (Command: its name, help, function
+and arguments, each argument an Arg, the common ones defined once here: SPEC, PLAYERS,
+SEED, OPTION, JSON, AGENTS, ...), the parser built from the commands, exit codes,
+argument types, the random bots' generator, the progress line and the package's version.
+It imports nothing of the package but errors.py, so that any module can use it without
+importing the command line (cli.py imports the modules of its commands, never the other
+way round).
 """
 
 from __future__ import annotations
@@ -12,6 +15,7 @@ import random
 import sys
 import time
 from contextlib import contextmanager
+from dataclasses import dataclass, field
 
 from ..errors import TabulaError
 
@@ -116,7 +120,7 @@ class Progress:
             self.stream.flush()
             self._shown(False)
 
-    def begin(self) -> "Progress":
+    def begin(self) -> Progress:
         """Show 0 done at once (a run's first result may take a while)."""
         self(0)
         return self
@@ -133,3 +137,118 @@ class Progress:
             self.stream.write("\n")
             self.stream.flush()
             self._shown(False)
+
+
+# ---- commands and their arguments ---------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Arg:
+    """One argument of a command: argparse.add_argument's flags (or a positional's name)
+    and keywords. A command that needs a shared argument with its own help or default
+    takes it with but(...), so that what the argument is (its flags, type, metavar) is
+    said once."""
+    flags: tuple
+    kw: dict = field(default_factory=dict)
+
+    def but(self, **kw) -> Arg:
+        """This argument with some keywords changed (help, default, nargs, ...)."""
+        return Arg(self.flags, {**self.kw, **kw})
+
+    def add_to(self, p: argparse.ArgumentParser) -> None:
+        # a list default (--option's []) is each parser's own, as if written out there
+        p.add_argument(*self.flags, **{k: list(v) if isinstance(v, list) else v
+                                       for k, v in self.kw.items()})
+
+
+def arg(*flags, **kw) -> Arg:
+    """An Arg, written as argparse's add_argument is called."""
+    return Arg(flags, kw)
+
+
+@dataclass(frozen=True)
+class Command:
+    """A `tabula` command: its name, its one-line help (`tabula -h`), its description
+    (`tabula NAME -h`; the help line unless given), its arguments in the order -h shows
+    them, and fn(args) -> exit code. Every command is declared this way and registered by
+    build_parser; args.usage_error(text) is its parser's error (exit 2, with its usage)."""
+    name: str
+    fn: object
+    help: str
+    args: tuple = ()
+    description: str | None = None
+
+
+SPEC_HELP = ("a spec file, a game's folder, or the name of a game that comes with tabula "
+             "(tabula list); a path wins over a name")
+AGENTS_HELP = ("one bot per seat, or one for all: random, greedy, mcts[:N[:DEPTH|end]] "
+               "(default: random for every seat)")
+STRICT_HELP = ("strict play: a choice that must be made but has nothing legal (no else:, "
+               "not optional) is a rule error at the decision, not a silent skip")
+
+# the arguments several commands share (a command's own help: .but(help=...))
+SPEC = arg("spec", metavar="SPEC", help=SPEC_HELP)
+PLAYERS = arg("--players", type=int, default=None, metavar="N",
+              help="the player count (default: the least the game allows)")
+SEED = arg("--seed", type=int, default=1, metavar="S",
+           help="the seed: the same seed gives the same games")
+OPTION = arg("--option", action="append", metavar="K=V", default=[],
+             help="a game option, KEY=VALUE (repeatable; default: the spec's defaults)")
+JSON = arg("--json", action="store_true", help="print one JSON object")
+AGENTS = arg("--agents", metavar="A,B,...", help=AGENTS_HELP)
+WORKERS = arg("--workers", type=positive(int), default=None, metavar="K",
+              help="processes (default: all cores); results do not depend on it")
+STRICT = arg("--strict", action="store_true", help=STRICT_HELP)
+LOG = arg("--log", metavar="FILE", help="write the game log (JSON lines) to FILE")
+FOR = arg("--for", dest="for_player", type=int, metavar="PLAYER",
+          help="with --log: write what PLAYER saw instead of the full log")
+OUT = arg("--out", metavar="FILE", help="write to FILE instead of standard output")
+REPORT = arg("--report", metavar="FILE.html",
+             help="write the summary and its plots as one self-contained HTML file")
+
+
+class HelpFormatter(argparse.HelpFormatter):
+    """Every option's help ends with its default, unless the help already says what the
+    default is or there is none to say (a flag, an option that is off unless given)."""
+
+    def _get_help_string(self, action):
+        text = action.help or ""
+        if (text and action.option_strings and "default" not in text
+                and action.default not in (None, False, [], argparse.SUPPRESS)):
+            text += " (default: %(default)s)"
+        return text
+
+
+class Parser(argparse.ArgumentParser):
+    """The `tabula` parser and every command's: HelpFormatter, unless told otherwise."""
+
+    def __init__(self, *a, **kw):
+        kw.setdefault("formatter_class", HelpFormatter)
+        super().__init__(*a, **kw)
+
+
+class _Version(argparse.Action):
+    """--version: read from the installed package's metadata only when asked."""
+
+    def __init__(self, option_strings, dest=argparse.SUPPRESS, help=None):
+        super().__init__(option_strings, dest, default=argparse.SUPPRESS, nargs=0, help=help)
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        print(f"tabula ({DISTRIBUTION}) {package_version()}")
+        parser.exit()
+
+
+def build_parser(commands, **kw) -> argparse.ArgumentParser:
+    """The `tabula` parser (Parser(**kw), with --version) and one sub-parser per command,
+    in the order given (the order `tabula -h` lists them)."""
+    ap = Parser(**kw)
+    ap.add_argument("--version", action=_Version,
+                    help=f"print the version installed (the {DISTRIBUTION} distribution) "
+                         "and exit")
+    sub = ap.add_subparsers(dest="command", metavar="COMMAND", parser_class=Parser)
+    sub.required = True
+    for c in commands:
+        p = sub.add_parser(c.name, help=c.help, description=c.description or c.help)
+        for a in c.args:
+            a.add_to(p)
+        p.set_defaults(fn=c.fn, usage_error=p.error)
+    return ap

@@ -1,7 +1,7 @@
 """Two rule variants compared in play: paired games (`tabula diff A B --simulate N`).
 
-Input: two specs, a number of games, players, each variant's options, bots and a run
-seed. Output: a Comparison: for every metric of a game (win share per seat, the first
+Input: the records of two runs on the same seeds and bots (simulate.compare_variants
+plays them). Output: a Comparison: for every metric of a game (win share per seat, the first
 player's advantage, scores, their spread, the winning margin, the points of each scoring
 rule per seat, game length, branching, how often each rule fires), its mean under A and
 under B, the mean difference B - A with a 95% confidence interval, the paired t-test's
@@ -32,13 +32,11 @@ import math
 import statistics
 from dataclasses import dataclass, field
 
-from ..errors import TabulaError
 from ..runtime.values import as_float
-from ..spec import Spec, load_spec
-from .simulate import Summary, holm, num_text, run_batch, t975, t_p_value
+from .stats import Summary, holm, num_text, t975, t_p_value
 
-__all__ = ["ALPHA", "Comparison", "Metric", "compare_records", "compare_variants",
-           "fired_in", "holm", "paired", "play_check", "rule_ids", "t975", "verdict"]
+__all__ = ["ALPHA", "Comparison", "Metric", "compare_records", "fired_in", "holm", "paired",
+           "rule_ids", "t975", "verdict"]
 
 ALPHA = 0.05          # the family-wise error rate of the Holm correction
 FEW_PAIRS = 30        # below this the verdict warns that small changes go unseen
@@ -195,41 +193,8 @@ def fired_in(rec: dict) -> dict:
     return out
 
 
-def play_check(spec: Spec, games: int, seed: int = 1, workers: int | None = None,
-               progress=None, strict: bool = False) -> dict:
-    """Random games of every player count the spec allows (default options), traced
-    (and strict, if asked: an empty mandatory choice is then a failed game):
-    {"games": n, "failed": [records of games whose rules failed, with "players"],
-    "never_fired": ids that fired in no game, "empty_choices": {decision's rule or step:
-    games in which it came up with nothing to choose and no else: (so was skipped)}}.
-    A spec's test by play: a rule error, or a game that does not end within
-    game.max_steps, is a failed game. progress(done) counts the games of all player
-    counts."""
-    lo, hi = spec.player_range
-    failed, ids, ever = [], set(), set()
-    empty: dict = {}
-    played = 0
-    for players in range(lo, hi + 1):
-        run = run_batch(spec, games, players=players, seed=seed, workers=workers,
-                        trace=True, strict=strict, progress=None if progress is None else
-                        (lambda done, before=played: progress(before + done)))
-        played += run.games
-        ids |= set(rule_ids(spec, players, None))
-        for rec in run.records:
-            if "error" in rec:
-                failed.append(rec)
-            else:
-                fired = fired_in(rec)
-                ever |= {k for k, v in fired.items() if v}
-                for k, v in fired.items():
-                    if k.startswith("empty:") and v:
-                        empty[k[6:]] = empty.get(k[6:], 0) + 1
-    return {"games": played, "failed": failed, "never_fired": sorted(ids - ever),
-            "empty_choices": dict(sorted(empty.items()))}
-
-
-def rule_ids(spec: Spec, players: int, options: dict | None) -> list:
-    """Every id that can fire in a spec: id'd steps and options, `rule:NAME`, and
+def rule_ids(spec, players: int, options: dict | None) -> list:
+    """Every id that can fire in a spec (a Spec): id'd steps and options, `rule:NAME`, and
     `points:ID` for scoring rules."""
     prog = spec.game(players, options).prog
     ids = set(prog.step_ids)
@@ -317,46 +282,6 @@ def compare_records(recs_a: list, recs_b: list, ids_a: list, ids_b: list) -> tup
             ever |= {k for k, v in fired_in(r).items() if v}
     dead = [rid for rid in ids_a if rid not in ever]
     return metrics, rules, dead, len(pairs)
-
-
-def compare_variants(spec_a, spec_b, games: int, players: int | None = None,
-                     options: dict | None = None, agents=None, seed: int = 0,
-                     workers: int | None = None, backend: str = "local",
-                     address: str | None = None, progress=None,
-                     options_a: dict | None = None,
-                     options_b: dict | None = None) -> Comparison:
-    """Play games 0..games-1 of A and of B on the same seeds and bots; compare them.
-
-    spec_a, spec_b: paths or Specs. Each variant plays with its own options: its
-    defaults, then `options` (given to both: an option one of them lacks is an error),
-    then its own `options_a` or `options_b`. progress(done) counts the games of both runs
-    (0 .. 2 * games).
-    """
-    if games < 1:
-        raise TabulaError(f"--simulate needs 1 game or more, not {games}")
-    sa = spec_a if isinstance(spec_a, Spec) else load_spec(spec_a)
-    sb = spec_b if isinstance(spec_b, Spec) else load_spec(spec_b)
-    opts_a = {**(options or {}), **(options_a or {})}
-    opts_b = {**(options or {}), **(options_b or {})}
-    game_a = sa.game(players, opts_a)
-    game_b = sb.game(game_a.players, opts_b)
-    kw = dict(games=games, players=game_a.players, agents=agents, seed=seed,
-              workers=workers, backend=backend, address=address, trace=True)
-    run_a = run_batch(sa, progress=progress, options=opts_a, **kw)
-    run_b = run_batch(sb, progress=None if progress is None else
-                      (lambda done: progress(games + done)), options=opts_b, **kw)
-    ids_a = rule_ids(sa, game_a.players, game_a.options)
-    ids_b = rule_ids(sb, game_b.players, game_b.options)
-    metrics, rules, dead, pairs = compare_records(run_a.records, run_b.records, ids_a, ids_b)
-    first = next((r for r in run_a.records if "error" not in r), None)
-    return Comparison(
-        a=sa.id, b=sb.id, games=games, pairs=pairs, players=game_a.players,
-        options_a=dict(game_a.options), options_b=dict(game_b.options),
-        agents=first["agents"] if first else [],
-        seed=seed, failed={"a": run_a.failed, "b": run_b.failed}, metrics=metrics,
-        rules=rules, only_in_a=sorted(set(ids_a) - set(ids_b)),
-        only_in_b=sorted(set(ids_b) - set(ids_a)), dead_rules=dead,
-        summary_a=run_a, summary_b=run_b)
 
 
 # ---- the verdict ------------------------------------------------------------------------

@@ -1,13 +1,12 @@
-"""Game logs: a played game as JSON lines, read back with every defect named, and replayed
-against its spec (`tabula replay`).
+"""Game logs: a played game as JSON lines, written as it is played and read back with
+every defect named (replay.py replays a log against its spec: `tabula replay`).
 
-Input: a game being played (its State and every decision as it is made), or a log file
-and a spec. Output: a log (a header line, one line per decision, an end line); a player's
-log (what one seat saw: its observation after every decision, as changes, and its own
-actions; no seed, no other seat's or chance's action); the verdict of a replay (every
-decision legal and the final scores as logged, or the first decision that is not, and
-why); the analysis of a log under a variant; the state after K decisions. The format is
-described in docs/logs.md.
+Input: a game being played (its State and every decision as it is made), or a log file.
+Output: a log (a header line, one line per decision, an end line); a player's log (what
+one seat saw: its observation after every decision, as changes, and its own actions; no
+seed, no other seat's or chance's action); a GameLog read from a file, with the first
+defect found in it; a player's views. The format is described in docs/logs.md. No spec
+is loaded and no bot plays here, so that anything that plays a game can write its log.
 
 A log is data from outside: reading it checks every line's JSON and types, and every
 failure is a TabulaError naming the file and the line (and the decision), never a Python
@@ -19,37 +18,32 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-import sys
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 
-from ..bots.agents import next_action
-from ..errors import Pos, TabulaError, excerpt, read_input
+from ..errors import TabulaError, read_input
 from ..runtime.engine import Game, State
 from ..runtime.model import CHANCE, TERMINAL
-from ..runtime.values import decode, encode, not_text
-from ..spec import load_spec
+from ..runtime.values import encode, not_text
 from .cmdutil import writing
 from .fields import bad_field, is_int
 
-__all__ = ["LOG_FORMAT", "LOG_VERSION", "GameLog", "LogWriter", "PlayerLogWriter", "Stop",
-           "add_command", "apply_changes", "changes", "check_full", "check_header", "check_variant",
-           "format_variant", "format_view", "full_view", "log_header", "open_log", "play",
-           "player_views", "read_log", "replay", "state_digest"]
+__all__ = ["LOG_FORMAT", "LOG_VERSION", "GameLog", "LogWriter", "PlayerLogWriter",
+           "apply_changes", "changes", "header_digest", "log_header", "logged_who", "open_log",
+           "player_views", "read_log", "state_digest", "who_text"]
 
 LOG_FORMAT = "tabula-log"
 LOG_VERSION = 2      # 2: decisions and the end line carry the state's digest, the header its own
 MAX_LOG_BYTES = 200_000_000    # a log read whole is at most this (docs/language.md 9)
 OLD_VERSIONS = (1,)  # read and replayed, with a warning that they cannot be proven
-SHOWN = 8            # legal actions quoted in a refusal
 
 
-def _who(player: int):
+def logged_who(player: int):
     """A decider as the log writes it: a seat number, or "chance"."""
     return "chance" if player == CHANCE else player
 
 
-def _who_text(player) -> str:
+def who_text(player) -> str:
     if player in (CHANCE, "chance"):
         return "chance"
     if player == TERMINAL:
@@ -72,38 +66,6 @@ def header_digest(header: dict) -> str:
     fields = {k: v for k, v in header.items() if k not in _UNCHECKED}
     text = json.dumps(fields, sort_keys=True, separators=(",", ":"))
     return hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
-
-
-# ---- playing --------------------------------------------------------------------------------
-
-def play(game: Game, seed: int, agents: list, chance, seats: list, log=None) -> tuple:
-    """Play one game: each chance decision uniformly with the generator `chance`, each
-    seat's decision by its agent, acting on a View with the generator `seats[p]`; `log`
-    (a LogWriter) is told every decision as it is made. Returns the final state and the
-    decisions, [(player, action, action string, turn), ...] (chance as CHANCE).
-
-    This is agents.play_game's loop: with chance_rng(seed) and agent_rng(seed, p) it plays
-    the game play_game(game, seed, agents) plays. With one generator for chance and every
-    seat, and random agents, it plays the games `tabula run` has always played."""
-    if len(agents) != game.players:
-        raise TabulaError(f"{len(agents)} agents for a game of {game.players} players")
-    st = game.new_state(seed=seed)
-    if log is not None:
-        log.begin(st)
-    record = []
-    while not st.terminal:
-        pend = st.pending
-        who = pend.player
-        a = next_action(st, agents, seats, chance)
-        text = st.action_to_string(a)
-        turn = st.turn
-        st._apply(pend, a)
-        record.append((who, a, text, turn))
-        if log is not None:
-            log.decision(who, a, text, turn, st)
-    if log is not None:
-        log.end(st)
-    return st, record
 
 
 # ---- writing --------------------------------------------------------------------------------
@@ -139,7 +101,7 @@ class LogWriter:
 
     def decision(self, player: int, action: tuple, text: str, turn: int, st: State) -> None:
         self.n += 1
-        self._line({"n": self.n, "turn": turn, "player": _who(player), "action": text,
+        self._line({"n": self.n, "turn": turn, "player": logged_who(player), "action": text,
                     "tuple": encode(action), "state": self.digest})
         self.digest = state_digest(st)
 
@@ -172,7 +134,7 @@ class PlayerLogWriter(LogWriter):
 
     def decision(self, player: int, action: tuple, text: str, turn: int, st: State) -> None:
         self.n += 1
-        record = {"n": self.n, "turn": turn, "player": _who(player)}
+        record = {"n": self.n, "turn": turn, "player": logged_who(player)}
         if player == self.player:
             record["action"] = text
         view = st.observation(self.player)
@@ -472,428 +434,3 @@ def player_views(log: GameLog) -> list:
             raise TabulaError(f"{log.where(line)}: decision {record['n']}: {e}") from None
         views.append(json.loads(json.dumps(view)))
     return views
-
-
-# ---- replaying ------------------------------------------------------------------------------
-
-@dataclass
-class Stop:
-    """Where the logged decisions stop applying: decision k (1-based), its line, why."""
-
-    k: int
-    line: int
-    record: dict
-    why: str
-
-    def text(self, log: GameLog) -> str:
-        r = self.record
-        return (f"{log.where(self.line)}: decision {self.k} ({_who_text(r['player'])}, "
-                f"'{r['action']}'): {self.why}")
-
-
-def _legal_list(st: State) -> str:
-    strings = st.legal_action_strings()
-    shown = ", ".join(f"'{s}'" for s in strings[:SHOWN])
-    more = f" and {len(strings) - SHOWN} more" if len(strings) > SHOWN else ""
-    what = "outcomes" if st.is_chance_node() else "legal"
-    return f"{what}: {shown}{more}" if strings else f"{what}: none"
-
-
-def _action(st: State, record: dict, by_string: bool):
-    """The action `record` names in `st`, and None; or None and why it names none."""
-    if st.terminal:
-        return None, "the game is already over here"
-    want = CHANCE if record["player"] == "chance" else record["player"]
-    here = st.pending.player
-    if here != want:
-        return None, f"it is {_who_text(here)}'s decision here"
-    what = "a legal outcome" if here == CHANCE else "legal"
-    if by_string:
-        found = st.actions_named(record["action"])
-        if len(found) == 1:
-            return found[0], None
-        if found:
-            return None, f"it names {len(found)} different actions here"
-        return None, f"not {what} here; {_legal_list(st)}"
-    if record["turn"] != st.turn:
-        return None, f"the game is at turn {st.turn} here, not turn {record['turn']}"
-    a = tuple(decode(record["tuple"]))
-    legal = a in st.pending.actions
-    if legal and st.action_to_string(a) == record["action"]:
-        return a, None
-    if record["action"] not in st.legal_action_strings():
-        return None, f"not {what} here; {_legal_list(st)}"
-    if not legal:
-        return None, (f"its tuple {record['tuple']} is not {what} here, though its string "
-                      "is: the tuple was edited")
-    return None, (f"its tuple {record['tuple']} is '{st.action_to_string(a)}' here, not the "
-                  "logged action: the string or the tuple was edited")
-
-
-def replay(log: GameLog, game: Game, upto: int | None = None,
-           by_string: bool = False) -> tuple:
-    """Apply the first `upto` (default: all) decisions of a full log to a new game with the
-    log's seed, checking each. Returns (state, None), or (state before the failing
-    decision, Stop). `by_string` finds each action by its string alone (for another spec,
-    whose integer tuples may differ); otherwise the tuple must be legal, its string the
-    logged one, and the turn the logged turn."""
-    if log.for_player is not None:
-        raise TabulaError(_player_log_refusal(log))
-    decisions = log.decisions if upto is None else log.decisions[:upto]
-    prove = log.proven and not by_string
-    if prove:
-        check_header(log, game)
-    try:
-        st = game.new_state(seed=log.header["seed"])
-    except TabulaError as e:
-        raise TabulaError(f"{log.path}: the game cannot be set up:\n{e}") from None
-    for k, (line, record) in enumerate(decisions, 1):
-        if prove:
-            _check_digest(log, st, k, line, record)
-        a, why = _action(st, record, by_string)
-        if a is None:
-            return st, Stop(k, line, record, why)
-        try:
-            st._apply(st.pending, a)
-        except TabulaError as e:
-            raise TabulaError(f"{log.where(line)}: decision {k} "
-                              f"({_who_text(record['player'])}, '{record['action']}'): "
-                              f"the rules fail after it:\n{e}") from None
-    return st, None
-
-
-def check_header(log: GameLog, game: Game) -> None:
-    """A proven log's header: its digest is the digest of its fields (none was edited), and
-    it names the game being replayed (spec id, players, options)."""
-    head, where = log.header, log.where(log.header_line)
-    if head["check"] != header_digest(head):
-        raise TabulaError(f"{where}: the header was edited: its digest is {head['check']}, "
-                          f"its fields' {header_digest(head)} (the spec, players, options, "
-                          "seed or agents are not the ones the game was played with)")
-    for key, value in (("spec", game.id), ("players", game.players),
-                       ("options", _json(dict(game.options)))):
-        if _json(head[key]) != value:
-            raise TabulaError(f"{where}: the header's {key} {json.dumps(head[key])} is not "
-                              f"the replayed game's {json.dumps(value)}")
-
-
-def _check_digest(log: GameLog, st: State, k: int, line: int, record: dict) -> None:
-    """Decision k's logged state digest against the replayed state it is taken in; a
-    difference names the line where the game diverged: the header (the seed or options)
-    for the first decision, else the decision before, after which the states differ."""
-    got = state_digest(st)
-    if got == record["state"]:
-        return
-    if k == 1:
-        raise TabulaError(f"{log.where(line)}: decision 1: the game diverges before it: the "
-                          f"state it was logged in (digest {record['state']}) is not the "
-                          f"replayed start (digest {got}): the header's seed or options, or "
-                          "this line's digest, were edited")
-    prev_line, prev = log.decisions[k - 2]
-    raise TabulaError(f"{log.where(prev_line)}: decision {k - 1} ({_who_text(prev['player'])},"
-                      f" '{prev['action']}'): the game diverges here: after it the state is "
-                      f"not the logged one (digest {got}, logged {record['state']} at line "
-                      f"{line}): this decision was replaced, moved or edited, or the next "
-                      "line's digest was")
-
-
-def _json(x):
-    """`x` as it reads back from JSON (tuples as lists, keys as strings, fractions as
-    "7/3": values.encode)."""
-    return json.loads(json.dumps(encode(x)))
-
-
-def check_full(log: GameLog, game: Game) -> State:
-    """Replay a full log and check everything: each decision, that nothing is missing, that
-    the game is over and its points, scores and winners are the logged ones. Returns the
-    final state; any failure is a TabulaError naming the line."""
-    st, stop = replay(log, game)
-    if stop is not None:
-        raise TabulaError(stop.text(log))
-    if log.problem is not None:
-        raise TabulaError(log.problem_text())
-    end, where = log.end, log.where(log.end_line)
-    n = len(log.decisions)
-    if log.proven and state_digest(st) != end["state"]:
-        if n:
-            line, last = log.decisions[-1]
-            raise TabulaError(f"{log.where(line)}: decision {n} ({_who_text(last['player'])}, "
-                              f"'{last['action']}'): the game diverges here: after it the "
-                              f"state is not the logged final state (digest "
-                              f"{state_digest(st)}, logged {end['state']} at line "
-                              f"{log.end_line}): this decision or the end line was edited")
-        raise TabulaError(f"{where}: the final state's digest {end['state']} is not the "
-                          f"replayed {state_digest(st)}: the header or the end line was edited")
-    if not st.terminal:
-        raise TabulaError(f"{where}: the log ends after decision {n}, but the game is not "
-                          f"over: {_who_text(st.current_player())} is to decide; "
-                          f"{_legal_list(st)}")
-    for key, value in (("scores", st.scores()), ("winners", st.winners()),
-                       ("points", st.points())):
-        if _json(value) != end[key]:
-            raise TabulaError(f"{where}: the logged {key} {json.dumps(end[key])} are not the "
-                              f"replayed {key} {json.dumps(_json(value))}")
-    return st
-
-
-def check_variant(log: GameLog, game: Game, spec) -> dict:
-    """The analysis of a full log under another spec (a variant): whether its decisions,
-    found by their strings, stay legal, the first that does not and why, whether the game
-    ends with them and whether the final scores and winners would differ."""
-    st, stop = replay(log, game, by_string=True)
-    end = log.end or {}
-    out = {"log": log.path, "log_spec": log.header["spec"],
-           "log_spec_hash": log.header["spec_hash"], "spec": game.id,
-           "spec_hash": spec.hash, "spec_path": str(spec.path),
-           "decisions": len(log.decisions), "legal": stop is None, "first_illegal": None,
-           "over": None, "scores": {"logged": end.get("scores"), "variant": None},
-           "winners": {"logged": end.get("winners"), "variant": None},
-           "scores_differ": None, "winners_differ": None}
-    if stop is not None:
-        r = stop.record
-        out["first_illegal"] = {"decision": stop.k, "line": stop.line,
-                                "player": r["player"], "action": r["action"],
-                                "why": stop.why}
-        return out
-    out["over"] = st.terminal
-    if st.terminal:
-        out["scores"]["variant"] = _json(st.scores())
-        out["winners"]["variant"] = _json(st.winners())
-        out["scores_differ"] = out["scores"]["variant"] != out["scores"]["logged"]
-        out["winners_differ"] = out["winners"]["variant"] != out["winners"]["logged"]
-    else:
-        out["to_decide"] = _who(st.current_player())
-    return out
-
-
-def format_variant(report: dict) -> str:
-    """The analysis of check_variant as text."""
-    n = report["decisions"]
-    out = [(f"{report['log']}: a log of {report['log_spec']} (spec hash "
-            f"{report['log_spec_hash']}), checked against {report['spec_path']} "
-            f"({report['spec']}, spec hash {report['spec_hash']})")]
-    stop = report["first_illegal"]
-    if stop is not None:
-        out.append(f"  decision {stop['decision']} (line {stop['line']}, "
-                   f"{_who_text(stop['player'])}, '{stop['action']}'): {stop['why']}")
-        out.append(f"  the logged decisions stop being legal at decision {stop['decision']} "
-                   f"of {n}; the final scores cannot be compared")
-        return "\n".join(out)
-    if not report["over"]:
-        out.append(f"  all {n} decisions stay legal, but the game is not over after them "
-                   f"({_who_text(report['to_decide'])} to decide); the final scores cannot "
-                   "be compared")
-        return "\n".join(out)
-    out.append(f"  all {n} decisions stay legal, and the game ends with them")
-
-    def row(values):
-        return ", ".join(str(v) for v in values)
-    sc, wi = report["scores"], report["winners"]
-    out.append(f"  final scores: logged {row(sc['logged'])}; under this spec "
-               f"{row(sc['variant'])}: " + ("they differ" if report["scores_differ"]
-                                            else "the same"))
-    out.append("  winners: logged " + row(f"player {w}" for w in wi["logged"]) +
-               "; under this spec " + row(f"player {w}" for w in wi["variant"]) + ": " +
-               ("they differ" if report["winners_differ"] else "the same"))
-    return "\n".join(out)
-
-
-# ---- showing a state ------------------------------------------------------------------------
-
-def full_view(st: State) -> dict:
-    """Everything in a state, in the shape of an observation: every zone's pieces, every
-    variable, the pending decision's actions (chance's outcomes too) and the scores."""
-    prog = st.prog
-    view = {"player": None, "current_player": st.current_player(), "turn": st.turn,
-            "terminal": st.terminal, "zones": st.zones_view(None),
-            "variables": encode(dict(zip(prog.gvar_names, st.gv))),
-            "player_variables": {n: {str(p): encode(st.pv[p][i]) for p in range(prog.players)}
-                                 for i, n in enumerate(prog.pvar_names)}}
-    if st.pending is not None:
-        view["legal_actions"] = st.legal_action_strings()
-    view["scores"] = encode(st.scores())
-    return view
-
-
-def _names(names: list) -> str:
-    """Piece names in order, a run of one name once with its count: "wall (3), well"."""
-    out = []
-    for name in names:
-        if out and out[-1][0] == name:
-            out[-1][1] += 1
-        else:
-            out.append([name, 1])
-    return ", ".join(f"{name} ({k})" if k > 1 else str(name) for name, k in out)
-
-
-def _pieces(value) -> str:
-    """One zone's content as text: names (by slot, numbered from 0, when the zone has
-    several), a count, or hidden."""
-    if value is None:
-        return "hidden"
-    if isinstance(value, dict):           # {"count": n or [n, ...]}: seen as a count only
-        c = value.get("count")
-        if isinstance(c, list):
-            slots = [f"slot {i}: {k}" for i, k in enumerate(c) if k]
-            return ("face down, " + "; ".join(slots)) if slots else "empty"
-        return f"{c} face down" if c else "empty"
-    if value and all(isinstance(s, list) for s in value):       # slots
-        slots = [f"slot {i}: {_names(s)}" for i, s in enumerate(value) if s]
-        return "; ".join(slots) if slots else "empty"
-    return _names(value) if value else "empty"
-
-
-def format_view(view: dict) -> str:
-    """An observation (State.observation) or a full_view, as text: whose decision, the
-    zones (per player where they are per player), the variables, the legal actions and,
-    when known, the scores."""
-    out = []
-    cur = view.get("current_player")
-    status = ("the game is over" if view.get("terminal") else
-              f"{_who_text(cur)} to decide")
-    out.append(f"turn {view.get('turn')}: {status}")
-    out.append("zones:")
-    for zname, value in view.get("zones", {}).items():
-        if isinstance(value, dict) and "count" not in value:
-            out.append(f"  {zname}:")
-            for o, v in value.items():
-                out.append(f"    player {o}: {_pieces(v)}")
-        else:
-            out.append(f"  {zname}: {_pieces(value)}")
-    if view.get("variables"):
-        out.append("variables:")
-        out += [f"  {k} = {json.dumps(v)}" for k, v in view["variables"].items()]
-    if view.get("player_variables"):
-        out.append("player variables:")
-        for k, per in view["player_variables"].items():
-            out.append(f"  {k}: " + ", ".join(f"player {p} = {json.dumps(v)}"
-                                             for p, v in per.items()))
-    if "legal_actions" in view:
-        acts = view["legal_actions"]
-        out.append(f"legal actions ({_who_text(cur)}):" if cur != CHANCE else "outcomes:")
-        out += [f"  {a}" for a in acts]
-    if "scores" in view:
-        out.append("scores: " + ", ".join(map(str, view["scores"])))
-    return "\n".join(out)
-
-
-# ---- the command ----------------------------------------------------------------------------
-
-def _player_log_refusal(log: GameLog) -> str:
-    return (f"{log.path}: player {log.for_player}'s log (written with --for): it lacks the "
-            "seed and the other players' and chance's decisions, so it cannot be replayed; "
-            "replay the full log")
-
-
-def _game(log: GameLog, spec) -> Game:
-    head = log.header
-    try:
-        return spec.game(head["players"], head["options"])
-    except TabulaError as e:
-        raise TabulaError(f"{log.where(log.header_line)}: the log's players and options do "
-                          f"not fit {spec.path}:\n{e}") from None
-
-
-def cmd_replay(args) -> int:
-    """`tabula replay`: check a log (exit 0: "ok: ..."), show the state after --at K
-    decisions, or, given --spec with another hash, analyse the log under that spec."""
-    log = read_log(args.log)
-    if log.for_player is not None:
-        raise TabulaError(_player_log_refusal(log))
-    if not log.proven:
-        if not args.unproven:
-            raise TabulaError(f"{log.path}: a log of version {log.header.get('version')} "
-                              "carries no state digests, so a replay cannot prove it is the "
-                              "game that was played (an edit that keeps every decision legal "
-                              "would pass); give --unproven to check its legality and final "
-                              "scores only")
-        print(log.unproven_warning(), file=sys.stderr)
-    head = log.header
-    if args.spec:
-        spec = load_spec(args.spec)
-    else:
-        try:
-            # named by the log, not by the user: a file that is not a spec is refused
-            # without a line of it shown (as a file named by `extends:`)
-            spec = load_spec(head["spec_path"], Pos(log.path, log.header_line, 1))
-        except TabulaError as e:
-            first = str(e).splitlines()[0]
-            raise TabulaError(f"{log.path}: cannot load the log's spec "
-                              f"{excerpt(head['spec_path'], 200)} ({first}); give --spec "
-                              "PATH") from None
-    variant = spec.hash != head["spec_hash"]
-    if variant and not args.spec:
-        raise TabulaError(
-            f"{log.path}: the log was made with another spec than {spec.path} (its hash is "
-            f"{spec.hash}, the log's {head['spec_hash']}: the spec changed, or the log was "
-            "edited); give --spec PATH to check the log against a variant")
-    game = _game(log, spec)
-    n = len(log.decisions)
-    at = args.at
-    if args.for_player is not None:
-        if not 0 <= args.for_player < game.players:
-            raise TabulaError(f"--for {args.for_player}: the players of this game are 0 to "
-                              f"{game.players - 1}")
-        if at is None:                  # the player's view at the end of the game
-            if log.problem is not None:
-                raise TabulaError(log.problem_text())
-            at = n
-    if at is not None:
-        if at < 0:
-            raise TabulaError(f"--at {at}: a number of decisions, 0 or more")
-        if at > n:
-            raise TabulaError(log.problem_text() if log.problem is not None else
-                              f"{log.path}: --at {at}, but the log holds {n} decisions")
-        st, stop = replay(log, game, at, by_string=variant)
-        if stop is not None:
-            raise TabulaError(stop.text(log) + (" (under this spec)" if variant else ""))
-        if log.problem is not None:
-            print(f"note: {log.problem_text()} (the first {at} decisions are sound)",
-                  file=sys.stderr)
-        _show(args, log, game, st, at)
-        return 0
-    if variant:
-        if log.problem is not None:
-            raise TabulaError(log.problem_text())
-        report = check_variant(log, game, spec)
-        print(json.dumps(report) if args.json else format_variant(report))
-        return 0
-    st = check_full(log, game)
-    if args.json:
-        print(json.dumps({"ok": True, "log": log.path, "spec": game.id,
-                          "spec_hash": spec.hash, "decisions": n,
-                          "scores": _json(st.scores()), "winners": _json(st.winners())}))
-    else:
-        print(f"ok: {n} decisions replayed, scores match")
-    return 0
-
-
-def _show(args, log: GameLog, game: Game, st: State, at: int) -> None:
-    p = args.for_player
-    if args.json:
-        print(json.dumps(st.observation(p) if p is not None else st.to_json()))
-        return
-    opts = ", ".join(f"{k}={v}" for k, v in game.options.items()) or "no options"
-    who = f"player {p}'s view" if p is not None else "the full state"
-    print(f"{log.path}: {game.id}, {game.players} players, {opts}: {who} after decision "
-          f"{at} of {len(log.decisions)}")
-    print(format_view(st.observation(p) if p is not None else full_view(st)))
-
-
-def add_command(subparsers) -> None:
-    """Register `tabula replay` on the command line's subparsers."""
-    p = subparsers.add_parser("replay", help="re-play a game log, checking every decision")
-    p.add_argument("log", metavar="LOG", help="a game log (tabula run --log)")
-    p.add_argument("--spec", metavar="SPEC",
-                   help="the spec to replay with (default: the log's); a spec with another "
-                        "hash is checked as a variant")
-    p.add_argument("--at", type=int, metavar="K", help="show the state after K decisions")
-    p.add_argument("--for", dest="for_player", type=int, metavar="PLAYER",
-                   help="show that player's observation (at --at K, or at the end)")
-    p.add_argument("--json", action="store_true",
-                   help="print JSON: the state or observation, the verdict or the analysis")
-    p.add_argument("--unproven", action="store_true",
-                   help="replay a log of version 1 (no state digests): legality and the "
-                        "final scores only, which cannot prove the game")
-    p.set_defaults(fn=cmd_replay)
-

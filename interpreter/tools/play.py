@@ -16,7 +16,6 @@ then brings the same replies, and the log forgets the decisions taken back.
 
 from __future__ import annotations
 
-import argparse
 import math
 import os
 import random
@@ -29,10 +28,11 @@ from ..bots.agents import AGENTS, View, agent_rng, chance_rng, hidden_slots, mak
 from ..errors import IllegalAction, TabulaError, did_you_mean, excerpt
 from ..runtime.model import CHANCE
 from ..runtime.readers import piece_names_now
+from .cmdutil import EXIT_INPUT, EXIT_OK, LOG, OPTION, PLAYERS, SEED, SPEC, Command, arg
 from .gamelog import LogWriter, log_header
 from .textview import Drawer, known_scores, wrap
 
-__all__ = ["HUMAN", "Session", "add_command", "cmd_play", "parse_seats"]
+__all__ = ["COMMAND", "HUMAN", "Session", "cmd_play", "parse_seats"]
 
 HUMAN = "human"
 DEFAULT_BOT = "mcts"
@@ -162,6 +162,7 @@ class Session:
         self.queues = {h: [] for h in self.humans}      # hot-seat: news for each human
         self.shown_seat = None          # hot-seat: the seat whose view is on the screen
         self.turn_shown = -1
+        self.patterns: dict = {}        # piece names -> the pattern that finds them (_mentioned)
         self.st = self.game.new_state(seed=self.seed)
 
     # -- who sees what ------------------------------------------------------------------------
@@ -299,7 +300,7 @@ class Session:
                 out.add(h)
                 continue
             if mentioned is None:
-                mentioned = _mentioned(text, set(names0) | set(names1))
+                mentioned = _mentioned(text, set(names0) | set(names1), self.patterns)
             if not mentioned:
                 continue
             left = set(mentioned)
@@ -639,19 +640,16 @@ class Session:
                      "not over")
 
 
-_NAMES: dict = {}
-
-
-def _mentioned(text: str, names: set) -> set:
+def _mentioned(text: str, names: set, patterns: dict) -> set:
     """The piece names a text names, as whole words, the longest first ("rakai-monk" is
-    not also "rakai")."""
+    not also "rakai"). patterns: the caller's (a Session's) compiled patterns, by names."""
     key = frozenset(names)
-    rx = _NAMES.get(key)
+    rx = patterns.get(key)
     if rx is None:
-        if len(_NAMES) > 64:
-            _NAMES.clear()
+        if len(patterns) > 64:
+            patterns.clear()
         alts = "|".join(re.escape(n) for n in sorted(key, key=len, reverse=True) if n)
-        rx = _NAMES[key] = re.compile(rf"(?<![\w])(?:{alts})(?![\w])") if alts else None
+        rx = patterns[key] = re.compile(rf"(?<![\w])(?:{alts})(?![\w])") if alts else None
     if rx is None:
         return set()
     return set(rx.findall(text))
@@ -689,7 +687,6 @@ def _width() -> int:
 def cmd_play(args) -> int:
     from ..spec import load_spec
     from ..spec import parse_options as _options
-    from .cmdutil import EXIT_INPUT, EXIT_OK
     try:
         spec = load_spec(args.spec)
         least = spec.player_range[0]
@@ -755,29 +752,20 @@ def cmd_play(args) -> int:
     return EXIT_OK
 
 
-def add_command(subparsers) -> argparse.ArgumentParser:
-    """Register `tabula play` on the `tabula` command line's subparsers."""
-    p = subparsers.add_parser(
-        "play", help="play a game in the terminal against bots (or hot-seat)",
-        description="Play a game at the terminal: the table drawn as your seat sees it, "
-                    "the legal actions chosen by number or by the start of their text; "
-                    "undo, hint, help, quit.")
-    p.add_argument("spec", metavar="SPEC", help="a spec file, a game's folder, or a shipped "
-                   "game's name (tabula list)")
-    p.add_argument("--players", type=int, default=None,
-                   help="players (default: as many as --seats names, else the least)")
-    p.add_argument("--seats", metavar="S,S,...",
-                   help=f"who plays each seat: {HUMAN}, random, greedy, "
-                        f"mcts[:N[:DEPTH|end]]; one name for every seat (default: {HUMAN} "
-                        f"in seat 0, {DEFAULT_BOT} in the others); several humans play "
-                        "hot-seat")
-    p.add_argument("--option", action="append", metavar="K=V", default=[],
-                   help="set one of the spec's options (repeatable)")
-    p.add_argument("--seed", type=int, default=None,
-                   help="the game's seed (default: a new one, printed at the start)")
-    p.add_argument("--log", metavar="FILE",
-                   help="write the game log (tabula run --log's format) to FILE")
-    p.add_argument("--hint", metavar="BOT", default=None,
-                   help=f"the bot that answers 'hint' (default {DEFAULT_HINT})")
-    p.set_defaults(fn=cmd_play)
-    return p
+COMMAND = Command(
+    "play", cmd_play, "play a game in the terminal against bots (or hot-seat)", (
+        SPEC.but(help="a spec file, a game's folder, or a shipped game's name (tabula list)"),
+        PLAYERS.but(help="players (default: as many as --seats names, else the least)"),
+        arg("--seats", metavar="S,S,...",
+            help=f"who plays each seat: {HUMAN}, random, greedy, mcts[:N[:DEPTH|end]]; one "
+                 f"name for every seat (default: {HUMAN} in seat 0, {DEFAULT_BOT} in the "
+                 "others); several humans play hot-seat"),
+        OPTION,
+        SEED.but(default=None, help="the game's seed (default: a new one, printed at the "
+                                    "start)"),
+        LOG.but(help="write the game log (tabula run --log's format) to FILE"),
+        arg("--hint", metavar="BOT", default=None,
+            help=f"the bot that answers 'hint' (default {DEFAULT_HINT})")),
+    description="Play a game at the terminal: the table drawn as your seat sees it, the "
+                "legal actions chosen by number or by the start of their text; undo, hint, "
+                "help, quit.")

@@ -1,7 +1,7 @@
 """A simulation's summary (`tabula simulate --report`), or two rule variants compared in
 play (`tabula diff A B --simulate N --report`), as one self-contained HTML page.
 
-Input: a Summary (interpreter.simulate.summarize: its statistics and its records).
+Input: a Summary (tools.stats.summarize: its statistics and its records).
 Output: an HTML file that opens in a browser with no server and no network: a few
 sentences in short, the run (spec, games, players, options, agents by seat, time), the
 summary's tables (win rates by seat, by place in turn order and by agent with 95% Wilson
@@ -37,7 +37,7 @@ from collections import Counter
 from ..errors import TabulaError
 from ..runtime.values import as_float
 from .compare import VERDICT_GROUPS
-from .simulate import num_text, percentile
+from .stats import num_text, percentile
 
 # the groups of a comparison's metrics: the verdict's (compare.VERDICT_GROUPS), as titles
 METRIC_GROUPS = tuple((what.capitalize(), prefixes) for what, prefixes in VERDICT_GROUPS)

@@ -1,10 +1,18 @@
-"""Many games at once: a seed per game, a local process pool, one JSON record per game,
-and statistics over the records (`tabula simulate`).
+"""Many games at once: a seed per game, a local process pool (or Ray), one JSON record per
+game, and the Summary of the records (`tabula simulate`); the runs of a check (every
+player count: `tabula validate --play`) and of a comparison (two variants on the same
+seeds: `tabula diff --simulate`).
 
-Input: a spec path, a number of games, players, options, agent names and a run seed.
-Output: one JSON object per game, appended to a JSONL file in index order as soon as the
-game (and every game before it) is done, and a Summary: win rates by seat and by agent
-with Wilson intervals, scores, game lengths, branching, rules taken.
+Input: a spec path (or a Spec), a number of games, players, options, agent names and a
+run seed. Output: one JSON object per game, appended to a JSONL file in index order as
+soon as the game (and every game before it) is done, and a Summary (stats.py: win rates
+by seat and by agent with Wilson intervals, scores, game lengths, branching, rules
+taken); a check's failures and ids that never fired; a Comparison (compare.py).
+
+This is the one module of the tools that plays games with bots in batches: it loads
+specs and imports the bots, so the command line alone imports it (bench is given its
+run_batch to measure); what it shares with others (statistics, the comparison of
+records) is below it, in stats.py and compare.py.
 
 Every game is a pure function of (spec, players, options, agents, game_seed(seed, index)),
 so the records, and the file, do not depend on the number of workers or on resuming.
@@ -27,27 +35,25 @@ from __future__ import annotations
 import gc
 import hashlib
 import json
-import math
 import multiprocessing
 import os
-import statistics
 import sys
 import time
-import weakref
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 
 from ..bots.agents import make_agent, play_game
 from ..errors import SpecError, TabulaError, did_you_mean, read_input
-from ..runtime.values import as_float, encode, not_text
+from ..runtime.values import encode, not_text
 from ..spec import Spec, load_spec
 from .cmdutil import writing
+from .compare import Comparison, compare_records, fired_in, rule_ids
 from .fields import bad_field
+from .graphview import node_keys
+from .stats import Summary, summarize
 
 MAX_RECORDS_BYTES = 500_000_000  # a record file read whole is at most this (docs/language.md 9)
 
-Z95 = 1.959963984540054          # the normal quantile of a two-sided 95% interval
-PERCENTILES = (10, 50, 90)
 CHUNK_SHARE = 4                  # a chunk is at most 1/(workers * 4) of the games left
 MAX_CHUNK = 32                   # ... and at most 32 games: records are written soon
 RANDOM = "random"
@@ -142,18 +148,13 @@ def first_player(watched) -> int | None:
     return None if first is None or first < 0 else first
 
 
-_NAMES: dict = {}     # id(Program) -> its decision_names, while the Program lives
-
-
 def decision_names(game) -> dict:
     """{asker: name} for the decisions asked inside another decision, whose rule_counts
     key would otherwise be the compiler's number (`decision:8`): the outermost rule or
     step that asks them, then their label, `rule:leader / "leader: take {m}"` (or the
-    action graph's key, `rule:leader/decision/decision`, for a decision without one)."""
+    action graph's key, `rule:leader/decision/decision`, for a decision without one).
+    A run computes them once per game compiled (Worker), not once per game played."""
     prog = game.prog
-    cached = _NAMES.get(id(prog))
-    if cached is not None:
-        return cached
     graph = getattr(prog, "graph", None)
     labels: dict = {}                 # asker -> the labels of the decisions it asks
     for dec in prog.decisions:
@@ -171,17 +172,16 @@ def decision_names(game) -> dict:
         if mine and outer and not outer.startswith("decision:"):
             names[asker] = f"{outer} / " + " | ".join(f'"{x}"' for x in mine)
         elif graph is not None:
-            from .graph import node_keys
             keys = keys or node_keys(graph)
             names[asker] = keys.get(asker, asker) + "/decision"
-    _NAMES[id(prog)] = names
-    weakref.finalize(prog, _NAMES.pop, id(prog), None)
     return names
 
 
-def play_record(game, index: int, run_seed: int, names: list) -> dict:
+def play_record(game, index: int, run_seed: int, names: list,
+                rule_names: dict | None = None) -> dict:
     """Play game `index` of a run with agents.play_game and return its record (an `error`
-    record if its rules fail)."""
+    record if its rules fail). rule_names: decision_names(game), when the caller plays
+    many games of this game (a Worker); else computed here."""
     seed = game_seed(run_seed, index)
     rec = {"index": index, "seed": seed, "spec": game.id,
            "spec_hash": game.spec.hash if game.spec is not None else None,
@@ -202,7 +202,7 @@ def play_record(game, index: int, run_seed: int, names: list) -> dict:
         return rec
     for key in ("scores", "winners", "points", "decisions", "chance", "legal_actions"):
         rec[key] = encode(res[key])         # a fraction as "7/3" (values.py)
-    names = decision_names(game)
+    names = decision_names(game) if rule_names is None else rule_names
     counts: dict = {}
     for rule, c in res["rule_counts"].items():
         name = names.get(rule, rule)
@@ -241,30 +241,42 @@ class Job:
                 self.strict)
 
 
-_WORKER: dict = {}
+class Worker:
+    """What plays the games of one run in one process: its job, the game compiled once
+    (or given: the run's own, when it plays in its own process) and the game's decision
+    names."""
+
+    def __init__(self, job: Job, game=None):
+        self.job = job
+        self.game = game if game is not None else job.spec.game(
+            job.players, job.options, trace=job.trace, strict=job.strict)
+        self.rule_names = decision_names(self.game)
+
+    def play(self, indices: list) -> list:
+        job = self.job
+        return [play_record(self.game, i, job.seed, seat_agents(list(job.names), i, job.rotate),
+                            self.rule_names)
+                for i in indices]
 
 
-def _init_worker(job: Job) -> None:
-    """Once per worker process (and run): compile the game."""
-    if _WORKER.get("key") != job.key:
-        _WORKER["key"] = job.key
-        _WORKER["game"] = job.spec.game(job.players, job.options, trace=job.trace,
-                                        strict=job.strict)
-
-
-def _play_chunk(indices: list, job: Job | None = None) -> list:
-    if job is None:
-        job = _WORKER["job"]
-    else:
-        _init_worker(job)
-    game = _WORKER["game"]
-    return [play_record(game, i, job.seed, seat_agents(list(job.names), i, job.rotate))
-            for i in indices]
+# A worker process's own state, never the parent's: the Worker of the run it serves, set
+# by the pool's initializer (_init_pool_worker) or by a Ray task's first chunk of a run (a
+# Ray worker process serves task after task, so it keeps the Worker of the last job).
+_WORKER: Worker | None = None
 
 
 def _init_pool_worker(job: Job) -> None:
-    _WORKER["job"] = job
-    _init_worker(job)
+    global _WORKER
+    _WORKER = Worker(job)
+
+
+def _play_chunk(indices: list, job: Job | None = None) -> list:
+    """A chunk of games in a worker process (a pool's: job None; a Ray task's: its job)."""
+    global _WORKER
+    if job is not None and (_WORKER is None or _WORKER.job.key != job.key):
+        _WORKER = Worker(job)
+    assert _WORKER is not None, "a pool worker without its initializer"
+    return _WORKER.play(indices)
 
 
 def _chunks(todo: list, workers: int) -> list:
@@ -289,15 +301,17 @@ def _start_method(method):
 BACKENDS = ("local", "ray")
 
 
-def _results(job: Job, todo: list, workers: int, start_method, backend: str = "local",
+def _results(job: Job, game, todo: list, workers: int, start_method, backend: str = "local",
              address: str | None = None):
-    """Records of the games in todo, in any order."""
+    """Records of the games in todo, in any order (`game`: the run's, compiled here, which
+    plays them when they are played in this process)."""
     if backend == "ray":
         yield from _ray_results(job, todo, workers, address)
         return
     if workers <= 1 or len(todo) <= 1:
+        worker = Worker(job, game)
         for i in todo:
-            yield _play_chunk([i], job)[0]
+            yield worker.play([i])[0]
         return
     chunks = _chunks(todo, workers)
     ctx = _start_method(start_method)
@@ -499,7 +513,7 @@ def run_batch(spec_path, games: int, players: int | None = None, options: dict |
               resume: bool = False, progress=None, rotate: bool = False,
               start_method: str | None = None, backend: str = "local",
               address: str | None = None, trace: bool = False,
-              strict: bool = False, warn=None) -> "Summary":
+              strict: bool = False, warn=None) -> Summary:
     """Play games 0..games-1 of a run and summarise them.
 
     spec_path: a spec file or a game's folder, or a Spec already loaded.
@@ -550,7 +564,7 @@ def run_batch(spec_path, games: int, players: int | None = None, options: dict |
     try:
         waiting: dict = {}            # finished out of order, held until their turn
         pos = 0
-        for rec in _results(job, todo, workers, start_method, backend, address):
+        for rec in _results(job, game, todo, workers, start_method, backend, address):
             waiting[rec["index"]] = rec
             while pos < len(todo) and todo[pos] in waiting:
                 rec = waiting.pop(todo[pos])
@@ -576,353 +590,76 @@ def run_batch(spec_path, games: int, players: int | None = None, options: dict |
     return summary
 
 
-# ---- statistics -------------------------------------------------------------------------
+# ---- runs for a check and for a comparison -----------------------------------------------
 
-def wilson(successes: float, n: int, z: float = Z95) -> tuple:
-    """The Wilson score interval of a proportion (successes may be fractional)."""
-    if n <= 0:
-        return (0.0, 1.0)
-    p = successes / n
-    d = 1 + z * z / n
-    centre = (p + z * z / (2 * n)) / d
-    half = z / d * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n))
-    return (max(0.0, centre - half), min(1.0, centre + half))
-
-
-def percentile(sorted_values: list, q: float) -> float:
-    """The q-th percentile, interpolating linearly between ranks (numpy's default)."""
-    if not sorted_values:
-        return None
-    k = (len(sorted_values) - 1) * q / 100
-    lo = math.floor(k)
-    hi = min(lo + 1, len(sorted_values) - 1)
-    return sorted_values[lo] + (sorted_values[hi] - sorted_values[lo]) * (k - lo)
-
-
-# two-sided 95% quantiles of Student's t for 1..30 degrees of freedom
-_T975 = (12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228, 2.201,
-         2.179, 2.160, 2.145, 2.131, 2.120, 2.110, 2.101, 2.093, 2.086, 2.080, 2.074,
-         2.069, 2.064, 2.060, 2.056, 2.052, 2.048, 2.045, 2.042)
-
-
-def t975(df: int) -> float:
-    """The two-sided 95% quantile of Student's t with df degrees of freedom (table to 30,
-    then the Cornish-Fisher expansion, within 0.001 of the exact value)."""
-    if df < 1:
-        raise ValueError("t needs at least 1 degree of freedom")
-    if df <= len(_T975):
-        return _T975[df - 1]
-    z = Z95
-    return (z + (z ** 3 + z) / (4 * df) + (5 * z ** 5 + 16 * z ** 3 + 3 * z) / (96 * df ** 2)
-            + (3 * z ** 7 + 19 * z ** 5 + 17 * z ** 3 - 15 * z) / (384 * df ** 3))
+def play_check(spec: Spec, games: int, seed: int = 1, workers: int | None = None,
+               progress=None, strict: bool = False) -> dict:
+    """Random games of every player count the spec allows (default options), traced
+    (and strict, if asked: an empty mandatory choice is then a failed game):
+    {"games": n, "failed": [records of games whose rules failed, with "players"],
+    "never_fired": ids that fired in no game, "empty_choices": {decision's rule or step:
+    games in which it came up with nothing to choose and no else: (so was skipped)}}.
+    A spec's test by play: a rule error, or a game that does not end within
+    game.max_steps, is a failed game. progress(done) counts the games of all player
+    counts."""
+    lo, hi = spec.player_range
+    failed, ids, ever = [], set(), set()
+    empty: dict = {}
+    played = 0
+    for players in range(lo, hi + 1):
+        run = run_batch(spec, games, players=players, seed=seed, workers=workers,
+                        trace=True, strict=strict, progress=None if progress is None else
+                        (lambda done, before=played: progress(before + done)))
+        played += run.games
+        ids |= set(rule_ids(spec, players, None))
+        for rec in run.records:
+            if "error" in rec:
+                failed.append(rec)
+            else:
+                fired = fired_in(rec)
+                ever |= {k for k, v in fired.items() if v}
+                for k, v in fired.items():
+                    if k.startswith("empty:") and v:
+                        empty[k[6:]] = empty.get(k[6:], 0) + 1
+    return {"games": played, "failed": failed, "never_fired": sorted(ids - ever),
+            "empty_choices": dict(sorted(empty.items()))}
 
 
-def _beta_fraction(a: float, b: float, x: float) -> float:
-    """The continued fraction of the incomplete beta function (modified Lentz)."""
-    tiny = 1e-300
-    c, d = 1.0, 1.0 - (a + b) * x / (a + 1)
-    d = 1.0 / (d if abs(d) > tiny else tiny)
-    h = d
-    for m in range(1, 10000):
-        for num in (m * (b - m) * x / ((a + 2 * m - 1) * (a + 2 * m)),
-                    -(a + m) * (a + b + m) * x / ((a + 2 * m) * (a + 2 * m + 1))):
-            d = 1.0 + num * d
-            d = 1.0 / (d if abs(d) > tiny else tiny)
-            c = 1.0 + num / c
-            c = c if abs(c) > tiny else tiny
-            h *= d * c
-        if abs(d * c - 1.0) < 1e-15:
-            break
-    return h
+def compare_variants(spec_a, spec_b, games: int, players: int | None = None,
+                     options: dict | None = None, agents=None, seed: int = 0,
+                     workers: int | None = None, backend: str = "local",
+                     address: str | None = None, progress=None,
+                     options_a: dict | None = None,
+                     options_b: dict | None = None) -> Comparison:
+    """Play games 0..games-1 of A and of B on the same seeds and bots; compare them.
 
-
-def incomplete_beta(a: float, b: float, x: float) -> float:
-    """The regularised incomplete beta function I_x(a, b), for a, b > 0, 0 <= x <= 1."""
-    if x <= 0.0:
-        return 0.0
-    if x >= 1.0:
-        return 1.0
-    front = math.exp(math.lgamma(a + b) - math.lgamma(a) - math.lgamma(b)
-                     + a * math.log(x) + b * math.log1p(-x))
-    if x < (a + 1) / (a + b + 2):
-        return front * _beta_fraction(a, b, x) / a
-    return 1.0 - front * _beta_fraction(b, a, 1.0 - x) / b
-
-
-def t_p_value(t: float, df: int) -> float:
-    """The two-sided p-value of Student's t statistic with df degrees of freedom:
-    P(|T| >= |t|) = I_{df / (df + t^2)}(df / 2, 1 / 2)."""
-    if df < 1:
-        raise ValueError("t needs at least 1 degree of freedom")
-    if math.isinf(t):
-        return 0.0
-    return min(1.0, incomplete_beta(df / 2, 0.5, df / (df + t * t)))
-
-
-def holm(p_values: list) -> list:
-    """Holm's step-down adjustment of p-values (None stays None): the k-th smallest of the
-    m p-values is multiplied by m - k + 1, the results made non-decreasing in that order
-    and capped at 1. A metric is significant at 5% with the family's error rate (the
-    chance of any false positive among the m) at most 5% when its adjusted p < 0.05."""
-    tested = sorted((p, i) for i, p in enumerate(p_values) if p is not None)
-    m = len(tested)
-    out = [None] * len(p_values)
-    running = 0.0
-    for k, (p, i) in enumerate(tested):
-        running = max(running, min(1.0, (m - k) * p))
-        out[i] = running
-    return out
-
-
-def mean_interval(values: list) -> tuple:
-    """(mean, low, high): the mean and its 95% Student's t interval (None, None for fewer
-    than 2 values; the mean alone for one)."""
-    if not values:
-        return (None, None, None)
-    mean = statistics.fmean(values)
-    if len(values) < 2:
-        return (mean, None, None)
-    half = t975(len(values) - 1) * statistics.stdev(values) / math.sqrt(len(values))
-    return (mean, mean - half, mean + half)
-
-
-def _spread(values: list) -> dict:
-    if not values:
-        return {"mean": None, "min": None, "max": None}
-    return {"mean": statistics.fmean(values), "min": min(values), "max": max(values)}
-
-
-@dataclass
-class Summary:
-    """Statistics over game records (see summarize); records are the games, by index."""
-    games: int                       # records, failed ones included
-    failed: int
-    players: int                     # seats (the most of any finished game)
-    spec: str | None
-    win_rate_by_seat: list           # share of the finished games won (shared: 1/k each)
-    win_interval_by_seat: list       # [low, high], 95% Wilson
-    win_rate_by_agent: dict          # name -> {rate, low, high, games (seats played)}
-    score_mean_by_seat: list
-    score_std_by_seat: list          # sample standard deviation
-    score_percentiles_by_seat: list  # {"10": .., "50": .., "90": ..} per seat
-    decisions: dict                  # agents' decisions per game: {mean, min, max}
-    turns: dict                      # {mean, min, max}
-    mean_branching: float | None     # legal actions per agents' decision
-    rule_counts: dict                # rule -> decisions taken in all finished games
-    rule_counts_per_game: dict
-    first_player_advantage: float | None    # the first player's win rate minus 1/players
-    first_player_interval: list | None      # [low, high] of the advantage (Wilson)
-    errors: dict                     # error message -> failed games
-    first_player_games: int = 0      # finished games whose record names the first player
-    first_player_win_rate: float | None = None
-    first_player_by_seat: list = field(default_factory=list)    # games each seat began
-    win_rate_by_place: list = field(default_factory=list)       # by place in turn order
-    points_by_rule: dict = field(default_factory=dict)          # rule -> per seat stats
-    records: list = field(default_factory=list, repr=False)
-    seconds: float | None = None
-    workers: int | None = None
-
-    def to_dict(self) -> dict:
-        out = {k: v for k, v in self.__dict__.items()
-               if k != "records" and not (k in ("seconds", "workers") and v is None)}
-        return json.loads(json.dumps(out))   # plain data: tuples become lists
-
-    def table(self) -> str:
-        return format_table(self)
-
-
-def summarize(records: list) -> Summary:
-    """Statistics over game records (dicts as run_batch writes them). Failed games count in
-    `failed` only. A win shared by k players counts 1/k for each of them."""
-    ok = [r for r in records if "error" not in r]
-    players = max((r["players"] for r in ok), default=0)
-    wins = [0.0] * players
-    seat_games = [0] * players
-    scores: list = [[] for _ in range(players)]
-    agent_wins: dict = {}
-    agent_games: dict = {}
-    totals: dict = {}
-    for r in ok:
-        share = 1.0 / len(r["winners"]) if r["winners"] else 0.0
-        for s in range(r["players"]):
-            seat_games[s] += 1
-            scores[s].append(as_float(r["scores"][s]))
-            name = r["agents"][s]
-            agent_games[name] = agent_games.get(name, 0) + 1
-            agent_wins.setdefault(name, 0.0)
-        for w in r["winners"]:
-            wins[w] += share
-            agent_wins[r["agents"][w]] += share
-        for rule, c in r["rule_counts"].items():
-            totals[rule] = totals.get(rule, 0) + c
-    rates = [wins[s] / seat_games[s] if seat_games[s] else None for s in range(players)]
-    intervals = [list(wilson(wins[s], seat_games[s])) for s in range(players)]
-    by_agent = {}
-    for name in sorted(agent_games):
-        lo, hi = wilson(agent_wins[name], agent_games[name])
-        by_agent[name] = {"rate": agent_wins[name] / agent_games[name], "low": lo, "high": hi,
-                          "games": agent_games[name]}
-    first = _first_player_stats(ok, players)
-    decisions = sum(r["decisions"] for r in ok)
-    legal = sum(r.get("legal_actions", 0) for r in ok)
-    errors: dict = {}
-    for r in records:
-        if "error" in r:
-            errors[r["error"]] = errors.get(r["error"], 0) + 1
-    sorted_scores = [sorted(v) for v in scores]
-    return Summary(
-        games=len(records), failed=len(records) - len(ok), players=players,
-        spec=records[0].get("spec") if records else None,
-        win_rate_by_seat=rates, win_interval_by_seat=intervals, win_rate_by_agent=by_agent,
-        score_mean_by_seat=[statistics.fmean(v) if v else None for v in scores],
-        score_std_by_seat=[statistics.stdev(v) if len(v) > 1 else 0.0 for v in scores],
-        score_percentiles_by_seat=[{str(q): percentile(v, q) for q in PERCENTILES}
-                                   for v in sorted_scores],
-        decisions=_spread([r["decisions"] for r in ok]),
-        turns=_spread([r["turns"] for r in ok]),
-        mean_branching=legal / decisions if decisions else None,
-        rule_counts=dict(sorted(totals.items())),
-        rule_counts_per_game={k: v / len(ok) for k, v in sorted(totals.items())},
-        errors=errors, points_by_rule=_points_by_rule(ok, players), **first,
-        records=list(records))
-
-
-def _first_player_stats(ok: list, players: int) -> dict:
-    """The first player's win rate (and its advantage over the fair share, 1/players)
-    with a Wilson interval, how often each seat moved first, and the win rate by place in
-    turn order (0: the first player, 1: the seat after it, ...), over the finished games
-    whose record names the first player (records of older runs do not)."""
-    known = [r for r in ok if isinstance(r.get("first_player"), int)]
-    by_seat = [0] * players
-    place_wins = [0.0] * players
-    place_games = [0] * players
-    place_fair = [0.0] * players
-    for r in known:
-        by_seat[r["first_player"]] += 1
-        share = 1.0 / len(r["winners"]) if r["winners"] else 0.0
-        for place in range(r["players"]):
-            seat = (r["first_player"] + place) % r["players"]
-            place_games[place] += 1
-            place_fair[place] += 1.0 / r["players"]
-            if seat in r["winners"]:
-                place_wins[place] += share
-    by_place = []
-    for place in range(players):
-        n = place_games[place]
-        lo, hi = wilson(place_wins[place], n)
-        by_place.append({"rate": place_wins[place] / n if n else None, "low": lo, "high": hi,
-                         "games": n, "fair": place_fair[place] / n if n else None})
-    out = {"first_player_games": len(known), "first_player_by_seat": by_seat,
-           "win_rate_by_place": by_place, "first_player_win_rate": None,
-           "first_player_advantage": None, "first_player_interval": None}
-    if known:
-        first = by_place[0]
-        out["first_player_win_rate"] = first["rate"]
-        out["first_player_advantage"] = first["rate"] - first["fair"]
-        out["first_player_interval"] = [first["low"] - first["fair"],
-                                        first["high"] - first["fair"]]
-    return out
-
-
-def _points_by_rule(ok: list, players: int) -> dict:
-    """{scoring rule: [{mean, sd, low, high} per seat]}: the points each scoring rule gave
-    each seat per game, the mean with its 95% Student's t interval."""
-    values: dict = {}
-    for r in ok:
-        for rid, row in (r.get("points") or {}).items():
-            seats = values.setdefault(rid, [[] for _ in range(players)])
-            for seat, v in enumerate(row[:players]):
-                seats[seat].append(as_float(v))   # "7/3" as a float
-    out = {}
-    for rid, seats in values.items():
-        rows = []
-        for v in seats:
-            mean, lo, hi = mean_interval(v)
-            rows.append({"mean": mean, "sd": statistics.stdev(v) if len(v) > 1 else None,
-                         "low": lo, "high": hi})
-        out[rid] = rows
-    return out
-
-
-def num_text(x, fmt: str = ".3f") -> str:
-    """A number formatted, or '-' for none (the tables of simulate, compare, report)."""
-    return "-" if x is None else format(x, fmt)
-
-
-def _pair(low, high, fmt: str = ".2f") -> str:
-    return "" if low is None else f"[{format(low, fmt)}, {format(high, fmt)}]"
-
-
-def first_player_lines(s: Summary) -> list:
-    """The first player's lines of the text table."""
-    if not s.first_player_games:
-        return ["first player            none named (records of an older tabula, or "
-                "simultaneous moves)"]
-    lo, hi = s.first_player_interval
-    out = [f"first player's win rate {s.first_player_win_rate:.3f}  "
-           f"(advantage {s.first_player_advantage:+.3f} [{lo:+.3f}, {hi:+.3f}] over the "
-           f"fair share; {s.first_player_games} games)",
-           "win rate by place       " + ", ".join(
-               f"{place + 1}: {num_text(x['rate'])}"
-               for place, x in enumerate(s.win_rate_by_place) if x["games"]),
-           "first player by seat    " + ", ".join(
-               f"{seat}: {n}" for seat, n in enumerate(s.first_player_by_seat))]
-    return out
-
-
-def format_table(s: Summary) -> str:
-    """A summary as a text table."""
-    head = f"{s.spec or 'games'}: {s.games} games, {s.failed} failed"
-    if s.seconds is not None:
-        head += f", {s.seconds:.1f} s"
-        if s.workers:
-            head += f" on {s.workers} worker" + ("s" if s.workers > 1 else "")
-    out = [head]
-    if s.records:
-        r0 = next((r for r in s.records if "error" not in r), s.records[0])
-        opts = ", ".join(f"{k}={v}" for k, v in r0.get("options", {}).items()) or "none"
-        out.append(f"{r0.get('players')} players, options {opts}")
-    if s.players:
-        out.append("")
-        out.append(f"{'seat':>4}  {'win rate':>8}  {'95% interval':<15}  {'score':>8}  "
-                   f"{'sd':>6}  {'p10':>6}  {'p50':>6}  {'p90':>6}")
-        for seat in range(s.players):
-            lo, hi = s.win_interval_by_seat[seat]
-            pc = s.score_percentiles_by_seat[seat]
-            out.append(f"{seat:>4}  {num_text(s.win_rate_by_seat[seat]):>8}  "
-                       f"[{lo:.3f}, {hi:.3f}]  {num_text(s.score_mean_by_seat[seat], '.2f'):>8}  "
-                       f"{num_text(s.score_std_by_seat[seat], '.2f'):>6}  "
-                       + "  ".join(f"{num_text(pc[str(q)], '.1f'):>6}" for q in PERCENTILES))
-        out.append("")
-        width = max(len(n) for n in s.win_rate_by_agent) if s.win_rate_by_agent else 5
-        out.append(f"{'agent':<{width}}  {'win rate':>8}  {'95% interval':<15}  {'seats':>6}")
-        for name, a in s.win_rate_by_agent.items():
-            out.append(f"{name:<{width}}  {a['rate']:>8.3f}  [{a['low']:.3f}, {a['high']:.3f}]"
-                       f"  {a['games']:>6}")
-        out.append("")
-        out += first_player_lines(s)
-        if s.points_by_rule:
-            out.append("")
-            width = max([len(r) for r in s.points_by_rule] + [13])
-            out.append((f"{'points by rule':<{width}}  " + "  ".join(
-                f"{'seat ' + str(seat):<22}" for seat in range(s.players))).rstrip())
-            for rid, rows in s.points_by_rule.items():
-                out.append((f"{rid:<{width}}  " + "  ".join(
-                    f"{num_text(x['mean'], '.2f') + ' ' + _pair(x['low'], x['high']):<22}"
-                    for x in rows)).rstrip())
-        out.append("")
-        d, t = s.decisions, s.turns
-        out.append(f"decisions per game      {d['mean']:.1f}  (min {d['min']}, max {d['max']})")
-        out.append(f"turns per game          {t['mean']:.1f}  (min {t['min']}, max {t['max']})")
-        out.append(f"mean branching          {num_text(s.mean_branching, '.2f')}")
-        out.append("")
-        out.append("rules taken per game")
-        width = max((len(k) for k in s.rule_counts), default=4)
-        for rule, per in sorted(s.rule_counts_per_game.items(), key=lambda kv: -kv[1]):
-            out.append(f"  {rule:<{width}}  {per:8.2f}")
-    if s.errors:
-        out.append("")
-        out.append("failed games")
-        for msg, n in sorted(s.errors.items(), key=lambda kv: -kv[1]):
-            out.append(f"  {n:>5}  {msg}")
-    return "\n".join(out)
+    spec_a, spec_b: paths or Specs. Each variant plays with its own options: its
+    defaults, then `options` (given to both: an option one of them lacks is an error),
+    then its own `options_a` or `options_b`. progress(done) counts the games of both runs
+    (0 .. 2 * games).
+    """
+    if games < 1:
+        raise TabulaError(f"--simulate needs 1 game or more, not {games}")
+    sa = spec_a if isinstance(spec_a, Spec) else load_spec(spec_a)
+    sb = spec_b if isinstance(spec_b, Spec) else load_spec(spec_b)
+    opts_a = {**(options or {}), **(options_a or {})}
+    opts_b = {**(options or {}), **(options_b or {})}
+    game_a = sa.game(players, opts_a)
+    game_b = sb.game(game_a.players, opts_b)
+    kw = dict(games=games, players=game_a.players, agents=agents, seed=seed,
+              workers=workers, backend=backend, address=address, trace=True)
+    run_a = run_batch(sa, progress=progress, options=opts_a, **kw)
+    run_b = run_batch(sb, progress=None if progress is None else
+                      (lambda done: progress(games + done)), options=opts_b, **kw)
+    ids_a = rule_ids(sa, game_a.players, game_a.options)
+    ids_b = rule_ids(sb, game_b.players, game_b.options)
+    metrics, rules, dead, pairs = compare_records(run_a.records, run_b.records, ids_a, ids_b)
+    first = next((r for r in run_a.records if "error" not in r), None)
+    return Comparison(
+        a=sa.id, b=sb.id, games=games, pairs=pairs, players=game_a.players,
+        options_a=dict(game_a.options), options_b=dict(game_b.options),
+        agents=first["agents"] if first else [],
+        seed=seed, failed={"a": run_a.failed, "b": run_b.failed}, metrics=metrics,
+        rules=rules, only_in_a=sorted(set(ids_a) - set(ids_b)),
+        only_in_b=sorted(set(ids_b) - set(ids_a)), dead_rules=dead,
+        summary_a=run_a, summary_b=run_b)
