@@ -36,8 +36,6 @@ to be legal.
 
 from __future__ import annotations
 
-import ast as pyast
-
 from ..errors import IllegalAction, TabulaError
 from ..lang import types as T
 from ..runtime.model import DONE, SKIP
@@ -104,8 +102,8 @@ class ActionSpace:
         counts = {False: 0, True: 0}
         for dec in prog.decisions:
             chance = bool(getattr(dec, "chance", False))
-            alts = [(a.index, [self._domain(dec, a, i, src, typ)
-                               for i, (src, typ) in enumerate(a.binds)]) for a in dec.alts]
+            alts = [(a.index, [self._domain(dec, a, i, bd) for i, bd in enumerate(a.domains)])
+                    for a in dec.alts]
             if dec.optional:
                 alts.append((SKIP, []))
             if dec.upto:
@@ -120,48 +118,40 @@ class ActionSpace:
         self.simultaneous = any(d.chooser_slot is not None for d in prog.decisions)
 
     # -- domains ----------------------------------------------------------------------------
-    def _domain(self, dec, alt, i: int, src: str, typ: tuple):
+    def _domain(self, dec, alt, i: int, bd):
+        """The Domain of a binding from the domain the compiler recorded for it
+        (Alt.domains: compiler/analysis.py BindingDomain); None: no digit."""
         prog = self.prog
-        kind = typ[0]
+        kind = bd.kind
         if kind == "piece":
             return Domain(len(prog.piece_names), "piece")
         if kind == "player":
             return Domain(prog.players, "player")
         if kind == "enum":
-            return Domain(len(self._enum(typ[1])), f"{typ[1]} value", values=self._enum(typ[1]))
-        if kind == "slot" and getattr(typ[1], "nslots", 0) and getattr(typ[1], "name", "") \
-                and typ[1].name in prog.zones:
-            z = typ[1]
-            count = z.nslots * (prog.players if z.per_player else 1)
-            return Domain(count, f"container of zone '{z.name}'", lo=z.base)
-        try:
-            tree = pyast.parse(src.strip(), mode="eval").body
-        except SyntaxError:
-            tree = None
-        if isinstance(tree, (pyast.List, pyast.Tuple)) and len(tree.elts) == 1:
-            found = self._constant(tree)
-            if found is not None and len(found) == 1:     # [64]: one id, its value known
-                return Domain(1, "value", values=found)
+            return Domain(len(self._enum(bd.name)), f"{bd.name} value",
+                          values=self._enum(bd.name))
+        if kind == "container":
+            return Domain(bd.hi - bd.lo + 1, f"container of zone '{bd.name}'", lo=bd.lo)
+        if kind == "dependent":
             return None                      # one value: found from the bindings before
-        if kind in ("slot", "zone"):
+        if kind == "value":                  # [64]: one id, its value known
+            return Domain(1, "value", values=bd.values)
+        if kind == "any container":
             return Domain(prog.nslots, "container", lo=0)
-        found = self._constant(tree)
-        if found is not None:
-            try:
-                values = sorted(set(found))
-            except TypeError:
-                values = list(dict.fromkeys(found))
+        if kind == "values":
+            values = list(bd.values)
             if values and all(type(v) is int for v in values) \
                     and values[-1] - values[0] + 1 == len(values):
                 return Domain(len(values), "number", lo=values[0])
             return Domain(max(len(values), 1), "value", values=values or [None])
-        if kind == "bool":
+        if kind == "condition":
             return Domain(2, "condition", values=(False, True))
-        if kind not in ("int", "any"):
+        if kind != "interval":
+            typ = alt.binds[i][1] if i < len(alt.binds) else T.ANY
             raise TabulaError(f"decision '{dec.rule}' ({dec.pos}): its option {alt.index + 1} "
                               f"binds {T.describe(typ)}, which the action space cannot "
                               "number; choose from a constant list instead")
-        lo, hi = _elements(tree, self._env()) if tree is not None else (None, None)
+        lo, hi = bd.lo, bd.hi
         if lo is None and hi is None:
             lo, hi = 0, self.int_span - 1
         elif lo is None:
@@ -174,34 +164,6 @@ class ActionSpace:
 
     def _enum(self, name) -> list:
         return list(self.prog.enums.get(name, ()))
-
-    def _ns(self) -> dict:
-        mod = self.prog.module
-        return mod.ns if mod is not None else {}
-
-    def _env(self) -> dict:
-        mod = self.prog.module
-        chunks = {}
-        for text in (mod.chunks if mod is not None else []):
-            name = text[4:text.find("(")] if text.startswith("def ") else ""
-            chunks[name] = text
-        return {"ns": self._ns(), "players": self.prog.players, "vars": {},
-                "chunks": chunks, "depth": 0}
-
-    def _constant(self, tree):
-        """The values of a source that reads no state and no binding, else None."""
-        if tree is None:
-            return None
-        ns = self._ns()
-        names = {n.id for n in pyast.walk(tree) if isinstance(n, pyast.Name)}
-        if any(n not in ns and n not in ("range", "list", "len") for n in names) \
-                or any(isinstance(n, pyast.Lambda) for n in pyast.walk(tree)):
-            return None
-        try:
-            value = eval(compile(pyast.Expression(tree), "<domain>", "eval"), ns)  # noqa: S307
-            return list(value)
-        except Exception:     # a source that is not constant after all: no domain from it
-            return None
 
     # -- ids ---------------------------------------------------------------------------------
     def action_id(self, action) -> int:
@@ -300,103 +262,3 @@ class ActionSpace:
                          ["(from the bindings before)" if d is None else d.describe()
                           for d in b.domains]))
         return rows
-
-
-# -- bounds of a number source, from its generated Python ---------------------------------
-def _elements(node, env) -> tuple:
-    """(lo, hi) of the values a number source gives, each None where unknown."""
-    if isinstance(node, pyast.Call):
-        f = node.func
-        if isinstance(f, pyast.Name) and f.id == "B_range" and len(node.args) >= 2:
-            return _bound(node.args[0], env)[0], _bound(node.args[1], env)[1]
-        if isinstance(f, pyast.Name) and f.id == "range" and 1 <= len(node.args) <= 2:
-            if len(node.args) == 1:
-                hi = _bound(node.args[0], env)[1]
-                return 0, None if hi is None else hi - 1
-            hi = _bound(node.args[1], env)[1]
-            return _bound(node.args[0], env)[0], None if hi is None else hi - 1
-        if isinstance(f, pyast.Name) and f.id == "B_open_slots" and len(node.args) >= 3:
-            hi = _bound(node.args[2], env)[1]
-            return 0, None if hi is None else hi - 1
-        if isinstance(f, pyast.Name) and f.id in env["chunks"] and env["depth"] < 8:
-            # a spec function: its value is its first return (generated by builtins.py)
-            try:
-                fn = pyast.parse(env["chunks"][f.id]).body[0]
-            except SyntaxError:
-                return None, None
-            returns = [n for n in pyast.walk(fn) if isinstance(n, pyast.Return)]
-            first = min(returns, key=lambda n: n.lineno) if returns else None
-            if first is not None and first.value is not None:
-                params = [a.arg for a in fn.args.args]
-                inner = dict(env, depth=env["depth"] + 1,
-                             vars={p: (None, None) for p in params})
-                return _elements(first.value, inner)
-        if isinstance(f, pyast.Lambda) and len(f.args.args) == len(node.args):
-            inner = dict(env, vars=dict(env["vars"]))
-            for param, arg in zip(f.args.args, node.args):
-                inner["vars"][param.arg] = _bound(arg, env)
-            return _elements(f.body, inner)
-    if isinstance(node, (pyast.List, pyast.Tuple)) and node.elts:
-        bounds = [_bound(e, env) for e in node.elts]
-        return _union(bounds)
-    if isinstance(node, pyast.IfExp):
-        return _union([_elements(node.body, env), _elements(node.orelse, env)])
-    if isinstance(node, pyast.Name) and node.id in env["ns"]:
-        value = env["ns"][node.id]
-        if isinstance(value, (list, tuple)) and value and all(type(v) is int for v in value):
-            return min(value), max(value)
-    return None, None
-
-
-def _union(bounds) -> tuple:
-    los, his = [b[0] for b in bounds], [b[1] for b in bounds]
-    return (None if None in los else min(los)), (None if None in his else max(his))
-
-
-def _bound(node, env) -> tuple:
-    """(lo, hi) of a number expression's value, each None where unknown."""
-    if isinstance(node, pyast.Constant) and type(node.value) is int:
-        return node.value, node.value
-    names = {n.id for n in pyast.walk(node) if isinstance(n, pyast.Name)}
-    if names and names <= (set(env["ns"]) | {"len", "min", "max", "abs"}) - set(env["vars"]) \
-            and not any(isinstance(n, pyast.Lambda) for n in pyast.walk(node)):
-        try:
-            value = eval(compile(pyast.Expression(node), "<domain>", "eval"), env["ns"])  # noqa: S307
-        except Exception:      # not a constant after all
-            value = None
-        if type(value) is int:
-            return value, value
-    if isinstance(node, pyast.Name):
-        if node.id in env["vars"]:
-            return env["vars"][node.id]
-        value = env["ns"].get(node.id)
-        if type(value) is int:
-            return value, value
-        return None, None
-    if isinstance(node, pyast.Attribute) and node.attr == "current" \
-            and isinstance(node.value, pyast.Name) and node.value.id == "st":
-        return 0, env["players"] - 1
-    if isinstance(node, pyast.Subscript) and isinstance(node.value, pyast.Name):
-        table = env["ns"].get(node.value.id)
-        if isinstance(table, (list, tuple)) and table \
-                and all(type(v) is int for v in table):
-            return min(table), max(table)
-        return None, None
-    if isinstance(node, pyast.UnaryOp) and isinstance(node.op, pyast.USub):
-        lo, hi = _bound(node.operand, env)
-        return (None if hi is None else -hi), (None if lo is None else -lo)
-    if isinstance(node, pyast.BinOp):
-        a, b = _bound(node.left, env), _bound(node.right, env)
-        if isinstance(node.op, pyast.Add):
-            return _add(a[0], b[0]), _add(a[1], b[1])
-        if isinstance(node.op, pyast.Sub):
-            return _add(a[0], None if b[1] is None else -b[1]), \
-                _add(a[1], None if b[0] is None else -b[0])
-        if isinstance(node.op, pyast.Mult) and None not in a + b:
-            products = [x * y for x in a for y in b]
-            return min(products), max(products)
-    return None, None
-
-
-def _add(x, y):
-    return None if x is None or y is None else x + y

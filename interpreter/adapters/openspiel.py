@@ -35,7 +35,6 @@ id). Returns at the end only (reward model terminal).
 from __future__ import annotations
 
 import json
-import re
 
 import numpy as np
 import pyspiel
@@ -68,14 +67,15 @@ _REGISTERED_TYPE = _T(
 
 
 def uses_shuffles(prog) -> bool:
-    """Does the game draw from the state's generator (a shuffle, a shuffled move)?"""
-    mod = prog.module
-    text = "".join(mod.chunks) if mod is not None else ""
-    if "R_shuffle_slot(" in text or ".rng" in text:
-        return True
-    # R_move_pieces(st, what, dest, bottom, shuffled, pos): a shuffled move
-    return re.search(r"R_move_pieces\(.*, (?:True|False), True, \w+\)\s*$", text,
-                     re.MULTILINE) is not None
+    """Does the game draw from the state's generator (a shuffle, a shuffled move)? The
+    compiler records every draw (Program.facts.randomness: compiler/analysis.py)."""
+    return any(d.kind != "chance decision" for d in prog.facts.randomness)
+
+
+def draws_randomness(prog) -> bool:
+    """Does the game draw randomness at all: from the state's generator, or at a chance
+    decision?"""
+    return prog.facts.random
 
 
 def hides_information(prog) -> bool:

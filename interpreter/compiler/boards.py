@@ -187,7 +187,9 @@ class Boards:
                             node.start.pos)
         inner = scope.child()
         var = inner.local(node.var, T.slot(self.c.any_zone))
-        cond = self.c.x.expect(node.cond, inner, T.BOOL, "a where condition")
+        unit = self.c.usage.new_group()
+        with self.c.usage.unit(unit):          # the group's reads (analysis.py)
+            cond = self.c.x.expect(node.cond, inner, T.BOOL, "a where condition")
         adj = self.table("adj4" if node.name == "group" else "adj8")
         # the group depends on the state and on the other locals its condition reads
         frees = [scope.names[n].src for n in sorted(name_uses(node.cond))
@@ -226,5 +228,6 @@ class Boards:
                                [(i, t, node.pos) for i, t, _ in lines], node.pos, node.name)
         if cached:
             self.c.builtins.keep(key_name, fn.__name__)
+            self.c.usage.keep(key_name, unit)
         return (f"{fn.__name__}({', '.join(params[:1] + [start] + params[1:])})",
                 T.list_of(T.slot(self.c.any_zone)))

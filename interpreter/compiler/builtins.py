@@ -145,24 +145,6 @@ class Builtins:
                                pos, "aggregate")
         return f"{fn.__name__}({', '.join(params)})"
 
-    def facts_of_the_turn(self) -> tuple:
-        """The keys of the kept facts that read whose turn it is (st.current), directly
-        or through the generated functions they call: only these are stale at a new turn."""
-        texts = {}
-        for chunk in self.mod.chunks:
-            name = chunk[4:chunk.index("(")]
-            texts[name] = chunk
-        memo: dict = {}
-
-        def reads(name: str) -> bool:
-            if name not in memo:
-                memo[name] = False          # a cycle adds nothing
-                text = texts.get(name, "")
-                memo[name] = "st.current" in text or any(
-                    reads(callee) for callee in re.findall(r"\b([FAG][0-9]+)\(", text)
-                    if callee != name)
-            return memo[name]
-        return tuple(key for key, name in self.kept if reads(name))
 
     def _aggregate_of_list(self, node, args):
         """sum(list), max(a, b), min(a, b), count(list), any(list), all(list)."""
@@ -284,17 +266,19 @@ class Builtins:
                      for p, a in zip(params, node.args))
         cache = self.c.prog.cache
         inline = simple and (not cache or (params and not self._heavy(body)))
+        self.c.usage.inline(node, bool(inline))
         self.compiling.append(name)
         try:
-            if inline:
-                inner = Scope(counter=scope.counter)    # it sees its parameters only
-                for pname, (src, typ) in zip(params, args):
-                    inner.alias(pname, src, typ)
-                return self.c.x.compile(body, inner)
-            key = (name, tuple(t for _, t in args))
-            found = self._compiled.get(key)
-            if found is None:
-                found = self._compiled[key] = self._compile_function(name, params, args, body)
+            with self.c.usage.unit(f"function:{name}"):   # its reads (analysis.py)
+                if inline:
+                    inner = Scope(counter=scope.counter)    # it sees its parameters only
+                    for pname, (src, typ) in zip(params, args):
+                        inner.alias(pname, src, typ)
+                    return self.c.x.compile(body, inner)
+                key = (name, tuple(t for _, t in args))
+                found = self._compiled.get(key)
+                if found is None:
+                    found = self._compiled[key] = self._compile_function(name, params, args, body)
         finally:
             self.compiling.pop()
         fname, typ, unique = found
@@ -312,6 +296,7 @@ class Builtins:
             # the function's own table of results in the facts, keyed by its arguments
             fid = self.mod.const(fname)
             self.keep(fname, fname)
+            self.c.usage.keep(fname)
             key = srcs[0] if len(srcs) == 1 else "(" + "".join(f"{v}, " for v in srcs) + ")"
             lines = [(0, "if st is None:", None), (1, f"return {src}", None),
                      (0, f"known = st.facts.get({fid})", None),

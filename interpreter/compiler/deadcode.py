@@ -18,24 +18,13 @@ the compiled program reads, not what a text search finds:
 
 A spec is compiled for each player count and option choice (Spec.validate); a name is
 read if any of those programs reads it: dead_data takes the spec's document and those
-programs (each one's Program.usage, filled while it was compiled)."""
+programs (each one's Program.usage, filled while it was compiled). (Program.usage
+is analysis.py's Usage: its whole, keys, attrs and own are these records.)"""
 from __future__ import annotations
 
 from ..errors import SpecError
 from ..lang.loader import LMap
 from ..runtime.templates import template_fields
-
-
-class Usage:
-    """What one compiled program reads: data entries read whole, data tables' keys read
-    at a constant key, piece attributes read, and the names each component's own
-    expressions (count, attributes) read."""
-
-    def __init__(self):
-        self.whole: set = set()
-        self.keys: dict = {}
-        self.attrs: set = set()
-        self.own: dict = {}          # component -> names (layout.py fills it)
 
 
 def plain_key(k):

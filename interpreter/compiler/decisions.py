@@ -92,6 +92,8 @@ class Decisions:
             raise SpecError("a chance decision cannot be distinct: merging outcomes would "
                             "change their odds", step.pos, "remove distinct:")
         self._check_weights(step, options, chance)
+        if chance:
+            c.usage.draw("chance decision", pos, f"decision:{did}")
         dec = Decision(did, g.current, alts, player,
                        optional=str(step.get("optional", "")),
                        done=str(step.get("done", "done")) if upto else "", upto=upto, pos=pos,
@@ -266,14 +268,16 @@ class Decisions:
             raise SpecError("an option is a mapping with a label and what it does", pos)
         c = self.c
         inner = scope.child()
-        guard = c.steps.expr(opt["if"], scope, "an option's condition", T.BOOL) \
-            if "if" in opt else None
         slots: tuple = ()
         binds: tuple = ()
-        if "choose" in opt:
-            lines, slots, binds = self._enumerator(did, i, opt, scope, inner)
-        else:
-            lines = [(0, f"out.append(({did}, {i}))", None)]
+        domains: tuple = ()
+        with c.usage.unit(f"decision:{did}"):     # the legal actions' reads (analysis.py)
+            guard = c.steps.expr(opt["if"], scope, "an option's condition", T.BOOL) \
+                if "if" in opt else None
+            if "choose" in opt:
+                lines, slots, binds, domains = self._enumerator(did, i, opt, scope, inner)
+            else:
+                lines = [(0, f"out.append(({did}, {i}))", None)]
         if guard is not None:
             lines = [(0, f"if {guard}:", getattr(opt["if"], "pos", pos))] + [
                 (ind + 1, text, p) for ind, text, p in lines]
@@ -282,7 +286,7 @@ class Decisions:
         label = self._label(opt.get("label"), inner, slots, opt, i)
         return Alt(i, label, slots, body, str(opt.get("source", "")), self._weight(opt, inner),
                    self._visible(step if step is not None else opt, inner),
-                   binds), lines, flow
+                   binds, domains), lines, flow
 
     def _enumerator(self, did, alt, opt, scope: Scope, inner: Scope):
         """The listing lines of an option with bindings, the frame slots its values go
@@ -293,7 +297,7 @@ class Decisions:
             raise SpecError("a choice's bindings take no `while` (it is for a `for` step and "
                             "for generators)", node.take.pos, "write the condition with where")
         listing = scope.child()          # the bindings as Python locals of the listing
-        srcs, names, pieces, slots, styps = [], [], [], [], []
+        srcs, names, pieces, slots, styps, domains = [], [], [], [], [], []
         for b in node.items:
             src, styp = c.x.compile(b.source, listing)
             styps.append(styp)
@@ -301,6 +305,7 @@ class Decisions:
                 raise SpecError(f"cannot choose from {T.describe(styp)}", b.source.pos,
                                 "choose from a zone, a list or a player list")
             et = T.elem(styp)
+            domains.append(c.usage.domain(b.source, listing, et))
             srcs.append((c.builtins.items(styp, src), b))
             names.append(listing.local(b.var, et))
             slots.append(inner.add(b.var, et))
@@ -330,7 +335,7 @@ class Decisions:
                            node.pos)]
             return lines + loops + [(len(names), f"out.append(({did}, {alt}, "
                                                   f"{', '.join(names)}))", None)], \
-                tuple(slots), binds
+                tuple(slots), binds, tuple(domains)
         lines = []
         if distinct:
             lines.append((0, "seen = set()", None))
@@ -376,7 +381,7 @@ class Decisions:
             lines.append((depth, f"if len(out) > {MAX_ACTIONS}:", None))
             lines.append((depth + 1, f"B_too_many_actions({MAX_ACTIONS}, "
                                      f"{self.mod.const(node.pos)})", None))
-        return lines, tuple(slots), binds
+        return lines, tuple(slots), binds, tuple(domains)
 
     def _early_tests(self, node, listing: Scope) -> list:
         """The parts of a `where` joined by `and`, each compiled: [(source, position,

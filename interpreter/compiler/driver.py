@@ -18,11 +18,11 @@ from ..lang.types import type_of_value
 from ..runtime import effects, readers, values
 from ..runtime.model import Block, Proc, Program, ZoneInfo
 from . import steps
+from .analysis import Usage
 from .boards import Boards
 from .builtins import AGGREGATES, Builtins
 from .codegen import Module
 from .common import Scope, merged
-from .deadcode import Usage
 from .decisions import Decisions
 from .expressions import ExprCompiler
 from .flowgraph import FlowGraph
@@ -69,7 +69,7 @@ class Compiler:
         self.file = file
         self.trace = trace
         self.strict = strict
-        self.usage = Usage()      # what the rules read of data and attributes (deadcode.py)
+        self.usage = Usage(self)  # what the rules read and write (analysis.py, deadcode.py)
         self.compiling: list = []  # rules being compiled, each at its first call
         game = doc["game"]
         self.prog = Program(spec_id=str(game["id"]), players=players, options=options,
@@ -139,7 +139,8 @@ class Compiler:
         for phase in ("setup", "play"):
             g.current = phase
             g.node(phase, kind="phase", label=phase)
-            bodies[phase] = steps.body(self.doc.get(phase, LList()), root, phase)
+            with self.usage.unit(phase):
+                bodies[phase] = steps.body(self.doc.get(phase, LList()), root, phase)
             g.mark_entries(phase, bodies[phase].flow)
         setup, play = bodies["setup"], bodies["play"]
         p.root_play = steps.block(play)
@@ -156,7 +157,8 @@ class Compiler:
         if unreached:
             raise SpecError(f"rule '{unreached[0]}' is never called", p.procs[unreached[0]].pos,
                             "call it from setup, play or another rule, or remove it")
-        p.turn_facts = self.builtins.facts_of_the_turn()
+        p.facts = self.usage.facts()
+        p.turn_facts = p.facts.turn_facts()
         p.graph = g.graph
         p.module = self.mod
         self._tell(p)
@@ -259,10 +261,11 @@ class Compiler:
         step = self.rules[name]
         self.compiling.append(name)
         try:
-            block, flow = self.steps.compile_block(
-                LList([step]) if not isinstance(step, list) else step, scope, name,
-                positions=[self.rules.where(name)], trace_id=f"rule:{name}",
-                trace_pos=self.rules.where(name))
+            with self.usage.unit(f"rule:{name}"):
+                block, flow = self.steps.compile_block(
+                    LList([step]) if not isinstance(step, list) else step, scope, name,
+                    positions=[self.rules.where(name)], trace_id=f"rule:{name}",
+                    trace_pos=self.rules.where(name))
         finally:
             g.current = outer
             self.compiling.pop()
@@ -281,7 +284,8 @@ class Compiler:
         for rid, rule in scoring.get("points", LMap()).items():
             scope = Scope()
             scope.add("player", T.PLAYER)      # slot 0: the player being scored
-            fn = self.steps.expr_fn(rule["value"], scope, "a score", T.NUM, rule.pos)
+            with self.usage.unit(f"score:{rid}"):
+                fn = self.steps.expr_fn(rule["value"], scope, "a score", T.NUM, rule.pos)
             p.points.append((str(rid), fn))
             g.node(f"score:{rid}", kind="score", source=str(rule.get("source", "")),
                    ruling=str(rule.get("ruling", "")))
@@ -291,8 +295,10 @@ class Compiler:
         for tb in scoring.get("tiebreak", LList()):
             scope = Scope()
             scope.add("player", T.PLAYER)
-            fn = self.steps.expr_fn(tb["value"], scope, "a tie-breaker", T.NUM, tb.pos)
-            p.tiebreaks.append((str(tb.get("id", f"tiebreak{len(p.tiebreaks) + 1}")), fn))
+            tid = str(tb.get("id", f"tiebreak{len(p.tiebreaks) + 1}"))
+            with self.usage.unit(f"tiebreak:{tid}"):
+                fn = self.steps.expr_fn(tb["value"], scope, "a tie-breaker", T.NUM, tb.pos)
+            p.tiebreaks.append((tid, fn))
             node = f"tiebreak:{p.tiebreaks[-1][0]}"
             g.node(node, kind="tiebreak", source=str(tb.get("source", "")),
                    ruling=str(tb.get("ruling", "")))
@@ -306,5 +312,6 @@ class Compiler:
     def _invariants(self):
         for iid, inv in self.doc.get("invariants", LMap()).items():
             scope = Scope()
-            fn = self.steps.expr_fn(inv["value"], scope, "an invariant", T.BOOL, inv.pos)
+            with self.usage.unit(f"invariant:{iid}"):
+                fn = self.steps.expr_fn(inv["value"], scope, "an invariant", T.BOOL, inv.pos)
             self.prog.invariants.append((str(iid), fn, max(scope.size, 1)))

@@ -81,7 +81,9 @@ class ExprCompiler:
     # -- entry ------------------------------------------------------------------------
     def compile(self, node, scope: Scope):
         """-> (Python source, type)."""
-        return getattr(self, "x_" + type(node).__name__)(node, scope)
+        out = getattr(self, "x_" + type(node).__name__)(node, scope)
+        self.c.usage.expr(node, scope, out[1])      # what it reads (analysis.py)
+        return out
 
     def expect(self, node, scope, want: tuple, what: str) -> str:
         src, typ = self.compile(node, scope)

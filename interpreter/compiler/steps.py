@@ -404,6 +404,7 @@ class Steps:
         body = self.body(step["do"], scope.child(), "turn")
         self.g.loop(body.flow, runs_once=True)
         n = self.c.prog.players
+        self.c.usage.turns()
         loop = self._new_loop("turns", pos)
 
         def again(st, fr):
@@ -465,7 +466,8 @@ class Steps:
 
     # -- statements ---------------------------------------------------------------------------
     def statement(self, node, scope: Scope) -> Part:
-        return getattr(self, "s_" + type(node).__name__)(node, scope)
+        with self.c.usage.statement(node, scope):     # what it reads and writes
+            return getattr(self, "s_" + type(node).__name__)(node, scope)
 
     def _dest(self, node, scope, order: str = "") -> str:
         return self._container(node, scope, order)[0]

@@ -95,9 +95,12 @@ class Alt:
     source: str = ""
     weight: object = None    # callable(state, locals) -> a chance outcome's weight
     visible: object = None   # callable(state, locals) -> who sees the action (visible_to)
-    # each binding's compiled source and static type, in order (what the action space of
-    # interpreter/adapters/actionspace.py numbers the bound values by)
+    # each binding's compiled source and static type, in order
     binds: tuple = ()
+    # each binding's domain, in order: the values it can take, as the compiler bounds them
+    # (compiler/analysis.py BindingDomain; what interpreter/adapters/actionspace.py numbers
+    # the bound values by)
+    domains: tuple = ()
 
 
 @dataclass
@@ -185,7 +188,7 @@ class Program:
     returns: str = "scores"   # game.returns: what State.returns() gives (scores, win_loss)
     traced: bool = False      # compiled with trace: states count the ids they reach
     cache: bool = True        # spec functions' results kept in State.facts (see builtins.py)
-    turn_facts: tuple = ()    # the keys of State.facts that read whose turn it is
+    turn_facts: tuple = ()    # the keys of State.facts that read whose turn it is (facts)
     max_depth: int = 200
     graph: object = None
     module: object = None     # the generated code (codegen.Module): source and line table
@@ -199,3 +202,7 @@ class Program:
     # rule text compiled against this program, after the fact (scenarios, tools):
     # compile_expression(text) -> fn(state) -> value; a located SpecError if it is wrong
     compile_expression: object = None
+    # what the compiler records of the rules (compiler/analysis.py Facts): randomness, the
+    # read/write summary of every function, group, decision, rule, scoring expression and
+    # statement (docs/compiler.md, "What the compiler records")
+    facts: object = None
