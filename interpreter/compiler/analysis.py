@@ -106,16 +106,17 @@ class Summary:
     calls: set = field(default_factory=set)
 
 
-@dataclass
+@dataclass(frozen=True)
 class Statement:
-    """One statement of the rules as compiled: what it reads and writes itself (a call's
-    rule: Facts.writes(its unit) has what the called rule writes too)."""
+    """One statement of the rules as compiled: what it reads and writes itself, and the
+    units it calls (the spec functions and groups its expressions use, the rule a `call`
+    runs): Facts.statement_reads and statement_writes add what those read and write."""
     unit: str
     kind: str            # the AST node's class: Move, Swap, Shuffle, Refill, Assign...
     pos: Pos
     reads: frozenset
     writes: frozenset
-    calls: str = ""      # a Call: the unit of the rule it calls
+    calls: frozenset = frozenset()
 
 
 class Facts:
@@ -168,6 +169,35 @@ class Facts:
         """The facts a unit writes, transitively through what it calls."""
         return self._close(name)[1]
 
+    def statement_reads(self, s: Statement) -> frozenset:
+        """What a statement reads, with what the units it calls read."""
+        return s.reads.union(*[self.reads(u) for u in s.calls])
+
+    def statement_writes(self, s: Statement) -> frozenset:
+        """What a statement writes, with what the units it calls write (a `call`: all
+        that the rule writes)."""
+        return s.writes.union(*[self.writes(u) for u in s.calls])
+
+    def as_data(self) -> dict:
+        """The records as plain, sorted data (lists and strings: for JSON and the docs):
+        {"randomness": [[kind, unit, "line:col"]], "units": {unit: {"reads": [...],
+        "writes": [...], "calls": [...], "all_reads": [...], "all_writes": [...]}},
+        "statements": [[unit, kind, "line:col", reads, writes, calls]], "kept": {...}}."""
+        def facts(items) -> list:
+            return sorted([list(f) for f in items], key=repr)
+
+        def at(pos) -> str:
+            return f"{pos.line}:{pos.col}"
+        return {
+            "randomness": [[d.kind, d.unit, at(d.pos)] for d in self.randomness],
+            "units": {name: {"reads": facts(s.reads), "writes": facts(s.writes),
+                             "calls": sorted(s.calls), "all_reads": facts(self.reads(name)),
+                             "all_writes": facts(self.writes(name))}
+                      for name, s in self.units.items()},
+            "statements": [[s.unit, s.kind, at(s.pos), facts(s.reads), facts(s.writes),
+                            sorted(s.calls)] for s in self.statements],
+            "kept": dict(self.kept)}
+
     def reads_current(self, name: str) -> bool:
         return (CURRENT,) in self.reads(name)
 
@@ -205,14 +235,15 @@ class Usage:
     @contextmanager
     def unit(self, name: str):
         """Compile inside a unit: what is read is its own; the unit around calls it."""
-        if self.stack:
-            self._summary(self.stack[-1]).calls.add(name)
+        self.call(name)
         self._summary(name)
         self.stack.append(name)
+        outer, self._stmt = self._stmt, []   # the statements around: they call the unit
         try:
             yield
         finally:
             self.stack.pop()
+            self._stmt = outer
 
     def _summary(self, name: str) -> Summary:
         s = self.units.get(name)
@@ -224,9 +255,11 @@ class Usage:
         return self.stack[-1] if self.stack else ""
 
     def call(self, name: str) -> None:
-        """The current unit calls unit `name` (already compiled)."""
+        """The current unit (and the statements being compiled) call unit `name`."""
         if self.stack:
             self._summary(self.stack[-1]).calls.add(name)
+        for _, calls in self._stmt:
+            calls.add(name)
 
     def keep(self, key: str, unit: str = "") -> None:
         """The kept fact `key` (a key of State.facts) holds a unit's results (default:
@@ -249,7 +282,8 @@ class Usage:
     def read(self, fact: tuple) -> list:
         """Record a read; -> the sets it was new in (the unit's, the statements')."""
         new = []
-        sets = ([self._summary(self.stack[-1]).reads] if self.stack else []) + self._stmt
+        sets = ([self._summary(self.stack[-1]).reads] if self.stack else []) + [
+            reads for reads, _ in self._stmt]
         for reads in sets:
             if fact not in reads:
                 reads.add(fact)
@@ -267,6 +301,10 @@ class Usage:
             self._summary(unit).writes.add((RANDOM,))
 
     def facts(self) -> Facts:
+        """The records, once the program is compiled (the compile-time tables go)."""
+        self.types.clear()
+        self.inlined.clear()
+        self._new_whole.clear()
         return Facts(self.units, self.statements, self.randomness, self.kept)
 
     # -- expressions (ExprCompiler.compile calls this for every node it compiled) --------
@@ -276,12 +314,17 @@ class Usage:
         if c is None:
             return
         kind = type(node)
-        if kind is ast.Name:
-            if node.id not in scope.names:
-                new = self._name(node.id)
-                if new and node.id in c.prog.zones:
-                    self._new_whole[id(node)] = (node, new)
-        elif kind is ast.Attr:
+        if kind is ast.Name and node.id not in scope.names:
+            new = self._name(node.id)
+            if new and node.id in c.prog.zones:
+                self._new_whole[id(node)] = (node, new)
+            return
+        if typ[0] in ("slot", "zone") and kind is not ast.Index and kind is not ast.Index2:
+            # a container in hand (a local cell, a parameter, p.hand, neighbour(c, d)...):
+            # what is done with it may read its pieces
+            z = typ[1]
+            self.read((ZONE, z.name if z.name in c.prog.zones else ANY_ZONE, None))
+        if kind is ast.Attr:
             if isinstance(node.obj, ast.Name) and node.obj.id == "option" \
                     and "option" not in scope.names:
                 self.read((OPTION, node.name))
@@ -300,12 +343,13 @@ class Usage:
         elif kind is ast.Index:
             self._index(node, scope)
         elif kind is ast.Index2:
-            if typ[0] == "slot":
-                z = typ[1]
-                x, y = (self.constant(n, scope) for n in (node.x, node.y))
-                if type(x) is int and type(y) is int and isinstance(node.obj, ast.Name) \
-                        and 0 <= x < z.width and 0 <= y < z.height:
-                    self._narrow(node.obj, (ZONE, z.name, y * z.width + x))
+            z = typ[1]
+            x, y = (self.constant(n, scope) for n in (node.x, node.y))
+            if type(x) is int and type(y) is int and isinstance(node.obj, ast.Name) \
+                    and 0 <= x < z.width and 0 <= y < z.height:
+                self._narrow(node.obj, (ZONE, z.name, y * z.width + x))
+            else:
+                self.read((ZONE, z.name, None))
         elif kind is ast.Func:
             if node.name in PLACE_READERS:
                 self.read((ZONE, ANY_ZONE, None))
@@ -340,10 +384,13 @@ class Usage:
             self.read((TABLE, table, None if key is MISSING else key))
             return
         otyp = self.type_of(obj)
-        if otyp is not None and otyp[0] == "zone" and isinstance(obj, ast.Name):
+        if otyp is not None and otyp[0] == "zone":
             key = self.constant(node.key, scope)
-            if type(key) is int and 0 <= key < otyp[1].nslots:
+            if isinstance(obj, ast.Name) and type(key) is int and 0 <= key < otyp[1].nslots:
                 self._narrow(obj, (ZONE, otyp[1].name, key))
+            else:       # a slot of a zone in hand (p.piles[i]): its pieces may be read
+                self.read((ZONE, otyp[1].name if otyp[1].name in c.prog.zones else ANY_ZONE,
+                           None))
 
     def _narrow(self, zone_node, fact: tuple) -> None:
         """zone[k] at a constant k reads one slot: the read of the whole zone its name
@@ -362,27 +409,25 @@ class Usage:
     @contextmanager
     def statement(self, node, scope):
         reads: set = set()
-        self._stmt.append(reads)
+        calls: set = set()
+        self._stmt.append((reads, calls))
         try:
             yield
+            if isinstance(node, ast.Call):     # (compiled at its first call: then too)
+                self.call(f"rule:{node.name}")
         finally:
             self._stmt.pop()
         writes = self._writes(node, scope)
         for w in writes:
             self.write(w)
-        calls = ""
-        if isinstance(node, ast.Call):
-            calls = f"rule:{node.name}"
-            self.call(calls)
-        if isinstance(node, ast.Shuffle):
-            self.draw("shuffle", node.pos)
-        elif isinstance(node, ast.Move) and node.shuffled:
-            self.draw("shuffled move", node.pos)
-            writes = writes | {(RANDOM,)}
-        if isinstance(node, ast.Move) and node.shuffled:
+        draw = "shuffle" if isinstance(node, ast.Shuffle) else \
+            "shuffled move" if isinstance(node, ast.Move) and node.shuffled else ""
+        if draw:
+            self.draw(draw, node.pos)
             writes = writes | {(RANDOM,)}
         self.statements.append(Statement(self.current_unit(), type(node).__name__, node.pos,
-                                         frozenset(reads), frozenset(writes), calls))
+                                         frozenset(reads), frozenset(writes),
+                                         frozenset(calls)))
 
     def turns(self) -> None:
         """A `turns:` step: it sets whose turn it is."""
@@ -447,11 +492,12 @@ class Usage:
         if typ is not None and typ[0] in ("slot", "zone"):
             return self._container(node)
         zones: set = set()
+        inner = _bound_inside(node)          # generator variables and lets: read here
         todo = [node]
         while todo:
             n = todo.pop()
             t = self.type_of(n)
-            if isinstance(n, ast.Name) and t is not None and (
+            if isinstance(n, ast.Name) and n.id not in inner and t is not None and (
                     t in (T.PIECE, T.ANY) or t[0] == "list"):
                 return {(ZONE, ANY_ZONE, None)}      # a piece from anywhere
             if isinstance(n, ast.Func) and n.name in self.c.functions:
@@ -513,6 +559,27 @@ class Usage:
             return BindingDomain("unbounded")
         lo, hi = _Bounds(c, scope).elements(source, {})
         return BindingDomain("interval", lo, hi)
+
+
+def _bound_inside(node) -> set:
+    """The names an expression binds for its own parts: generator variables, lets, a
+    group's cell variable."""
+    out: set = set()
+    todo = [node]
+    while todo:
+        n = todo.pop()
+        if isinstance(n, ast.Generator):
+            out.add(n.var)
+            out.update(name for name, _ in n.lets)
+        elif isinstance(n, ast.LetIn):
+            out.update(name for name, _ in n.lets)
+        elif isinstance(n, ast.Region):
+            out.add(n.var)
+        if isinstance(n, ast.Node):
+            todo.extend(vars(n).values())
+        elif isinstance(n, tuple):
+            todo.extend(n)
+    return out
 
 
 def _listable(v) -> bool:

@@ -206,3 +206,12 @@ class Program:
     # read/write summary of every function, group, decision, rule, scoring expression and
     # statement (docs/compiler.md, "What the compiler records")
     facts: object = None
+
+    def reads(self, unit: str) -> frozenset:
+        """What a unit (function:NAME, group:N, decision:N, rule:NAME, setup, play,
+        score:ID, tiebreak:ID, invariant:ID) reads, through what it calls."""
+        return self.facts.reads(unit)
+
+    def writes(self, unit: str) -> frozenset:
+        """What a unit writes, through what it calls."""
+        return self.facts.writes(unit)
