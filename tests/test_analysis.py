@@ -153,7 +153,8 @@ def test_each_statement_writes(writing):
     attr, move, score, stock, rnd = by_kind[("rule:flip", "Assign")][:1] + \
         by_kind[("rule:flip", "Move")] + by_kind[("rule:flip", "Assign")][1:]
     assert attr.writes == {("attr", "face")}
-    assert score.writes == {("pvar", "score")} and score.reads == {("current",)}
+    assert score.writes == {("pvar", "score")}
+    assert score.reads == {("current",), ("pvar", "score")}      # += reads it too
     assert stock.writes == {("table", "stock", "red")}
     assert rnd.writes == {("var", "round")} and rnd.reads == {("var", "round")}
     # a piece held by a parameter may come from any zone
@@ -351,3 +352,39 @@ def test_the_records_as_plain_data(board):
     assert json.loads(json.dumps(data)) == data
     assert data["units"]["function:corner_taken"]["reads"] == [["zone", "board", 0]]
     assert data["statements"][0][:2] == ["play", "Move"]
+
+
+def test_an_update_reads_what_it_writes(tmp_path):
+    facts = compiled(tmp_path, HEAD + play("round += 1")).facts
+    s, = [s for s in facts.statements if s.kind == "Assign"]
+    assert s.reads == s.writes == {("var", "round")}
+
+
+def test_the_example_of_the_docs_records_what_they_say(tmp_path):
+    """docs/compiler.md, "What the compiler records": its example spec and its records."""
+    from conftest import ROOT
+    text = (ROOT / "docs" / "compiler.md").read_text()
+    section = text[text.index("## What the compiler records"):]
+    spec = section[section.index("```yaml\n") + 8:section.index("```\n\nIt records")]
+    prog = compiled(tmp_path, spec)
+    facts = prog.facts
+    assert [(d.kind, d.unit, d.pos.line, d.pos.col) for d in facts.randomness] == [
+        ("shuffle", "setup", 12, 5)]
+    d, = prog.decisions[0].alts[0].domains
+    assert (d.kind, d.values) == ("values", (1, 2))
+    zone = lambda z: ("zone", z, None)   # noqa: E731
+    assert facts.reads("setup") == {zone("deck")}
+    assert facts.writes("setup") == {zone("deck"), ("random",)}
+    assert facts.reads("play") == {("current",), ("var", "rounds"), zone("deck"), zone("hand")}
+    assert facts.writes("play") == {("current",), ("var", "rounds"), zone("deck"), zone("hand")}
+    assert facts.units["play"].calls == {"decision:0"}
+    assert facts.reads("function:best") == {zone("hand")}
+    assert facts.units["score:high"].calls == {"function:best"}
+    assert facts.reads("score:high") == {zone("hand")}
+    assert [(s.unit, s.kind, f"{s.pos.line}:{s.pos.col}", s.reads, s.writes)
+            for s in facts.statements] == [
+        ("setup", "Shuffle", "12:5", {zone("deck")}, {zone("deck"), ("random",)}),
+        ("play", "Move", "20:13", {("current",), zone("deck"), zone("hand")},
+         {zone("deck"), zone("hand")}),
+        ("play", "Assign", "21:13", {("var", "rounds")}, {("var", "rounds")})]
+    assert facts.kept == {"F0": "function:best"} and prog.turn_facts == ()

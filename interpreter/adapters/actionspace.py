@@ -14,7 +14,9 @@ options only, never on a state:
   done one id each;
 - an alternative without bindings is one id; one with bindings is its block's first id
   plus a mixed-radix number over its bound values, the first binding the most
-  significant digit. Each binding's digit is its value's index in the binding's domain:
+  significant digit. Each binding's digit is its value's index in the binding's domain,
+  the one the compiler recorded for it (Alt.domains: compiler/analysis.py, docs/compiler.md
+  "What the compiler records"; this module reads no generated code):
 
     piece            the piece number (0 .. pieces - 1)
     player           the player (0 .. players - 1)

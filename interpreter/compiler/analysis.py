@@ -228,7 +228,7 @@ class Usage:
         self.kept: dict = {}
         self.inlined: dict = {}        # id(call node) -> (node, the call was inlined?)
         self.groups = 0
-        self._stmt: list = []          # the reads of the statements being compiled
+        self._stmt: list = []          # (reads, calls) of the statements being compiled
         self._new_whole: dict = {}     # id(zone name node) -> its read of the whole zone
 
     # -- units ---------------------------------------------------------------------------
@@ -420,6 +420,9 @@ class Usage:
         writes = self._writes(node, scope)
         for w in writes:
             self.write(w)
+            if isinstance(node, ast.Assign) and node.op != "=":   # x += 1 reads x
+                self.read(w)
+                reads.add(w)
         draw = "shuffle" if isinstance(node, ast.Shuffle) else \
             "shuffled move" if isinstance(node, ast.Move) and node.shuffled else ""
         if draw:
