@@ -441,21 +441,21 @@ class Usage:
         p = c.prog
         out: set = set()
         if isinstance(node, ast.Move):
-            out |= self._container(node.dest)
-            out |= self._from(node.what)
+            out |= self._container(node.dest, scope)
+            out |= self._from(node.what, scope)
         elif isinstance(node, ast.Swap):
-            out |= self._from(node.a) | self._from(node.b)
+            out |= self._from(node.a, scope) | self._from(node.b, scope)
         elif isinstance(node, ast.Shuffle):
-            out |= self._container(node.zone)
+            out |= self._container(node.zone, scope)
         elif isinstance(node, ast.Refill):
-            out |= self._container(node.zone) | self._container(node.source)
+            out |= self._container(node.zone, scope) | self._container(node.source, scope)
         elif isinstance(node, ast.EndGame):
             out.add((END,))
         elif isinstance(node, ast.Assign):
             t = node.target
             if isinstance(t, ast.Index):
-                name = t.obj.id if isinstance(t.obj, ast.Name) else t.obj.name
-                key = self.constant(t.key, None)
+                name = t.obj.id if isinstance(t.obj, ast.Name) else getattr(t.obj, "name", "")
+                key = self.constant(t.key, scope)
                 out.add((TABLE, name, None if key is MISSING else key))
             elif isinstance(t, ast.Name):
                 var = scope.names.get(t.id)
@@ -469,7 +469,7 @@ class Usage:
                     out.add((PVAR, t.name))
         return out
 
-    def _container(self, node) -> set:
+    def _container(self, node, scope) -> set:
         """The zone (and slot where static) a destination names."""
         typ = self.type_of(node)
         if typ is None or typ[0] not in ("slot", "zone") or not typ[1].name \
@@ -478,22 +478,22 @@ class Usage:
         z = typ[1]
         slot = None
         if isinstance(node, ast.Index) and isinstance(node.obj, ast.Name):
-            key = self.constant(node.key, None)
+            key = self.constant(node.key, scope)
             if type(key) is int:
                 slot = key
         elif isinstance(node, ast.Index2) and isinstance(node.obj, ast.Name):
-            x, y = self.constant(node.x, None), self.constant(node.y, None)
+            x, y = self.constant(node.x, scope), self.constant(node.y, scope)
             if type(x) is int and type(y) is int:
                 slot = y * z.width + x
         return {(ZONE, z.name, slot)}
 
-    def _from(self, node) -> set:
+    def _from(self, node, scope) -> set:
         """The zones the pieces of a moved expression leave: the zone it names if it is
         a container; else the zones it reads, when it reads no local that may hold any
         piece; else some zone (unknown which)."""
         typ = self.type_of(node)
         if typ is not None and typ[0] in ("slot", "zone"):
-            return self._container(node)
+            return self._container(node, scope)
         zones: set = set()
         inner = _bound_inside(node)          # generator variables and lets: read here
         todo = [node]
@@ -550,12 +550,12 @@ class Usage:
             return BindingDomain("any container", 0, p.nslots - 1)
         found = const.value(source)
         if found is not MISSING and _listable(found):
-            found = list(found)
+            items = list(found)
             try:
-                values = sorted(set(found))
-            except TypeError:
-                values = list(dict.fromkeys(found))
-            return BindingDomain("values", values=tuple(values))
+                listed = sorted(set(items))
+            except TypeError:      # values of several kinds: in their order, once each
+                listed = list(dict.fromkeys(items))
+            return BindingDomain("values", values=tuple(listed))
         if kind == "bool":
             return BindingDomain("condition", 0, 1, (False, True))
         if kind not in ("int", "any"):
@@ -787,10 +787,10 @@ class _Bounds:
         if isinstance(node, ast.Cond):
             return _union([self.elements(node.body, env), self.elements(node.orelse, env)])
         if isinstance(node, ast.LetIn):
-            inner = dict(env)
+            names = dict(env)
             for name, value in node.lets:
-                inner[name] = self.bound(value, inner)
-            return self.elements(node.body, inner)
+                names[name] = self.bound(value, names)
+            return self.elements(node.body, names)
         return None, None
 
     def bound(self, node, env: dict) -> tuple:
