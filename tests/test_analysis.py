@@ -388,3 +388,58 @@ def test_the_example_of_the_docs_records_what_they_say(tmp_path):
          {zone("deck"), zone("hand")}),
         ("play", "Assign", "21:13", {("var", "rounds")}, {("var", "rounds")})]
     assert facts.kept == {"F0": "function:best"} and prog.turn_facts == ()
+
+
+# -- the summary against the generated code, in every shipped game ---------------------------
+def _shipped():
+    from action_layouts import spec_files
+    return spec_files()
+
+
+@pytest.mark.parametrize("path", _shipped(), ids=lambda p: p.name)
+def test_the_summary_covers_what_the_generated_code_touches(path):
+    """An oracle apart from the compiler's records: the generated code of every kept fact
+    (and of what it calls) reads no variable, attribute or `current` that its unit's
+    reads lack, and no zone if they name none; every variable, table entry and attribute
+    the code assigns is among the writes of some unit. (Only this test reads the code.)"""
+    import re
+
+    from tabula_rules.compiler.driver import Compiler
+    spec = load_spec(path)
+    players = spec.player_range[0]
+    comp = Compiler(spec.doc_for({}), players, spec.options(None, players), str(path))
+    prog = comp.compile()
+    texts = {ch[4:ch.index("(")]: ch for ch in prog.module.chunks}
+    gv = {i: ("var", n) for i, n in enumerate(prog.gvar_names)}
+    pv = {i: ("pvar", n) for i, n in enumerate(prog.pvar_names)}
+    for t, (per, base, keys) in comp.tables.items():
+        for j in range(len(keys)):
+            (pv if per else gv)[base + j] = ("table", t)
+
+    def touched(text: str, written: bool) -> set:
+        tail = r"\s*[-+]?=(?!=)" if written else ""
+        out = {gv[int(i)] for i in re.findall(r"st\.gv\[(\d+)\]" + tail, text)}
+        out |= {pv[int(i)] for i in re.findall(r"st\.pv\[[^\]]*\]\[(\d+)\]" + tail, text)}
+        out |= {("attr", prog.changeable[int(i)])
+                for i in re.findall(r"st\.pa\[(\d+)\]\[[^\]]*\]" + tail, text)}
+        if not written and "st.current" in text:
+            out.add(("current",))
+        return out
+
+    def short(facts) -> set:
+        return {f[:2] if f[0] == "table" else f for f in facts}
+    kept = dict(comp.builtins.kept)
+    for key, unit in prog.facts.kept.items():
+        seen, todo, text = set(), [kept[key]], ""
+        while todo:
+            name = todo.pop()
+            if name not in seen:
+                seen.add(name)
+                text += texts.get(name, "")
+                todo += re.findall(r"\b([FAG][0-9]+)\(", texts.get(name, ""))
+        reads = prog.facts.reads(unit)
+        assert touched(text, False) <= short(reads), (key, unit)
+        if re.search(r"st\.slots|st\.where|B_pieces|B_zone_size|B_in_", text):
+            assert any(f[0] == "zone" for f in reads), (key, unit)
+    writes = set().union(*[prog.facts.writes(u) for u in prog.facts.units])
+    assert touched("".join(texts.values()), True) <= short(writes)
