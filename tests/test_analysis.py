@@ -443,3 +443,11 @@ def test_the_summary_covers_what_the_generated_code_touches(path):
             assert any(f[0] == "zone" for f in reads), (key, unit)
     writes = set().union(*[prog.facts.writes(u) for u in prog.facts.units])
     assert touched("".join(texts.values()), True) <= short(writes)
+
+
+def test_a_draw_names_its_step(tmp_path):
+    text = HEAD + play("id: roll\n        choose: d in range(1, 6)\n        player: chance\n"
+                       "        do:\n          - round += d", setup=("shuffle deck",))
+    facts = compiled(tmp_path, text).facts
+    assert [(d.kind, d.step) for d in facts.randomness] == [
+        ("shuffle", "setup"), ("chance decision", "step:roll")]

@@ -8,8 +8,8 @@ compiler's tables (zones, variables, data, options, enums, piece attributes). Ou
 a Facts on Program.facts (docs/compiler.md, "What the compiler records"):
 
 - randomness: every place the game draws from the state's generator or leaves a choice
-  to chance: Draw(kind, unit, pos), kind one of "shuffle", "shuffled move", "chance
-  decision";
+  to chance: Draw(kind, unit, pos, step), kind one of "shuffle", "shuffled move",
+  "chance decision";
 - binding domains: the BindingDomain of every binding of every decision alternative
   (Alt.domains), the values the binding can take, bounded from the AST alone (constant
   evaluation here, never an eval of Python text);
@@ -64,6 +64,7 @@ class Draw:
     kind: str            # "shuffle", "shuffled move", "chance decision"
     unit: str            # the unit it is in (rule:NAME, setup, play, decision:N...)
     pos: Pos = NOWHERE
+    step: str = ""       # the action graph's node around it (step:ID, rule:NAME, a phase)
 
 
 @dataclass(frozen=True)
@@ -296,7 +297,8 @@ class Usage:
 
     def draw(self, kind: str, pos: Pos, unit: str = "") -> None:
         unit = unit or self.current_unit()
-        self.randomness.append(Draw(kind, unit, pos))
+        flow = getattr(self.c, "flow", None)
+        self.randomness.append(Draw(kind, unit, pos, getattr(flow, "current", "") or ""))
         if unit:
             self._summary(unit).writes.add((RANDOM,))
 
