@@ -12,7 +12,7 @@ from tabula_rules.runtime import effects, readers, values
 
 PACKAGE = Path(tabula_rules.__file__).parent
 STAGES = ("names", "layout", "expressions", "builtins", "boards", "steps", "decisions",
-          "deadcode")
+          "deadcode", "analysis")
 # what a stage may import: level-1 and level-2 modules of the package
 STAGE_MAY_IMPORT = {"errors", "lang.ast", "lang.types", "lang.loader", "compiler.codegen",
                     "compiler.common", "compiler.flowgraph", "runtime.values",

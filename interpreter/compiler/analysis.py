@@ -20,8 +20,9 @@ a Facts on Program.facts (docs/compiler.md, "What the compiler records"):
   tuples of plain values (FACT KINDS below); a unit's reads and writes are transitive
   through the units it calls (Facts.reads, Facts.writes).
 
-The same records serve dead data (deadcode.py): Usage.whole, .keys and .attrs are what
-the rules read of data entries, data tables' keys and piece attributes.
+The same records serve dead data (deadcode.py): Usage.whole, .keys, .attrs and .own are
+what the rules read of data entries, data tables' keys and piece attributes, and what
+each component's own expressions read.
 """
 
 from __future__ import annotations

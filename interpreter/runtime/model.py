@@ -198,7 +198,7 @@ class Program:
     var_types: dict = field(default_factory=dict)    # variable (global or per player) -> type
     enums: dict = field(default_factory=dict)        # enum -> its values (texts), in order
     step_ids: dict = field(default_factory=dict)     # id of a step or option -> graph node
-    usage: object = None      # what the rules read of data and attributes (deadcode.Usage)
+    usage: object = None      # what the rules read of data and attributes (analysis.Usage)
     # rule text compiled against this program, after the fact (scenarios, tools):
     # compile_expression(text) -> fn(state) -> value; a located SpecError if it is wrong
     compile_expression: object = None
