@@ -13,8 +13,6 @@ a heavy one's results are kept in `state.facts` until the state changes.
 
 from __future__ import annotations
 
-import re
-
 from ..errors import SpecError, did_you_mean
 from ..lang import ast
 from ..lang import types as T
