@@ -5,7 +5,7 @@ actions taken). An agent acts on a View of the state built for its seat: the sea
 observation, its legal actions and their strings, its own random generator, and
 `sample(rng)`, which gives a determinisation: a copy of the game in which every piece the
 seat cannot see has been redistributed at random among the places the seat cannot see
-into (see `determinize`). Agents never receive the true state, so a bot that searches
+into (State.resample). Agents never receive the true state, so a bot that searches
 (MCTS) searches over worlds consistent with its own observation, never over the real one.
 
 Agents by name (`make_agent`): "random" (uniform), "greedy" (the action after which its own
@@ -20,7 +20,7 @@ import math
 import random
 
 from ..errors import IllegalAction, TabulaError, did_you_mean, excerpt
-from ..runtime.engine import Game, State
+from ..runtime.engine import Game, State, hidden_slots
 from ..runtime.model import CHANCE
 
 __all__ = ["Agent", "GreedyAgent", "MCTSAgent", "RandomAgent", "View", "AGENTS",
@@ -28,107 +28,15 @@ __all__ = ["Agent", "GreedyAgent", "MCTSAgent", "RandomAgent", "View", "AGENTS",
            "make_agents", "play_game", "relist"]
 
 
-# ---- what a seat cannot see ---------------------------------------------------------------
-
-_HIDDEN: dict = {}
-
-
-def hidden_slots(prog, player: int) -> tuple:
-    """The slots whose pieces `player` cannot see (the same rule as State.observation):
-    a public zone is seen by all, an owner zone by its owner only, anything else by
-    nobody (count-only and hidden zones, other players' owner zones)."""
-    key = (id(prog), player)
-    got = _HIDDEN.get(key)
-    if got is not None and got[0] is prog:
-        return got[1]
-    if len(_HIDDEN) > 256:
-        _HIDDEN.clear()
-    zones = prog.zone_list
-    out = []
-    for s in range(prog.nslots):
-        z = zones[prog.slot_zone[s]]
-        if z.visibility == "public":
-            continue
-        if z.visibility == "owner" and prog.slot_owner[s] == player:
-            continue
-        out.append(s)
-    out = tuple(out)
-    _HIDDEN[key] = (prog, out)
-    return out
-
-
-def relist(st: State) -> None:
-    """List the pending decision again, from the state as it is now (after its pieces
-    were moved behind the engine's back). A paused decision's frame points at the
-    instruction that lists it, so running the stack lists it again (what State.from_json
-    does); listing has no side effects. If nothing is legal any more, the game goes on
-    as the rules say, up to the next decision."""
-    if st.terminal or st.pending is None:
-        return
-    if not st.stack or st.stack[-1] is not st.pending.frame:
-        raise TabulaError("the pending decision is not on top of the stack; cannot list it again")
-    st.pending = None
-    st._scores = None
-    steps = st.steps
-    st.run()
-    st.steps = steps
-
+# ---- what a seat cannot see (the state's own: State.hidden_slots, State.resample) ---------
 
 def determinize(state: State, player: int, rng: random.Random) -> State:
-    """A copy of `state` in which every piece `player` cannot see is redistributed at
-    random among the positions that hold pieces `player` cannot see.
+    """A copy of `state` consistent with what `player` sees, the rest drawn with `rng`
+    (State.resample, which says how)."""
+    return state.resample(player, rng)
 
-    Each hidden slot keeps its number of pieces, and a piece only ever takes the place of
-    a piece of the same component (piece_component), so hidden hands, face-down piles and
-    secret pieces are resampled together and consistently with what `player` sees: the
-    player's observation of the copy equals its observation of `state`. The order inside
-    a hidden slot (the order of a face-down pile) is resampled too. The pending decision
-    is listed again on the copy. The copy gets its own random generator, drawn from
-    `rng` (the true state's generator would tell future shuffles), and no history
-    (the true actions name hidden pieces).
 
-    At the end of a game the observation shows every score, which hidden pieces may
-    decide: there the copy's scores may differ from the true ones.
-    Limits: hidden variables (none of the specs has them) are kept as they are; what a
-    player could infer from the history (a piece seen in a public zone, then taken into
-    another player's hand) is not used: only the current observation is.
-    """
-    new = state.clone()
-    comp = state.prog.piece_component
-    slots = new.slots
-    groups: dict = {}
-    for s in hidden_slots(state.prog, player):
-        for i, pid in enumerate(slots[s]):
-            groups.setdefault(comp[pid], []).append((s, i, pid))
-    where = new.where
-    for entries in groups.values():
-        if len(entries) < 2:
-            continue
-        pieces = [pid for _, _, pid in entries]
-        rng.shuffle(pieces)
-        for (s, i, _), pid in zip(entries, pieces):
-            slots[s][i] = pid
-            where[pid] = s
-    for s in state.prog.heaps:       # an unordered zone keeps its pieces in piece order
-        slots[s].sort()
-    new.rng = random.Random(rng.getrandbits(64))
-    new.history = []
-    new._scores = None
-    if new.seen is not None:          # what others chose out of sight stays unknown
-        new.seen = [e if e[3] is None or player in e[3] else (e[0], e[1], "", e[3])
-                    for e in new.seen]
-    pend = new.pending
-    others = ([who for who, _ in pend.joint[:len(pend.chosen)]]
-              if pend is not None and pend.joint is not None else [])
-    relist(new)
-    # at a simultaneous decision, the choices already made by others are secret: each is
-    # drawn at random among that player's legal actions
-    for who in others:
-        pend = new.pending
-        if pend is None or pend.joint is None or pend.player != who or who == player:
-            break
-        new._apply(pend, pend.actions[int(rng.random() * len(pend.actions))])
-    return new
+relist = State.relist
 
 
 # ---- the view an agent gets ---------------------------------------------------------------
@@ -166,7 +74,7 @@ class View:
 
     def sample(self, rng: random.Random | None = None) -> State:
         """A determinisation: a State consistent with this seat's observation."""
-        return determinize(self._state, self.player, self.rng if rng is None else rng)
+        return self._state.resample(self.player, self.rng if rng is None else rng)
 
 
 # ---- agents -------------------------------------------------------------------------------
@@ -230,7 +138,7 @@ class GreedyAgent(Agent):
             b = _find(st, a, text)
             if b is None:
                 continue
-            st._apply(st.pending, b)
+            st.apply_unchecked(b)
             value = _margin(st.scores(), me)
             if best_value is None or value > best_value:
                 best, best_value = [a], value
@@ -334,7 +242,7 @@ class MCTSAgent(Agent):
             while not st.terminal:
                 p = st.pending
                 if p.player == CHANCE:
-                    st._apply(p, st.sample_chance(rng))
+                    st.apply_unchecked(st.sample_chance(rng))
                     continue
                 who = p.player
                 children = node.children
@@ -360,7 +268,7 @@ class MCTSAgent(Agent):
                     child = children[key] = _Node(who)
                     child.avail = 1
                     path.append(child)
-                    st._apply(p, a)
+                    st.apply_unchecked(a)
                     break
                 best, best_u = None, -1.0
                 for child, a in avail:
@@ -370,13 +278,13 @@ class MCTSAgent(Agent):
                 child, a = best
                 path.append(child)
                 node = child
-                st._apply(p, a)
+                st.apply_unchecked(a)
             # playout
             left = -1 if self.rollout_depth is None else self.rollout_depth
             while not st.terminal and left != 0:
                 p = st.pending
                 acts_ = p.actions
-                st._apply(p, acts_[int(rnd() * len(acts_))])
+                st.apply_unchecked(acts_[int(rnd() * len(acts_))])
                 left -= 1
             r = self._rewards(st)
             for child in path:
@@ -506,7 +414,7 @@ def play_game(game: Game, seed: int, agents: list, record: bool = True) -> dict:
             actions.append([who, st.action_to_string(a)])
         rid = pend.decision.rule
         rule_counts[rid] = rule_counts.get(rid, 0) + 1
-        st._apply(pend, a)
+        st.apply_unchecked(a)
     return {"agents": [a.name for a in agents], "seed": seed, "scores": st.scores(),
             "winners": st.winners(), "points": st.points(), "decisions": decisions,
             "chance": chances, "actions": actions, "rule_counts": rule_counts}

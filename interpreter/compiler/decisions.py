@@ -18,6 +18,7 @@ from ..lang import ast
 from ..lang import types as T
 from ..lang.ast import name_uses
 from ..lang.loader import LList, LStr
+from ..runtime.frames import Frame
 from ..runtime.model import CHANCE, DONE, SKIP, Alt, Decision
 from ..runtime.readers import WORK_LIMIT
 from .codegen import is_unique, paren
@@ -207,31 +208,32 @@ class Decisions:
         alts = dec.alts
 
         def again(st, fr):
-            i = fr[5]
-            if i < len(fr[4]):
-                fr[5] = i + 1
-                fr[1] = 0
+            i = fr.at
+            if i < len(fr.data):
+                fr.at = i + 1
+                fr.pc = 0
                 return True
             return False
 
         def bind(st, fr):
-            who, action = fr[4][fr[5] - 1]
-            L = fr[2]
+            who, action = fr.data[fr.at - 1]
+            L = fr.L
             L[slot] = who
             if action[1] >= 0:
                 a = alts[action[1]]
                 for s, v in zip(a.slots, action[2:]):
                     L[s] = v
                 if a.body.ins:
-                    st.stack.append([a.body.ins, 0, L, None, None, None, a.body])
+                    st._stack.append(Frame(a.body.ins, 0, L, None, None, None, a.body))
         loop = c.steps._new_loop("simultaneous", pos, again)
         blk = c.steps.block(_Single(bind, pos))
         ins = blk.ins
 
         def reveal(st, fr, chosen):
-            frame = [ins, 0, fr[2], loop, [[who, list(a)] for who, a in chosen], 0, blk]
+            frame = Frame(ins, 0, fr.L, loop, [[who, list(a)] for who, a in chosen], 0,
+                          blk)
             if again(st, frame):
-                st.stack.append(frame)
+                st._stack.append(frame)
         return reveal
 
     def _ask_joint(self, dec: Decision, actions, choosers, orelse):
@@ -243,7 +245,7 @@ class Decisions:
         else_ins = orelse.ins
 
         def ask(st, fr):
-            L = fr[2]
+            L = fr.L
             joint = []
             for who in choosers(st, L):
                 L[slot] = who
@@ -254,10 +256,10 @@ class Decisions:
                     joint.append((who, found))
             if not joint:
                 if else_ins:
-                    st.stack.append([else_ins, 0, L, None, None, None, orelse])
+                    st._stack.append(Frame(else_ins, 0, L, None, None, None, orelse))
                 return None
-            fr[1] -= 1
-            st.pause(dec, joint[0][0], joint[0][1], fr, joint)
+            fr.pc -= 1
+            st._pause(dec, joint[0][0], joint[0][1], fr, joint)
             return True
         return ask
 
@@ -475,11 +477,11 @@ class Decisions:
         nplayers = self.c.prog.players
 
         def ask(st, fr):
-            L = fr[2]
+            L = fr.L
             found = actions(st, L)
             weights = None
             if weighted and found:
-                found, weights = st.weigh(dec, L, found)
+                found, weights = st._weigh(dec, L, found)
             if not found:
                 if empty_key is not None:
                     st.fired[empty_key] = st.fired.get(empty_key, 0) + 1
@@ -489,9 +491,9 @@ class Decisions:
                                     "nothing), make it optional, or fix the condition that "
                                     "emptied it")
                 if upto:
-                    st.stack.pop()              # nothing (more) to pick: the loop ends
+                    st._stack.pop()              # nothing (more) to pick: the loop ends
                 if else_ins:
-                    st.stack.append([else_ins, 0, L, None, None, None, orelse])
+                    st._stack.append(Frame(else_ins, 0, L, None, None, None, orelse))
                 return None
             if optional:
                 found.insert(0, skip)
@@ -505,8 +507,8 @@ class Decisions:
                     raise RuleError(f"the deciding player is {who!r}, but this game has "
                                     f"{nplayers} players (0 to {nplayers - 1})",
                                     player_pos, "players are numbered from 0")
-            fr[1] -= 1
-            st.pause(dec, who, found, fr, None, weights)
+            fr.pc -= 1
+            st._pause(dec, who, found, fr, None, weights)
             return True
         return ask
 

@@ -79,6 +79,7 @@ class Compiler:
         self.any_zone = ANY_ZONE
         self.plain = plain
         self.mod = Module(HELPERS)
+        self.mod.ns.update(readers.work_budget(self.prog.work))    # this game's own budget
         self.enums = {k: [str(m) for m in v] for k, v in doc.get("enums", {}).items()}
         self.member_of: dict = {}
         for e, members in self.enums.items():

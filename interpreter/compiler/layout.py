@@ -19,7 +19,6 @@ from ..lang.ast import name_uses
 from ..lang.loader import LList, LMap, LStr, plain
 from ..runtime.geometry import NO_LINE, geometry
 from ..runtime.model import Namer, ZoneInfo
-from ..runtime.readers import reset_work
 from ..runtime.templates import (
     TemplateError,
     render_template,
@@ -66,9 +65,10 @@ class Layout:
             uses.update(name_uses(node))
         fn, _ = self.c.x.function(node, scope)
         pos = getattr(text, "pos", NOWHERE)
+        work = self.c.prog.work
 
         def const(L):
-            reset_work()
+            work[0] = 0             # a fresh work budget (readers.work_budget)
             try:
                 return fn(None, L)
             except (AttributeError, TypeError) as exc:

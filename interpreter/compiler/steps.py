@@ -18,6 +18,7 @@ from ..errors import NOWHERE, Pos, RuleError, SpecError, did_you_mean
 from ..lang import ast
 from ..lang import types as T
 from ..lang.loader import LList, LMap
+from ..runtime.frames import Frame
 from ..runtime.model import Block, Loop
 from ..runtime.readers import B_piece_name_now
 from .codegen import MISSING, paren
@@ -68,10 +69,10 @@ def _mark(rid: str):
 
 
 def _count_down(st, fr) -> bool:
-    """`again` of a counted loop: fr[4] runs left."""
-    fr[4] -= 1
-    if fr[4] > 0:
-        fr[1] = 0
+    """`again` of a counted loop: fr.data runs left."""
+    fr.data -= 1
+    if fr.data > 0:
+        fr.pc = 0
         return True
     return False
 
@@ -146,7 +147,7 @@ class Steps:
             if run:
                 lines = [line for part in run for line in part.lines]
                 first = next((p for _, _, p in lines if p is not None), NOWHERE)
-                fn = self.mod.function("I", "st, fr", [(0, "L = fr[2]", None)] + lines,
+                fn = self.mod.function("I", "st, fr", [(0, "L = fr.L", None)] + lines,
                                        first, name)
                 out.append((fn, first))
                 run.clear()
@@ -277,9 +278,10 @@ class Steps:
         ti, ei = tb.ins, eb.ins
 
         def if_(st, fr):
-            code = ti if fn(st, fr[2]) else ei
+            code = ti if fn(st, fr.L) else ei
             if code:
-                st.stack.append([code, 0, fr[2], None, None, None, tb if code is ti else eb])
+                st._stack.append(Frame(code, 0, fr.L, None, None, None,
+                                       tb if code is ti else eb))
         return Part(items=[(if_, pos)], native=False)
 
     def step_for(self, step, scope, pos) -> Part:
@@ -315,16 +317,16 @@ class Steps:
         take_fn = self.mod.expression(take, pos) if take is not None else None
 
         def again(st, fr):
-            todo, i = fr[4], fr[5]
-            L = fr[2]
+            todo, i = fr.data, fr.at
+            L = fr.L
             while i < len(todo):
                 L[var] = todo[i]
                 i += 1
                 if take_fn is not None and not take_fn(st, L):
                     return False
                 if cond_fn is None or cond_fn(st, L):
-                    fr[5] = i
-                    fr[1] = 0
+                    fr.at = i
+                    fr.pc = 0
                     return True
             return False
         loop.again = again
@@ -332,9 +334,9 @@ class Steps:
         ins = blk.ins
 
         def for_(st, fr):
-            frame = [ins, 0, fr[2], loop, items_fn(st, fr[2]), 0, blk]
+            frame = Frame(ins, 0, fr.L, loop, items_fn(st, fr.L), 0, blk)
             if again(st, frame):
-                st.stack.append(frame)
+                st._stack.append(frame)
         return Part(items=[(for_, pos)], native=False)
 
     def _new_loop(self, kind: str, pos: Pos, again=None) -> Loop:
@@ -348,9 +350,9 @@ class Steps:
         ins = blk.ins
 
         def counted(st, fr):
-            n = count_fn(st, fr[2])
+            n = count_fn(st, fr.L)
             if n > 0:
-                st.stack.append([ins, 0, fr[2], loop, n, None, blk])
+                st._stack.append(Frame(ins, 0, fr.L, loop, n, None, blk))
         return counted
 
     def step_repeat(self, step, scope, pos) -> Part:
@@ -380,20 +382,20 @@ class Steps:
         fn = self.mod.expression(test, pos)
 
         def again(st, fr):
-            if not fn(st, fr[2]):
+            if not fn(st, fr.L):
                 return False
-            fr[4] += 1
-            if fr[4] > limit:
+            fr.data += 1
+            if fr.data > limit:
                 B_too_many(limit, pos)
-            fr[1] = 0
+            fr.pc = 0
             return True
         loop.again = again
         blk = self.block(body)
         ins = blk.ins
 
         def while_(st, fr):
-            if fn(st, fr[2]):
-                st.stack.append([ins, 0, fr[2], loop, 1, None, blk])
+            if fn(st, fr.L):
+                st._stack.append(Frame(ins, 0, fr.L, loop, 1, None, blk))
         return Part(items=[(while_, pos)], native=False)
 
     def step_turns(self, step, scope, pos) -> Part:
@@ -408,12 +410,12 @@ class Steps:
         loop = self._new_loop("turns", pos)
 
         def again(st, fr):
-            if until is not None and until(st, fr[2]):
+            if until is not None and until(st, fr.L):
                 return False
             st.current = (st.current + 1) % n
             st.turn += 1
             _new_turn(st)
-            fr[1] = 0
+            fr.pc = 0
             return True
         loop.again = again
         blk = self.block(body)
@@ -421,12 +423,12 @@ class Steps:
 
         def turns(st, fr):
             if st.to_act is None:
-                st.current = first(st, fr[2]) % n
+                st.current = first(st, fr.L) % n
             else:                       # a position given with its player to act
                 st.current, st.to_act = st.to_act, None
             st.turn += 1
             _new_turn(st)
-            st.stack.append([ins, 0, fr[2], loop, None, None, blk])
+            st._stack.append(Frame(ins, 0, fr.L, loop, None, None, blk))
         return Part(items=[(turns, pos)], native=False)
 
     def step_match(self, step, scope, pos) -> Part:
@@ -459,9 +461,9 @@ class Steps:
         fn = self.mod.expression(subject, pos)
 
         def match(st, fr):
-            b = blocks.get(fn(st, fr[2]), eb)
+            b = blocks.get(fn(st, fr.L), eb)
             if b.ins:
-                st.stack.append([b.ins, 0, fr[2], None, None, None, b])
+                st._stack.append(Frame(b.ins, 0, fr.L, None, None, None, b))
         return Part(items=[(match, pos)], native=False)
 
     # -- statements ---------------------------------------------------------------------------
@@ -527,7 +529,7 @@ class Steps:
                             node.pos)])
 
     def s_EndGame(self, node, scope) -> Part:
-        return Part(lines=[(0, "st.finish()", node.pos), (0, "return True", None)],
+        return Part(lines=[(0, "R_finish(st)", node.pos), (0, "return True", None)],
                     ends_game=True)
 
     def s_Call(self, node: ast.Call, scope) -> Part:

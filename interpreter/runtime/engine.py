@@ -14,11 +14,13 @@ import random
 from fractions import Fraction
 
 from ..errors import IllegalAction, RuleError, TabulaError
+from .frames import Frame
 from .model import CHANCE, DONE, SKIP, TERMINAL, Program
-from .readers import piece_names_now, reset_work
+from .readers import piece_names_now
 from .values import B_num, decode, encode
 
 STATE_FORMAT = 1
+_new_frame = object.__new__     # a Frame without a call of Frame.__init__ (hot paths)
 
 
 def _explain(exc: Exception) -> str:
@@ -44,7 +46,7 @@ def _explain(exc: Exception) -> str:
 
 
 # what generated code raises when a rule cannot be carried out (the spec's error, told as a
-# located RuleError wherever generated code runs: State.run and State.computed)
+# located RuleError wherever generated code runs: State._run and State._computed)
 RULE_FAILURES = (TypeError, IndexError, KeyError, ValueError, AttributeError,
                  ZeroDivisionError, RecursionError, OverflowError)
 
@@ -102,6 +104,9 @@ class Game:
         self.options = dict(prog.options)
         # states keep each player's information state (State.information_state)
         self.recall = recall
+        # player -> the slots they cannot see (hidden_slots): a cache of this game's, never
+        # shared with another (filled once per player, the same value in any thread)
+        self._hidden: dict = {}
 
     @property
     def id(self) -> str:
@@ -111,32 +116,54 @@ class Game:
         """A new game, run up to its first decision."""
         st = State(self, seed)
         root = self.prog.root_full if start == "setup" else self.prog.root_play
-        st.stack.append([root.ins, 0, [None] * max(self.prog.root_nlocals, 1), None, None, None,
-                         root])
+        st._stack.append(Frame(root.ins, 0, [None] * max(self.prog.root_nlocals, 1), None,
+                               None, None, root))
         if start != "setup-only":
-            st.run()
+            st._run()
         return st
 
     def blank_state(self, seed: int = 0) -> "State":
         """A state with every piece at home and nothing run (for scenarios)."""
         return State(self, seed)
 
-    def start_play(self, st: "State") -> None:
-        root = self.prog.root_play
-        st.stack = [[root.ins, 0, [None] * max(self.prog.root_nlocals, 1), None, None, None, root]]
-        st.facts.clear()           # the position was set by hand
-        st.run()
+    def start_play(self, st: "State", setup: bool = False) -> None:
+        """Run a state whose position was set by hand (a scenario's) from the start of
+        play (or, with setup, from the start of setup) up to its first decision."""
+        prog = self.prog
+        root = prog.root_full if setup else prog.root_play
+        st._stack = [Frame(root.ins, 0, [None] * max(prog.root_nlocals, 1), None, None, None,
+                           root)]
+        st.changed()               # the position was set by hand
+        st._run()
+
+    def hidden_slots(self, player: int) -> tuple:
+        """The slots whose pieces `player` cannot see (module function hidden_slots),
+        kept per game: the same for every state of it."""
+        got = self._hidden.get(player)
+        if got is None:
+            got = self._hidden[player] = hidden_slots(self.prog, player)
+        return got
 
     def piece_index(self, name: str) -> list:
         return [i for i, n in enumerate(self.prog.piece_names) if n == name]
 
 
 class State:
-    """One game in progress. Public methods check their input, then act."""
+    """One game in progress. Public methods check their input, then act.
 
-    __slots__ = ("game", "prog", "slots", "where", "gv", "pv", "current", "turn", "stack",
+    Public: the methods without a leading underscore, and the fields a driver or a tool
+    may read (game, prog, slots, where, gv, pv, pa, current, turn, terminal, steps,
+    history, pending, rng, facts, fired, to_act); a tool that sets the position by hand
+    (slots, where, gv, pv, pa, current, to_act) calls changed() (or Game.start_play)
+    after. Private (a leading underscore): the run loop and what the compiled rules call
+    (_run, _computed, _pause, _weigh, the frame stack _stack, the decisions
+    seen _seen); the compiled code (compiler/steps.py, compiler/decisions.py) is the
+    only caller outside this module, and nothing else uses them.
+    """
+
+    __slots__ = ("game", "prog", "slots", "where", "gv", "pv", "current", "turn", "_stack",
                  "pending", "_rng", "_rng_shared", "terminal", "steps", "history", "_scores",
-                 "facts", "fired", "to_act", "seen", "pa")
+                 "facts", "fired", "to_act", "_seen", "pa")
 
     def __init__(self, game: Game, seed: int = 0):
         prog = game.prog
@@ -152,7 +179,7 @@ class State:
         self.pa = [list(prog.piece_attrs[a]) for a in prog.changeable]
         self.current = 0
         self.turn = 0
-        self.stack: list = []
+        self._stack: list = []         # Frames (runtime/frames.py), the running one last
         self.pending: Pending | None = None
         if isinstance(seed, int) and seed < 0:
             # random.Random folds the sign (seeds -S and S give one generator), so a
@@ -174,7 +201,7 @@ class State:
         self.fired = {} if prog.traced else None
         # the decisions made so far as the players saw them, in a game with recall:
         # [(player, rule, action string, players who saw it or None for all)]
-        self.seen = [] if game.recall else None
+        self._seen = [] if game.recall else None
 
     # ---- the state's random generator, copied on write -----------------------------------
     @property
@@ -192,11 +219,12 @@ class State:
     def rng(self, value: random.Random) -> None:
         self._rng, self._rng_shared = value, False
 
-    # ---- the run loop ---------------------------------------------------------------------
-    def pause(self, decision, player, actions, frame, joint=None, weights=None) -> None:
+    # ---- the run loop (and what compiled rules call: private to the engine) ----------------
+    def _pause(self, decision, player, actions, frame, joint=None, weights=None) -> None:
+        """A decision is listed: the state waits on it (compiled decisions call this)."""
         self.pending = Pending(decision, player, actions, frame, joint, weights)
 
-    def weigh(self, dec, L, actions) -> tuple:
+    def _weigh(self, dec, L, actions) -> tuple:
         """A weighted chance decision's outcomes with a weight above 0, and their weights."""
         kept, weights = [], []
         for a in actions:
@@ -211,34 +239,30 @@ class State:
                 weights.append(w)
         return kept, weights
 
-    def finish(self) -> None:
-        self.terminal = True
-        self.stack.clear()
-        self.pending = None
-
-    def run(self) -> None:
+    def _run(self) -> None:
         """Execute instructions until a decision or the end of the game."""
-        stack = self.stack
-        limit = self.prog.max_steps
-        reset_work()
+        stack = self._stack
+        prog = self.prog
+        limit = prog.max_steps
+        prog.work[0] = 0            # a fresh work budget for this step (readers.B_work)
         fr = None
         pc = 0
         try:
             while stack:
                 fr = stack[-1]
-                ins = fr[0]
-                pc = fr[1]
+                ins = fr.ins
+                pc = fr.pc
                 if pc < len(ins):
-                    fr[1] = pc + 1
+                    fr.pc = pc + 1
                     self.steps += 1     # generated loops count their rounds here too
                     if ins[pc](self, fr):
                         break
                     if self.steps > limit:
                         raise RuleError(f"the game ran more than {limit} steps without ending",
-                                        fr[6].pos[pc] if pc < len(fr[6].pos) else None,
+                                        fr.block.pos[pc] if pc < len(fr.block.pos) else None,
                                         "a loop never ends, or raise game.max_steps")
                 else:
-                    loop = fr[3]
+                    loop = fr.loop
                     if loop is None or not loop.again(self, fr):
                         stack.pop()
             else:
@@ -247,12 +271,13 @@ class State:
             raise
         except RULE_FAILURES as exc:
             self._failed(exc, "this step cannot be carried out",
-                         fr[6].pos[pc] if fr is not None and pc < len(fr[6].pos) else None)
+                         fr.block.pos[pc] if fr is not None and pc < len(fr.block.pos)
+                         else None)
 
-    def computed(self, what: str, fn, *args, pos=None):
-        """fn(*args) for generated code run outside State.run (scores, points, tie-breaks,
+    def _computed(self, what: str, fn, *args, pos=None):
+        """fn(*args) for generated code run outside State._run (scores, points, tie-breaks,
         labels, invariants): a failure is a located RuleError, never a traceback."""
-        reset_work()
+        self.prog.work[0] = 0
         try:
             return fn(*args)
         except RuleError:
@@ -363,22 +388,34 @@ class State:
         for who, _ in p.waiting:
             self._apply(self.pending, tuple(actions[who]))
 
+    def apply_unchecked(self, action: tuple) -> None:
+        """apply() without its checks, for a driver that takes `action` (a tuple) from
+        this state's own pending decision (bots, replays of a checked log): the hot path
+        of a search."""
+        self._apply(self.pending, action)
+
+    def who_sees(self, action: tuple) -> frozenset | None:
+        """The players who see `action` of the pending decision when it is applied (its
+        chooser and those its visible_to names), or None: everyone."""
+        p = self.pending
+        if p is None or action[1] < 0:
+            return None
+        alt = p.decision.alts[action[1]]
+        if alt.visible is None:
+            return None
+        who = alt.visible(self, self._bound(p, action, p.player))
+        return frozenset(who if isinstance(who, list) else [who]) | {p.player}
+
     def _record(self, p: Pending, action: tuple) -> tuple:
         """The entry of the information states for an action about to be applied."""
-        dec = p.decision
-        visible = None
-        if action[1] >= 0:
-            alt = dec.alts[action[1]]
-            if alt.visible is not None:
-                who = alt.visible(self, self._bound(p, action, p.player))
-                visible = frozenset(who if isinstance(who, list) else [who]) | {p.player}
-        return (p.player, dec.rule, self.action_to_string(action, p.player), visible)
+        return (p.player, p.decision.rule, self.action_to_string(action, p.player),
+                self.who_sees(action))
 
     def _apply(self, p: Pending, action: tuple) -> None:
-        if self.seen is not None:
+        if self._seen is not None:
             entry = self._record(p, action)
             if p.joint is None:
-                self.seen.append(entry)
+                self._seen.append(entry)
             else:
                 p.seen.append(entry)
         self.history.append(action)
@@ -386,18 +423,18 @@ class State:
         if p.joint is not None and not p.advance(action):
             return                      # a choice held aside until the last chooser's
         fr = p.frame
-        fr[1] += 1
+        fr.pc += 1
         self.pending = None
         if p.joint is not None:
-            if self.seen is not None:
-                self.seen += p.seen
+            if self._seen is not None:
+                self._seen += p.seen
             p.decision.reveal(self, fr, [(who, a) for (who, _), a in zip(p.joint, p.chosen)])
-            self.run()
+            self._run()
             return
         alt = action[1]
         if alt >= 0:
             a = p.decision.alts[alt]
-            L = fr[2]
+            L = fr.L
             slots = a.slots
             if slots:
                 if len(slots) == 1:
@@ -407,14 +444,19 @@ class State:
                         L[slot] = v
             body = a.body
             if body.ins:
-                self.stack.append([body.ins, 0, L, None, None, None, body])
+                # Frame(body.ins, 0, L, None, None, None, body), built field by field: a
+                # class call costs more than the rest of this (once per decision)
+                nf = _new_frame(Frame)
+                nf.ins, nf.pc, nf.L, nf.loop, nf.data, nf.at, nf.block = (
+                    body.ins, 0, L, None, None, None, body)
+                self._stack.append(nf)
         elif alt == DONE:
-            stack = self.stack
+            stack = self._stack
             while stack and stack[-1] is not fr:
                 stack.pop()
             if stack:
                 stack.pop()
-        self.run()
+        self._run()
 
     def actions_named(self, text: str) -> list:
         """The legal actions whose string is `text` (one, if the labels tell them apart)."""
@@ -433,7 +475,7 @@ class State:
     @staticmethod
     def _bound(p: Pending, action: tuple, player) -> list:
         """The pending decision's locals with an action's values bound."""
-        return _bind(p.decision, p.frame[2], action, player)
+        return _bind(p.decision, p.frame.L, action, player)
 
     def action_to_string(self, action, player: int | None = None) -> str:
         """An action's text; `player` names the chooser at a simultaneous decision
@@ -447,7 +489,7 @@ class State:
             return dec.optional
         if alt == DONE:
             return dec.done
-        return self.computed("an action's label", dec.alts[alt].label, self,
+        return self._computed("an action's label", dec.alts[alt].label, self,
                              self._bound(p, action, p.player if player is None else player),
                              pos=dec.pos)
 
@@ -464,7 +506,7 @@ class State:
             for p in range(prog.players):
                 L = [None] * prog.score_nlocals
                 L[0] = p
-                row.append(self.computed(f"the scoring rule '{rid}'", fn, self, L))
+                row.append(self._computed(f"the scoring rule '{rid}'", fn, self, L))
             out[rid] = row
         return out
 
@@ -472,7 +514,7 @@ class State:
         if self._scores is None:
             pts = self.points()
             n = self.prog.players
-            self._scores = self.computed("a score", lambda: [
+            self._scores = self._computed("a score", lambda: [
                 B_num(sum(row[p] for row in pts.values())) for p in range(n)])
         return list(self._scores)
 
@@ -482,7 +524,7 @@ class State:
         for p in range(prog.players):
             L = [None] * prog.score_nlocals
             L[0] = p
-            keys.append(tuple(self.computed("a tie-breaker", fn, self, L)
+            keys.append(tuple(self._computed("a tie-breaker", fn, self, L)
                               for _, fn in prog.tiebreaks))
         return keys
 
@@ -511,7 +553,7 @@ class State:
     def violated_invariants(self) -> list:
         """The ids of the spec's invariants that do not hold in this state."""
         return [iid for iid, fn, size in self.prog.invariants
-                if not self.computed(f"the invariant '{iid}'", fn, self, [None] * size)]
+                if not self._computed(f"the invariant '{iid}'", fn, self, [None] * size)]
 
     # ---- copies -----------------------------------------------------------------------------
     def clone(self) -> "State":
@@ -536,19 +578,109 @@ class State:
         locals_map: dict = {}
         frames_map: dict = {}
         stack = []
-        for fr in self.stack:
-            L = fr[2]
+        for fr in self._stack:
+            L = fr.L
             nl = locals_map.get(id(L))
             if nl is None:
                 nl = locals_map[id(L)] = L[:]
-            nf = [fr[0], fr[1], nl, fr[3], fr[4][:] if isinstance(fr[4], list) else fr[4],
-                  fr[5], fr[6]]
+            nf = _new_frame(Frame)           # fr.copy(nl), inline (see State._apply)
+            data = fr.data
+            nf.ins, nf.pc, nf.L, nf.loop, nf.data, nf.at, nf.block = (
+                fr.ins, fr.pc, nl, fr.loop, data[:] if isinstance(data, list) else data,
+                fr.at, fr.block)
             frames_map[id(fr)] = nf
             stack.append(nf)
-        new.stack = stack
+        new._stack = stack
         p = self.pending
         new.pending = None if p is None else p.copy(frames_map[id(p.frame)])
-        new.seen = None if self.seen is None else self.seen[:]
+        new._seen = None if self._seen is None else self._seen[:]
+        return new
+
+    # ---- changes made from outside, and determinisation ------------------------------------
+    def changed(self) -> None:
+        """The position was changed from outside the rules (a tool set pieces or variables
+        by hand): forget the derived facts and the scores kept, which are stale."""
+        self.facts.clear()
+        self._scores = None
+
+    def relist(self) -> None:
+        """List the pending decision again, from the state as it is now (after its pieces
+        were moved from outside: call it after changed()). A paused decision's frame
+        points at the instruction that lists it, so running the stack lists it again
+        (what State.from_json does); listing has no side effects. If nothing is legal
+        any more, the game goes on as the rules say, up to the next decision."""
+        if self.terminal or self.pending is None:
+            return
+        if not self._stack or self._stack[-1] is not self.pending.frame:
+            raise TabulaError("the pending decision is not on top of the stack; cannot list "
+                              "it again")
+        self.pending = None
+        self.changed()
+        steps = self.steps
+        self._run()
+        self.steps = steps
+
+    def hidden_slots(self, player: int) -> tuple:
+        """The slots whose pieces `player` cannot see (Game.hidden_slots)."""
+        return self.game.hidden_slots(player)
+
+    def resample(self, player: int, rng: random.Random) -> State:
+        """A determinisation: a copy of this state in which every piece `player` cannot
+        see is redistributed at random (drawn with `rng`) among the positions that hold
+        pieces `player` cannot see.
+
+        Each hidden slot keeps its number of pieces, and a piece only ever takes the place
+        of a piece of the same component (piece_component), so hidden hands, face-down
+        piles and secret pieces are resampled together and consistently with what
+        `player` sees: the player's observation of the copy equals its observation of
+        this state. The order inside a hidden slot (the order of a face-down pile) is
+        resampled too. The pending decision is listed again on the copy. The copy gets
+        its own random generator, drawn from `rng` (this state's generator would tell
+        future shuffles), and no history (the true actions name hidden pieces). In a game
+        with recall, the decisions others made out of `player`'s sight lose their text.
+
+        At the end of a game the observation shows every score, which hidden pieces may
+        decide: there the copy's scores may differ from the true ones.
+        Limits: hidden variables (none of the specs has them) are kept as they are; what a
+        player could infer from the history (a piece seen in a public zone, then taken
+        into another player's hand) is not used: only the current observation is.
+        """
+        new = self.clone()
+        prog = self.prog
+        comp = prog.piece_component
+        slots = new.slots
+        groups: dict = {}
+        for s in self.game.hidden_slots(player):
+            for i, pid in enumerate(slots[s]):
+                groups.setdefault(comp[pid], []).append((s, i, pid))
+        where = new.where
+        for entries in groups.values():
+            if len(entries) < 2:
+                continue
+            pieces = [pid for _, _, pid in entries]
+            rng.shuffle(pieces)
+            for (s, i, _), pid in zip(entries, pieces):
+                slots[s][i] = pid
+                where[pid] = s
+        for s in prog.heaps:          # an unordered zone keeps its pieces in piece order
+            slots[s].sort()
+        new.rng = random.Random(rng.getrandbits(64))
+        new.history = []
+        new._scores = None
+        if new._seen is not None:     # what others chose out of sight stays unknown
+            new._seen = [e if e[3] is None or player in e[3] else (e[0], e[1], "", e[3])
+                         for e in new._seen]
+        pend = new.pending
+        others = ([who for who, _ in pend.joint[:len(pend.chosen)]]
+                  if pend is not None and pend.joint is not None else [])
+        new.relist()
+        # at a simultaneous decision, the choices already made by others are secret: each
+        # is drawn at random among that player's legal actions
+        for who in others:
+            pend = new.pending
+            if pend is None or pend.joint is None or pend.player != who or who == player:
+                break
+            new._apply(pend, pend.actions[int(rng.random() * len(pend.actions))])
         return new
 
     # ---- JSON -------------------------------------------------------------------------------
@@ -557,14 +689,14 @@ class State:
         locals_ids: dict = {}
         locals_list = []
         frames = []
-        for fr in self.stack:
-            L = fr[2]
+        for fr in self._stack:
+            L = fr.L
             if id(L) not in locals_ids:
                 locals_ids[id(L)] = len(locals_list)
                 locals_list.append(L)
-            frames.append({"block": fr[6].id, "pc": fr[1], "locals": locals_ids[id(L)],
-                           "loop": fr[3].id if fr[3] is not None else None,
-                           "a": encode(fr[4]), "b": encode(fr[5])})
+            frames.append({"block": fr.block.id, "pc": fr.pc, "locals": locals_ids[id(L)],
+                           "loop": fr.loop.id if fr.loop is not None else None,
+                           "a": encode(fr.data), "b": encode(fr.at)})
         rng = self._rng.getstate()
         return {"format": STATE_FORMAT, "spec": self.prog.spec_id,
                 "players": self.prog.players, "options": self.game.options,
@@ -572,14 +704,14 @@ class State:
                 "current": self.current, "turn": self.turn, "terminal": self.terminal,
                 "steps": self.steps, "history": encode(self.history),
                 "locals": encode(locals_list), "frames": frames,
-                "pending_frame": (self.stack.index(self.pending.frame)
+                "pending_frame": (self._stack.index(self.pending.frame)
                                   if self.pending is not None else None),
                 "rng": [rng[0], list(rng[1]), rng[2]],
                 **({} if self.to_act is None else {"to_act": self.to_act}),
                 **({} if not self.pa else
                    {"attributes": dict(zip(self.prog.changeable, self.pa))}),
                 **({} if self.fired is None else {"fired": self.fired}),
-                **({} if self.seen is None else {"seen": [_entry_json(e) for e in self.seen]}),
+                **({} if self._seen is None else {"seen": [_entry_json(e) for e in self._seen]}),
                 **self._joint_json()}
 
     def _joint_json(self) -> dict:
@@ -588,7 +720,7 @@ class State:
         if p is None or p.joint is None or not p.chosen:
             return {}
         out = {"chosen": [list(a) for a in p.chosen]}
-        if self.seen is not None:
+        if self._seen is not None:
             out["chosen_seen"] = [_entry_json(e) for e in p.seen]
         return out
 
@@ -626,16 +758,16 @@ class State:
             if st.fired is not None:
                 st.fired = {str(k): int(v) for k, v in d.get("fired", {}).items()}
             locals_list = [list(L) for L in decode(d["locals"])]
-            st.stack = []
+            st._stack = []
             for f in d["frames"]:
                 block = prog.blocks[f["block"]]
                 loop = prog.loops[f["loop"]] if f["loop"] is not None else None
-                st.stack.append([block.ins, int(f["pc"]), locals_list[f["locals"]], loop,
-                                 decode(f["a"]), decode(f["b"]), block])
+                st._stack.append(Frame(block.ins, int(f["pc"]), locals_list[f["locals"]],
+                                       loop, decode(f["a"]), decode(f["b"]), block))
             r = d["rng"]
             st.rng.setstate((r[0], tuple(r[1]), r[2]))
-            if st.seen is not None:
-                st.seen = [_entry_from_json(e) for e in d.get("seen", [])]
+            if st._seen is not None:
+                st._seen = [_entry_from_json(e) for e in d.get("seen", [])]
             chosen = [tuple(a) for a in d.get("chosen", [])]
             chosen_seen = [_entry_from_json(e) for e in d.get("chosen_seen", [])]
         except (KeyError, IndexError, TypeError, ValueError) as exc:
@@ -643,7 +775,7 @@ class State:
                 from None
         if not st.terminal:
             steps = st.steps
-            st.run()       # re-lists the pending decision; listing has no side effects
+            st._run()       # re-lists the pending decision; listing has no side effects
             st.steps = steps
             p = st.pending
             if chosen:
@@ -718,12 +850,12 @@ class State:
         Their own choice at a simultaneous decision not yet revealed ends the history,
         marked "pending"; no other player's appears before the reveal. Needs a game with
         recall (load_game(..., recall=True))."""
-        if self.seen is None:
+        if self._seen is None:
             raise TabulaError("this game keeps no information states: load it with "
                               "recall=True")
         if not 0 <= player < self.prog.players:
             raise TabulaError(f"there is no player {player} in this game")
-        history = [_entry_for(e, player) for e in self.seen]
+        history = [_entry_for(e, player) for e in self._seen]
         p = self.pending
         if p is not None and p.joint is not None:
             history += [dict(_entry_for(e, player), pending=True) for e in p.seen
@@ -737,6 +869,22 @@ class State:
         when the player cannot tell them apart."""
         return json.dumps(self.information_state(player), sort_keys=True,
                           separators=(",", ":"))
+
+
+def hidden_slots(prog: Program, player: int) -> tuple:
+    """The slots whose pieces `player` cannot see (the same rule as State.observation):
+    a public zone is seen by all, an owner zone by its owner only, anything else by
+    nobody (count-only and hidden zones, other players' owner zones)."""
+    zones = prog.zone_list
+    out = []
+    for s in range(prog.nslots):
+        z = zones[prog.slot_zone[s]]
+        if z.visibility == "public":
+            continue
+        if z.visibility == "owner" and prog.slot_owner[s] == player:
+            continue
+        out.append(s)
+    return tuple(out)
 
 
 def _bind(dec, L, action: tuple, player=None) -> list:

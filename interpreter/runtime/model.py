@@ -190,6 +190,8 @@ class Program:
     cache: bool = True        # spec functions' results kept in State.facts (see builtins.py)
     turn_facts: tuple = ()    # the keys of State.facts that read whose turn it is (facts)
     max_depth: int = 200
+    # the work budget's counter, this game's own (readers.work_budget: B_spent)
+    work: list = field(default_factory=lambda: [0])
     graph: object = None
     module: object = None     # the generated code (codegen.Module): source and line table
     # what the compiler tells the tools (compiler/driver.py fills these when it is done):

@@ -53,13 +53,6 @@ def B_table_index(where: dict, k, keys: str, pos) -> int:
 # -- bounds on the work of rule text (docs/language.md, "Bounds and safety") -------------
 MAX_NUMBER = 10 ** 100     # a computed number stored beyond this is a rule error
 WORK_LIMIT = 10_000_000    # items generators and comprehensions may produce between resets
-_work = [0]                # items taken since the last reset (reset_work)
-
-
-def reset_work() -> None:
-    """A fresh work budget: at every entry into generated code (State.run, State.computed,
-    a value computed when the spec compiles)."""
-    _work[0] = 0
 
 
 def B_big(v, pos):
@@ -77,18 +70,25 @@ def B_big(v, pos):
                     "numbers in a game stay below 10^100")
 
 
-def B_work(items, pos):
-    """The items a generator or comprehension is about to take, counted against the work
-    budget before any is taken (nested ones count every time they run). A loop written as
-    statements counts inline instead (expressions.counted_lines: B_spent, B_work_over)."""
-    w = _work
-    w[0] += len(items)
-    if w[0] > WORK_LIMIT:
-        B_work_over(pos)
-    return items
+def work_budget(spent: list) -> dict:
+    """The work budget of one game, bound into its generated code: B_spent, its counter
+    (`spent`, a one-item list: Program.work, which the engine sets to 0 at every entry
+    into generated code: State._run, State._computed, a value computed when the spec
+    compiles), and B_work, which counts on it. Each compiled game has its own, so games
+    run in two threads never spend each other's budget (the states of one compiled game
+    share it: play one game's states in one thread at a time)."""
+    limit = WORK_LIMIT
 
-
-B_spent = _work             # the budget's counter, for loops that count it inline
+    def B_work(items, pos):
+        """The items a generator or comprehension is about to take, counted against the
+        work budget before any is taken (nested ones count every time they run). A loop
+        written as statements counts inline instead (expressions.counted_lines: B_spent,
+        B_work_over)."""
+        spent[0] += len(items)
+        if spent[0] > limit:
+            B_work_over(pos)
+        return items
+    return {"B_spent": spent, "B_work": B_work}
 
 
 def B_work_over(pos):

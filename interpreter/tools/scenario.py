@@ -276,12 +276,7 @@ def build_position(game: Game, given: LMap, seed: int) -> State:
             raise ScenarioFailure(f"current: a player of this game is 0 to {prog.players - 1}, "
                                   f"not {who!r}", given.where("current"))
         st.current = st.to_act = who
-    if str(given.get("start", "play")) == "setup":
-        root = prog.root_full
-        st.stack = [[root.ins, 0, [None] * max(prog.root_nlocals, 1), None, None, None, root]]
-        st.run()
-    else:
-        game.start_play(st)
+    game.start_play(st, setup=str(given.get("start", "play")) == "setup")
     return st
 
 

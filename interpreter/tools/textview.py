@@ -20,7 +20,6 @@ import json
 import random
 import re
 
-from ..bots.agents import determinize, hidden_slots
 from ..errors import TabulaError
 from ..runtime.model import CHANCE, TERMINAL
 from ..runtime.readers import piece_names_now
@@ -171,7 +170,7 @@ def known_scores(st, viewer) -> list | None:
     what the viewer cannot see; None for all if the spec's scoring cannot be computed
     here. A score is shown when it is the same in the true state and in SCORE_SAMPLES
     worlds the viewer cannot tell from it: the pieces it cannot see redistributed
-    (agents.determinize) and the variables it cannot see changed. A referee (viewer None)
+    (State.resample) and the variables it cannot see changed. A referee (viewer None)
     and a finished game's observation know every score."""
     try:
         true = st.scores()
@@ -180,7 +179,7 @@ def known_scores(st, viewer) -> list | None:
     if viewer is None or st.terminal:
         return list(true)
     prog = st.prog
-    hidden = [s for s in hidden_slots(prog, viewer) if st.slots[s]]
+    hidden = [s for s in st.hidden_slots(viewer) if st.slots[s]]
     unseen = _perturbable(prog, viewer)
     if unseen is None:
         return [None] * prog.players
@@ -190,7 +189,7 @@ def known_scores(st, viewer) -> list | None:
     rng = random.Random(f"tabula-scores:{len(st.history)}")
     for _ in range(SCORE_SAMPLES):
         try:
-            world = determinize(st, viewer, rng)
+            world = st.resample(viewer, rng)
             for kind, i, p, t in unseen:
                 row = world.gv if kind == "g" else world.pv[p]
                 v = row[i]
@@ -200,8 +199,7 @@ def known_scores(st, viewer) -> list | None:
                     row[i] = rng.randrange(prog.players)
                 elif isinstance(v, int):
                     row[i] = v + rng.choice([-3, -2, -1, 1, 2, 3, 7, 11])
-            world.facts.clear()
-            world._scores = None
+            world.changed()
             sampled = world.scores()
         except TabulaError:
             return [None] * prog.players
@@ -265,7 +263,7 @@ class Drawer:
             if not 0 <= v < len(st.where):
                 return "none"
             s = st.where[v]
-            if viewer is not None and s in hidden_slots(self.prog, viewer):
+            if viewer is not None and s in st.hidden_slots(viewer):
                 return "a piece you cannot see"
             return piece_names_now(st)[v]
         if isinstance(v, (dict, list)):

@@ -1,0 +1,44 @@
+"""The engine's frames: one running block of instructions each, on State's stack.
+
+Input: a compiled Block (runtime/model.py) and the locals it runs with. Output: a Frame,
+which the run loop (runtime/engine.py: State._run) advances and the compiled instructions
+(compiler/steps.py, compiler/decisions.py) read and push. A frame is saved by
+State.to_json by its fields (block id, pc, locals, loop id, data, at), as the seven-item
+lists it replaces were.
+"""
+
+from __future__ import annotations
+
+__all__ = ["Frame"]
+
+
+class Frame:
+    """A block being run: `ins` its instructions (block.ins, kept here for the run loop),
+    `pc` the next one, `L` the list of local values (named L, as in the generated code
+    that indexes it: shared by the frames of one rule), `loop` the Loop that runs the
+    block again when it ends (None: it runs once), `data` and `at` that loop's own state (a for loop: its items and the next one's
+    index; a counted loop: the rounds left; a while loop: the rounds run; a joint
+    move's reveal: the choices and the next one), `block` the Block itself."""
+
+    # slots, not a list read by index: named, and as fast to read and write (measured:
+    # a slot read costs less than a list index); only making one costs more
+    __slots__ = ("ins", "pc", "L", "loop", "data", "at", "block")
+
+    def __init__(self, ins, pc, L, loop, data, at, block):
+        self.ins = ins
+        self.pc = pc
+        self.L = L
+        self.loop = loop
+        self.data = data
+        self.at = at
+        self.block = block
+
+    def copy(self, L: list) -> Frame:
+        """The frame for a copy of the state: its own locals `L` (shared with the copy's
+        other frames of the same rule) and its own loop items."""
+        data = self.data
+        return Frame(self.ins, self.pc, L, self.loop,
+                     data[:] if isinstance(data, list) else data, self.at, self.block)
+
+    def __repr__(self) -> str:
+        return f"<frame of block {getattr(self.block, 'id', '?')} at {self.pc}>"
