@@ -12,6 +12,7 @@ import errno
 import os
 import re
 import stat
+import threading
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -192,9 +193,37 @@ def open_input(path, what: str = "file", where: Pos | None = None):
 
 # ---- quoting source lines ----------------------------------------------------------------
 
-# file -> its lines; None: a file whose lines must not be quoted (one a spec names that
-# did not turn out to be a spec: /etc/passwd, /proc/self/environ)
-_SOURCES: dict[str, list[str] | None] = {}
+class SourceLines:
+    """The lines of the files read, by file name, for errors to quote (None: a file whose
+    lines must not be quoted: one a spec names that did not turn out to be a spec,
+    /etc/passwd, /proc/self/environ). One for the process (SOURCES), on purpose: an error
+    is formatted far from the loader that read its file, and carries only the file's
+    name. A cache, not state a game reads: it changes no result, only what an error
+    quotes; the newest read of a file wins. Safe across threads: a lock around every
+    read and write (a file's lines are computed outside it)."""
+
+    def __init__(self):
+        self._lines: dict[str, list[str] | None] = {}
+        self._lock = threading.Lock()
+
+    def remember(self, file: str, lines: list[str] | None) -> None:
+        with self._lock:
+            self._lines[file] = lines
+
+    def known(self, file: str) -> tuple[bool, list[str] | None]:
+        """(whether the file was read, its lines)."""
+        with self._lock:
+            if file in self._lines:
+                return True, self._lines[file]
+            return False, None
+
+    def first(self, file: str, lines: list[str]) -> list[str] | None:
+        """Remember `lines` unless the file is known already; the lines to quote."""
+        with self._lock:
+            return self._lines.setdefault(file, lines)
+
+
+SOURCES = SourceLines()
 
 
 _LINE_BREAK = re.compile("\r\n|[\r\n\x85\u2028\u2029]")
@@ -211,21 +240,20 @@ def split_lines(text: str) -> list:
 
 def register_source(file: str, text: str | None) -> None:
     """Remember a file's text so that errors can quote its lines (None: never quote)."""
-    _SOURCES[file] = None if text is None else split_lines(text)
+    SOURCES.remember(file, None if text is None else split_lines(text))
 
 
 def source_line(pos: Pos) -> str | None:
     if not pos.line:
         return None
-    if pos.file in _SOURCES:
-        lines = _SOURCES[pos.file]
-        if lines is None:
-            return None
-    else:
+    known, lines = SOURCES.known(pos.file)
+    if not known:
         lines = _head_lines(pos.file)
         if lines is None:
             return None
-        _SOURCES[pos.file] = lines
+        lines = SOURCES.first(pos.file, lines)
+    if lines is None:
+        return None
     if 0 < pos.line <= len(lines):
         return lines[pos.line - 1]
     return None

@@ -8,6 +8,7 @@ option values given as text or data. Output: a checked Spec, and from it compile
 from __future__ import annotations
 
 import hashlib
+import threading
 from pathlib import Path
 
 from .compiler.driver import Compiler
@@ -263,23 +264,47 @@ def _convert(value, default, choices):
     return value
 
 
-_SPECS: dict = {}
+class SpecCache:
+    """Loaded specs by file: a spec is loaded again when its file changes (its
+    modification time or size), else the Spec loaded before is given back, with the games
+    it compiled. Safe across threads: a lock makes two threads that load the same file
+    at once share one load (the lock is per cache, and a load takes milliseconds). A
+    Spec and its games hold no per-run state (the work budget is each compiled game's
+    own, runtime/readers.work_budget), so sharing them is sharing read-only data."""
+
+    def __init__(self):
+        self._specs: dict = {}          # resolved path -> ((mtime, size), Spec)
+        self._lock = threading.RLock()   # re-entrant: a load may load another spec
+
+    def load(self, path: str | Path, where: Pos | None = None) -> Spec:
+        p = resolve_spec_path(path)
+        try:
+            p = p.resolve()
+            st = p.stat()
+        except (OSError, RuntimeError, ValueError):
+            return Spec(p, where)           # unreadable: Spec reports why, located
+        version = (st.st_mtime_ns, st.st_size)
+        with self._lock:
+            cached = self._specs.get(p)
+            if cached is not None and cached[0] == version:
+                return cached[1]
+            spec = Spec(p, where)
+            self._specs[p] = (version, spec)
+            return spec
+
+    def clear(self) -> None:
+        with self._lock:
+            self._specs.clear()
+
+
+SPECS = SpecCache()
+"""The cache load_spec uses (a SpecCache of its own: SpecCache().load(path))."""
 
 
 def load_spec(path: str | Path, where: Pos | None = None) -> Spec:
-    """Load (once per path and content) and check a spec. where: as for Spec."""
-    p = resolve_spec_path(path)
-    try:
-        p = p.resolve()
-        mtime = p.stat().st_mtime_ns
-    except (OSError, RuntimeError, ValueError):
-        return Spec(p, where)           # unreadable: Spec reports why, located
-    cached = _SPECS.get(p)
-    if cached is not None and cached[0] == mtime:
-        return cached[1]
-    spec = Spec(p, where)
-    _SPECS[p] = (mtime, spec)
-    return spec
+    """Load (once per file version: SPECS, a SpecCache) and check a spec. where: as for
+    Spec."""
+    return SPECS.load(path, where)
 
 
 def load_game(path: str | Path, players: int | None = None, options: dict | None = None,

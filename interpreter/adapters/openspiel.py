@@ -35,6 +35,7 @@ id). Returns at the end only (reward model terminal).
 from __future__ import annotations
 
 import json
+import random
 
 import numpy as np
 import pyspiel
@@ -357,6 +358,21 @@ class TabulaState(pyspiel.State):
     def __deepcopy__(self, memo):      # a Python-side copy: a clone
         return self.clone()
 
+    def resample_from_infostate(self, player_id, probability_sampler):
+        """A state that `player_id` cannot tell from this one, the rest drawn at random
+        (OpenSpiel's ResampleFromInfostate, which its IS-MCTS calls): State.resample
+        (what the seat cannot see redealt among the places it cannot see into), with a
+        generator seeded by one draw of `probability_sampler` (a callable giving a
+        float in [0, 1), as pyspiel.UniformProbabilitySampler(0., 1.) does). Its
+        information state and observation for `player_id` are this state's; its
+        history (OpenSpiel's and Tabula's) starts empty, as the true actions name what
+        the seat may not know."""
+        player = int(player_id)
+        if not 0 <= player < self.ctx.players:
+            raise TabulaError(f"there is no player {player_id} in this game")
+        seed = int(float(probability_sampler()) * 2 ** 53)
+        return wrap(self.get_game(), self.tabula.resample(player, random.Random(seed)))
+
 
 class Observer:
     """observation_string / observation_tensor: what State.observation(player) shows
@@ -407,10 +423,10 @@ def play_game(game: TabulaGame, seats: list, seed: int = 0, fair: bool = True) -
     `step(state) -> action id`, e.g. open_spiel.python.algorithms.mcts.MCTSBot) and
     Tabula agents (tabula_rules.agents: random, greedy, mcts). Chance decisions are drawn
     as agents.play_game draws them (the same seed, the same draws). With `fair`, an
-    OpenSpiel bot is shown a determinisation of the state (agents.determinize: what its
+    OpenSpiel bot is shown a determinisation of the state (State.resample: what its
     seat cannot see redealt at random), as Tabula's agents are, instead of the true
-    state. The final Tabula state."""
-    from ..bots.agents import Agent, View, agent_rng, chance_rng, determinize
+    state (State.resample). The final Tabula state."""
+    from ..bots.agents import Agent, View, agent_rng, chance_rng
     st = game.ctx.game.new_state(seed=seed)
     crng = chance_rng(seed)
     rngs = [agent_rng(seed, p) for p in range(len(seats))]
@@ -429,7 +445,7 @@ def play_game(game: TabulaGame, seats: list, seed: int = 0, fair: bool = True) -
         if isinstance(bot, Agent):
             action = bot.act(View(st, who, rngs[who]))
         else:
-            shown = determinize(st, who, rngs[who]) if fair else st.clone()
+            shown = st.resample(who, rngs[who]) if fair else st.clone()
             action = space.action_tuple(st, bot.step(wrap(game, shown)))
         st.apply(action)
     return st

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import os
 import re
+import threading
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -82,17 +83,40 @@ def _main_spec(folder: Path, files: list) -> Path | None:
     return files[0] if len(files) == 1 else None
 
 
-_SCAN: dict = {}
+class Scans:
+    """The shipped specs found in each folder scanned (shipped()), kept: the games that
+    come with the package change only when it is installed again. A cache of package
+    data that no game reads, one for the process (SCANS); safe across threads: a lock
+    makes two threads that scan the same folder at once share one scan. The lists it
+    gives are shared: read them, never change them."""
+
+    def __init__(self):
+        self._found: dict = {}
+        self._lock = threading.Lock()
+
+    def get(self, base: Path) -> list:
+        with self._lock:
+            found = self._found.get(base)
+            if found is None:
+                found = self._found[base] = _scan(base)
+            return found
+
+    def clear(self) -> None:
+        with self._lock:
+            self._found.clear()
 
 
 def shipped(base: Path | None = None) -> list:
-    """Every shipped spec (cached per folder): each game folder's own spec first, then the
-    other spec files beside it (variants); specs/ before examples/, folders sorted."""
+    """Every shipped spec (cached per folder: SCANS): each game folder's own spec first,
+    then the other spec files beside it (variants); specs/ before examples/, folders
+    sorted."""
     base = root() if base is None else Path(base)
     if base is None:
         return []
-    if base in _SCAN:
-        return _SCAN[base]
+    return SCANS.get(base)
+
+
+def _scan(base: Path) -> list:
     found: list = []
     for section in SECTIONS:
         top = base / section
@@ -113,8 +137,10 @@ def shipped(base: Path | None = None) -> list:
                                      None if gid is None else str(gid),
                                      None if ext is None else str(ext)))
     _name(found)
-    _SCAN[base] = found
     return found
+
+
+SCANS = Scans()
 
 
 def _name(found: list) -> None:

@@ -466,6 +466,12 @@ def schema_dir() -> Path:
     return Path(str(resources.files(__package__.rpartition(".")[0]) / "schemas"))
 
 
+# schema file name -> its compiled validator: a cache of package data (the schemas ship
+# with the package and never change while it runs), shared by every load in every thread.
+# Safe across threads: nothing changes a validator once built (with jsonschema >= 4.18,
+# iter_errors keeps its state in the call: a $ref is looked up through the immutable
+# resolvers of `referencing`, and descending makes new validators with evolve()), and two
+# threads building the same one at once keep the first (dict.setdefault, atomic).
 _VALIDATORS: dict = {}
 
 
@@ -477,8 +483,8 @@ def check_schema(doc, schema_name: str) -> None:
     validator = _VALIDATORS.get(schema_name)
     if validator is None:
         schema = json.loads((schema_dir() / schema_name).read_text(encoding="utf-8"))
-        validator = jsonschema.Draft202012Validator(schema)
-        _VALIDATORS[schema_name] = validator
+        validator = _VALIDATORS.setdefault(schema_name,
+                                           jsonschema.Draft202012Validator(schema))
     if validator.schema.get("type") == "object" and not isinstance(doc, dict):
         # never jsonschema's message, which would quote the whole document
         fail(f"the file is {_kind_of(doc)}, not a mapping of keys (key: value lines)",
