@@ -227,7 +227,7 @@ class Session:
                 st = self.game.new_state(seed=self.seed)    # each decision's state, again
                 w.begin(st)
                 for who, action, text, turn in self.record:
-                    st._apply(st.pending, action)
+                    st.apply_unchecked(action)
                     w.decision(who, action, text, turn, st)
                 if self.st.terminal:
                     w.end(self.st)
@@ -244,11 +244,11 @@ class Session:
         who = pend.player
         text = st.action_to_string(action)
         turn = st.turn
-        visible = st._record(pend, action)[3]
+        visible = st.who_sees(action)
         joint = pend.joint is not None
         last = joint and len(pend.chosen) + 1 == len(pend.joint)
         before = self.sight(st)
-        st._apply(pend, action)
+        st.apply_unchecked(action)
         self.record.append((who, action, text, turn))
         self.write_log()
         e = Event(who, text, self.kept_from(who, action, text, visible, before,

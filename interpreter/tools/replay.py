@@ -58,7 +58,7 @@ def play(game: Game, seed: int, agents: list, chance, seats: list, log=None) -> 
         a = next_action(st, agents, seats, chance)
         text = st.action_to_string(a)
         turn = st.turn
-        st._apply(pend, a)
+        st.apply_unchecked(a)
         record.append((who, a, text, turn))
         if log is not None:
             log.decision(who, a, text, turn, st)
@@ -147,7 +147,7 @@ def replay(log: GameLog, game: Game, upto: int | None = None,
         if a is None:
             return st, Stop(k, line, record, why)
         try:
-            st._apply(st.pending, a)
+            st.apply_unchecked(a)
         except TabulaError as e:
             raise TabulaError(f"{log.where(line)}: decision {k} "
                               f"({who_text(record['player'])}, '{record['action']}'): "
