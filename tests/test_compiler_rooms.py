@@ -17,7 +17,7 @@ STAGES = ("names", "layout", "expressions", "builtins", "boards", "steps", "deci
 STAGE_MAY_IMPORT = {"errors", "lang.ast", "lang.types", "lang.loader", "compiler.codegen",
                     "compiler.common", "compiler.flowgraph", "runtime.values",
                     "runtime.readers", "runtime.model", "runtime.geometry",
-                    "runtime.effects", "runtime.templates"}
+                    "runtime.effects", "runtime.templates", "runtime.frames"}
 
 
 def _imports(path: Path) -> set:

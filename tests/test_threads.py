@@ -141,3 +141,14 @@ def test_threads_loading_one_spec_share_one_load(threads):
     SPECS.clear()
     got = _in_threads(*[lambda: load_spec(ROOT / "examples" / "tiny")] * threads)
     assert all(g is got[0] for g in got)
+
+
+def test_two_specs_compile_at_once_as_they_do_alone():
+    """Compiling is per thread too (the parser's budget of rule text, lang/parser.py): two
+    specs compiled at once, each from a fresh Spec, give the code they give alone."""
+    paths = [ROOT / "specs" / "medina", ROOT / "specs" / "middag"]
+
+    def code(path):
+        return "".join(Spec(path / f"{path.name}.yaml").game().prog.module.chunks)
+    together = _in_threads(*[lambda p=p: code(p) for p in paths])
+    assert together == [code(p) for p in paths]

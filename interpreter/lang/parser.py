@@ -9,6 +9,7 @@ the offending character with the tokens that were expected there.
 from __future__ import annotations
 
 import re
+import threading
 from contextlib import contextmanager
 from functools import lru_cache
 from pathlib import Path
@@ -33,8 +34,10 @@ MAX_INT_DIGITS = 18          # digits of a number written in a rule (below 10**1
 MAX_RULE_CHARS = 10_000      # characters of one rule text
 MAX_SPEC_RULE_CHARS = 200_000    # characters of rule text parsed to compile one spec
 
-# characters left to parse in the compile under way (parse_budget), or None outside one
-_budget: list = [None]
+# .left: characters left to parse in this thread's compile under way (parse_budget), or
+# None outside one: per thread, so two specs compiled at once in two threads each have
+# their own
+_budget = threading.local()
 
 
 @contextmanager
@@ -42,11 +45,11 @@ def parse_budget(limit: int = MAX_SPEC_RULE_CHARS):
     """Bound the rule text parsed inside the block (one compile of a spec): parsing costs
     about 20 microseconds a word, so a spec of nothing but rule text would take half a
     minute to compile without it."""
-    old, _budget[0] = _budget[0], limit
+    old, _budget.left = getattr(_budget, "left", None), limit
     try:
         yield
     finally:
-        _budget[0] = old
+        _budget.left = old
 
 # words of the language: never names, even where the lexer would let them be one
 KEYWORDS = frozenset("""move to bottom of shuffled swap with shuffle refill from end game call let
@@ -300,9 +303,10 @@ def parse(text, what: str = "expression"):
         raise SpecError(f"a rule text of {len(source)} characters; one may hold at most "
                         f"{MAX_RULE_CHARS}", _pos_in(text, 0),
                         "split it with functions, rules or let (docs/language.md 9)")
-    if _budget[0] is not None:
-        _budget[0] -= len(source)
-        if _budget[0] < 0:
+    left = getattr(_budget, "left", None)
+    if left is not None:
+        _budget.left = left = left - len(source)
+        if left < 0:
             raise SpecError(f"the spec's rule texts add up to more than "
                             f"{MAX_SPEC_RULE_CHARS} characters", _pos_in(text, 0),
                             "a spec this large is refused, to keep compiling bounded")
