@@ -150,8 +150,11 @@ def call(st, proc, args: list, pos) -> None:
     # Frame(block.ins, 0, args, None, None, None, block), built field by field: a class
     # call costs more than the rest of a call (engine.State._apply, measured)
     fr = _new_frame(Frame)
-    fr.ins, fr.pc, fr.L, fr.loop, fr.data, fr.at, fr.block = (
-        block.ins, 0, args, None, None, None, block)
+    fr.ins = block.ins
+    fr.pc = 0
+    fr.L = args
+    fr.loop = fr.data = fr.at = None
+    fr.block = block
     stack.append(fr)
 
 

@@ -445,10 +445,13 @@ class State:
             body = a.body
             if body.ins:
                 # Frame(body.ins, 0, L, None, None, None, body), built field by field: a
-                # class call costs more than the rest of this (once per decision)
+                # class call costs twice that (measured; once per decision)
                 nf = _new_frame(Frame)
-                nf.ins, nf.pc, nf.L, nf.loop, nf.data, nf.at, nf.block = (
-                    body.ins, 0, L, None, None, None, body)
+                nf.ins = body.ins
+                nf.pc = 0
+                nf.L = L
+                nf.loop = nf.data = nf.at = None
+                nf.block = body
                 self._stack.append(nf)
         elif alt == DONE:
             stack = self._stack
@@ -583,11 +586,14 @@ class State:
             nl = locals_map.get(id(L))
             if nl is None:
                 nl = locals_map[id(L)] = L[:]
-            nf = _new_frame(Frame)           # fr.copy(nl), inline (see State._apply)
-            data = fr.data
-            nf.ins, nf.pc, nf.L, nf.loop, nf.data, nf.at, nf.block = (
-                fr.ins, fr.pc, nl, fr.loop, data[:] if isinstance(data, list) else data,
-                fr.at, fr.block)
+            nf = _new_frame(Frame)       # fr.copy(nl), field by field (see State._apply)
+            nf.ins = fr.ins
+            nf.pc = fr.pc
+            nf.L = nl
+            nf.loop = fr.loop
+            nf.data = fr.data            # never changed in place (Frame): shared
+            nf.at = fr.at
+            nf.block = fr.block
             frames_map[id(fr)] = nf
             stack.append(nf)
         new._stack = stack

@@ -18,10 +18,13 @@ class Frame:
     that indexes it: shared by the frames of one rule), `loop` the Loop that runs the
     block again when it ends (None: it runs once), `data` and `at` that loop's own state (a for loop: its items and the next one's
     index; a counted loop: the rounds left; a while loop: the rounds run; a joint
-    move's reveal: the choices and the next one), `block` the Block itself."""
+    move's reveal: the choices and the next one), `block` the Block itself. A list in
+    `data` is never changed in place (the loop reads it), so copies share it."""
 
     # slots, not a list read by index: named, and as fast to read and write (measured:
-    # a slot read costs less than a list index); only making one costs more
+    # a slot read costs less than a list index); only making one costs more, so the
+    # engine's hot paths (State._apply, State.clone, effects.call) set the fields of
+    # object.__new__(Frame) one by one instead of calling Frame(...)
     __slots__ = ("ins", "pc", "L", "loop", "data", "at", "block")
 
     def __init__(self, ins, pc, L, loop, data, at, block):
@@ -35,10 +38,8 @@ class Frame:
 
     def copy(self, L: list) -> Frame:
         """The frame for a copy of the state: its own locals `L` (shared with the copy's
-        other frames of the same rule) and its own loop items."""
-        data = self.data
-        return Frame(self.ins, self.pc, L, self.loop,
-                     data[:] if isinstance(data, list) else data, self.at, self.block)
+        other frames of the same rule), the rest as here."""
+        return Frame(self.ins, self.pc, L, self.loop, self.data, self.at, self.block)
 
     def __repr__(self) -> str:
         return f"<frame of block {getattr(self.block, 'id', '?')} at {self.pc}>"
