@@ -104,18 +104,13 @@ def _tools_imports() -> dict:
     return out
 
 
-# textview takes determinize and hidden_slots from bots.agents until determinisation is
-# the State's own (issue 19, item 4): then it joins the shared modules
-PENDING = {"textview"}
-
-
 def test_a_tools_module_that_loads_specs_or_plays_bots_is_imported_by_cli_only():
     imports = _tools_imports()
     high = {m for m, names in imports.items()
             if names & {"spec", "bots.agents", "adapters"} or any(
                 n.startswith(("bots.", "adapters.")) for n in names)}
     wrong = [(m, h) for m, names in imports.items() if m != "cli"
-             for h in sorted(high - PENDING) if f"tools.{h}" in names]
+             for h in sorted(high) if f"tools.{h}" in names]
     assert not wrong, wrong
 
 
