@@ -15,6 +15,7 @@ import stat
 import threading
 from dataclasses import dataclass
 from pathlib import Path
+from typing import NoReturn
 
 
 @dataclass(frozen=True)
@@ -303,9 +304,13 @@ def _head_lines(file: str, size: int = 1 << 20) -> list | None:
     return lines[:-1] if len(data) > size else lines
 
 
-def fail(message: str, pos: Pos = NOWHERE, hint: str = "") -> "NoReturn":  # noqa: F821
-    """Raise a located SpecError: the one way a stage reports a bad input."""
-    raise SpecError(message, pos, hint)
+def fail(message: str, pos: Pos = NOWHERE, hint: str = "",
+         error: type[SpecError] = SpecError) -> NoReturn:
+    """Raise a located error: the one way every room reports one. A SpecError (the default)
+    for a bad spec, option, scenario or log; `error=RuleError` for a rule that cannot be
+    carried out while a game runs. Raised inside an `except`, the error keeps the one it
+    replaces as its context, for a developer's traceback; a user sees the message only."""
+    raise error(message, pos, hint)
 
 
 def did_you_mean(word: str, candidates) -> str:

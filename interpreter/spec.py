@@ -255,12 +255,12 @@ def _convert(value, default, choices):
             return True
         if value.lower() in ("false", "no", "0"):
             return False
-        raise SpecError(f"'{value}' is not true or false")
+        fail(f"'{value}' is not true or false")
     if isinstance(sample, int):
         try:
             return int(value)
         except ValueError:
-            raise SpecError(f"'{value}' is not a number") from None
+            fail(f"'{value}' is not a number")
     return value
 
 

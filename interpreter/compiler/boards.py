@@ -9,7 +9,7 @@ builtins.py reach its f_<name> methods through the driver's catalogue of builtin
 
 from __future__ import annotations
 
-from ..errors import SpecError, did_you_mean
+from ..errors import did_you_mean, fail
 from ..lang import types as T
 from ..lang.ast import name_uses
 from ..runtime.geometry import (
@@ -42,9 +42,9 @@ class Boards:
     def _cell_arg(self, node, args, i=0) -> str:
         src, typ = args[i]
         if typ[0] != "slot" and typ != T.ANY:
-            raise SpecError(f"{node.name}() needs a cell (a slot of a zone), not "
-                            f"{T.describe(typ)}", node.args[i].pos,
-                            "a cell is grid[x, y], an item of cells(grid), or cell(piece)")
+            fail(f"{node.name}() needs a cell (a slot of a zone), not "
+                 f"{T.describe(typ)}", node.args[i].pos,
+                 "a cell is grid[x, y], an item of cells(grid), or cell(piece)")
         return src
 
     # grids (and any zone of several slots, read as one row): cells and their geometry
@@ -98,21 +98,21 @@ class Boards:
     def _board_arg(self, node, args, i=0):
         src, typ = args[i]
         if typ[0] != "zone":
-            raise SpecError(f"{node.name}() needs a zone of several cells (a grid, a hex "
-                            f"board, columns), not {T.describe(typ)}", node.args[i].pos)
+            fail(f"{node.name}() needs a zone of several cells (a grid, a hex "
+                 f"board, columns), not {T.describe(typ)}", node.args[i].pos)
         return typ[1]
 
     def _direction_arg(self, node, args, i=1) -> str:
         src, typ = args[i]
         if typ not in (T.STR, T.ANY):
-            raise SpecError(f"{node.name}() needs a direction ('n', 'ne', ...), not "
-                            f"{T.describe(typ)}", node.args[i].pos,
-                            f"the directions: {', '.join(DIRECTIONS)}")
+            fail(f"{node.name}() needs a direction ('n', 'ne', ...), not "
+                 f"{T.describe(typ)}", node.args[i].pos,
+                 f"the directions: {', '.join(DIRECTIONS)}")
         value = self.c.x.constant(src)
         if isinstance(value, str) and value not in DIRECTIONS:
-            raise SpecError(f"'{value}' is not a direction", node.args[i].pos,
-                            did_you_mean(value, DIRECTIONS) or
-                            f"the directions: {', '.join(DIRECTIONS)}")
+            fail(f"'{value}' is not a direction", node.args[i].pos,
+                 did_you_mean(value, DIRECTIONS) or
+                 f"the directions: {', '.join(DIRECTIONS)}")
         return src
 
     def _directions(self, node, args, which: str):
@@ -164,8 +164,8 @@ class Boards:
         for i, what in ((1, "a column"), (2, "a row")):
             self.c.x.whole(args[i][1], node.args[i], what)
             if not self.c.x.fits(args[i][1], T.INT):
-                raise SpecError(f"{what} must be a number, not {T.describe(args[i][1])}",
-                                node.args[i].pos)
+                fail(f"{what} must be a number, not {T.describe(args[i][1])}",
+                     node.args[i].pos)
         return f"B_at({args[0][0]}, {args[1][0]}, {args[2][0]}, {z.width}, {z.height})", \
             T.slot(z)
 
@@ -178,13 +178,13 @@ class Boards:
     def region(self, node, scope):
         """group(c from start where cond): flood fill through cells satisfying cond."""
         if node.name not in ("group", "group_around"):
-            raise SpecError(f"'{node.name}(... from ...)' is not a function", node.pos,
-                            did_you_mean(node.name, ["group", "group_around"]) or
-                            "group(c from start where ...) or group_around(...)")
+            fail(f"'{node.name}(... from ...)' is not a function", node.pos,
+                 did_you_mean(node.name, ["group", "group_around"]) or
+                 "group(c from start where ...) or group_around(...)")
         start, styp = self.c.x.compile(node.start, scope)
         if styp[0] != "slot" and styp != T.ANY:
-            raise SpecError(f"a group starts from a cell, not {T.describe(styp)}",
-                            node.start.pos)
+            fail(f"a group starts from a cell, not {T.describe(styp)}",
+                 node.start.pos)
         inner = scope.child()
         var = inner.local(node.var, T.slot(self.c.any_zone))
         unit = self.c.usage.new_group()

@@ -13,7 +13,7 @@ a heavy one's results are kept in `state.facts` until the state changes.
 
 from __future__ import annotations
 
-from ..errors import SpecError, did_you_mean
+from ..errors import did_you_mean, fail
 from ..lang import ast
 from ..lang import types as T
 from ..lang.ast import name_uses
@@ -77,19 +77,19 @@ class Builtins:
     def aggregate(self, node: ast.Aggregate, scope: Scope):
         name = node.name
         if name not in AGGREGATES:
-            raise SpecError(f"'{name}' does not take a generator", node.pos,
-                            did_you_mean(name, AGGREGATES) or f"one of {', '.join(AGGREGATES)}")
+            fail(f"'{name}' does not take a generator", node.pos,
+                 did_you_mean(name, AGGREGATES) or f"one of {', '.join(AGGREGATES)}")
         gen = self.c.x.generator(node.gen, scope)
         elt, etyp = gen.elt, gen.etyp
         dflt = None
         if node.default is not None:
             dflt, _ = self.c.x.compile(node.default, scope)
         if dflt is not None and name not in ("max", "min", "first"):
-            raise SpecError(f"{name}() takes no default", node.default.pos,
-                            "only max, min and first have a default (for nothing to choose from)")
+            fail(f"{name}() takes no default", node.default.pos,
+                 "only max, min and first have a default (for nothing to choose from)")
         if name == "sum":
             if etyp not in (T.INT, T.BOOL, T.ANY, T.NUM):
-                raise SpecError(f"sum() adds numbers, not {T.describe(etyp)}", node.gen.elt.pos)
+                fail(f"sum() adds numbers, not {T.describe(etyp)}", node.gen.elt.pos)
             if etyp == T.NUM:            # a sum of fractions may be whole
                 return self._loop(gen, scope, node.pos, [(0, f"n += {elt}", None)],
                                   "n = 0", "B_num(n)"), T.NUM
@@ -156,7 +156,7 @@ class Builtins:
         et = T.elem(ta)
         if name == "sum":
             if et not in (T.INT, T.BOOL, T.ANY, T.NUM):
-                raise SpecError(f"sum() adds numbers, not {T.describe(et)}", node.args[0].pos)
+                fail(f"sum() adds numbers, not {T.describe(et)}", node.args[0].pos)
             if et == T.NUM:
                 return f"B_num(sum({items}))", T.NUM
             return f"sum({items})", T.INT
@@ -184,8 +184,8 @@ class Builtins:
         if node.name in AGGREGATES:
             return self._aggregate_of_list(node, args)
         known = list(self.c.catalogue) + list(self.c.functions)
-        raise SpecError(f"unknown function '{node.name}'", node.pos,
-                        did_you_mean(node.name, known + list(AGGREGATES)))
+        fail(f"unknown function '{node.name}'", node.pos,
+             did_you_mean(node.name, known + list(AGGREGATES)))
 
     def function_ast(self, name):
         found = self._asts.get(name)
@@ -236,23 +236,23 @@ class Builtins:
         fdef = self.c.functions[name]
         params = [str(p) for p in fdef.get("params", [])]
         if len(args) != len(params):
-            raise SpecError(f"{name}() takes {len(params)} argument"
-                            f"{'s' if len(params) != 1 else ''}, not {len(args)}", node.pos)
+            fail(f"{name}() takes {len(params)} argument"
+                 f"{'s' if len(params) != 1 else ''}, not {len(args)}", node.pos)
         if name in self.compiling:
-            raise SpecError(f"function '{name}' calls itself", node.pos,
-                            "functions may not be recursive; use a rule")
+            fail(f"function '{name}' calls itself", node.pos,
+                 "functions may not be recursive; use a rule")
         if len(self.compiling) >= MAX_CALL_DEPTH:
             chain = " -> ".join(self.compiling[:3] + ["..."] + self.compiling[-2:] + [name])
-            raise SpecError(f"functions call one another more than {MAX_CALL_DEPTH} deep "
-                            f"({chain})", node.pos,
-                            "a chain of calls this long is refused (docs/language.md 9)")
+            fail(f"functions call one another more than {MAX_CALL_DEPTH} deep "
+                 f"({chain})", node.pos,
+                 "a chain of calls this long is refused (docs/language.md 9)")
         if not self.compiling:
             try:
                 return self._spec_function_in(node, name, args, scope)
             except RecursionError:
-                raise SpecError(f"the call of '{name}' nests too deeply to compile (its "
-                                "functions' expressions, taken together, are too deep)",
-                                node.pos, "split the expressions with let or a rule")
+                fail(f"the call of '{name}' nests too deeply to compile (its "
+                     "functions' expressions, taken together, are too deep)",
+                     node.pos, "split the expressions with let or a rule")
         return self._spec_function_in(node, name, args, scope)
 
     def _spec_function_in(self, node, name, args, scope):
@@ -327,8 +327,8 @@ class Builtins:
         cell of any zone); checked only in a game that has unordered zones."""
         z = typ[1]
         if not z.ordered:
-            raise SpecError(f"{what} needs an order, and zone '{z.name}' is unordered",
-                            node.pos, UNORDERED_HINT)
+            fail(f"{what} needs an order, and zone '{z.name}' is unordered",
+                 node.pos, UNORDERED_HINT)
         if z is self.c.any_zone and self.c.prog.heaps:
             return (f"B_ordered(st, {src}, {self.mod.const(what)}, "
                     f"{self.mod.const(node.pos)})")
@@ -364,8 +364,8 @@ class Builtins:
         cap = self.c.prog.slot_cap
         n = width_of(typ)
         if any(cap[s] is None for s in range(typ[1].base, typ[1].base + n)):
-            raise SpecError(f"zone '{typ[1].name}' has no capacity, so it is never full",
-                            node.pos, "give the zone a capacity or capacities")
+            fail(f"zone '{typ[1].name}' has no capacity, so it is never full",
+                 node.pos, "give the zone a capacity or capacities")
         return f"B_full(st.slots, {src}, {n}, {self.table('capacity')})", T.BOOL
 
     def _whole_arg(self, node, args, i: int, what: str) -> str:
@@ -474,13 +474,13 @@ class Builtins:
             return f"list({paren(src)}.values())", T.list_of(typ[2])
         if typ == T.ANY:            # an entry of a data record: checked when it runs
             return f"list({paren(src)}.values())", T.list_of(T.ANY)
-        raise SpecError(f"values() needs an enum or a table, not {T.describe(typ)}", node.pos)
+        fail(f"values() needs an enum or a table, not {T.describe(typ)}", node.pos)
 
     def f_keys(self, node, args):
         check_arity(node, len(args), 1)
         src, typ = args[0]
         if typ != T.ANY and typ[0] not in ("map", "counts"):
-            raise SpecError(f"keys() needs a table, not {T.describe(typ)}", node.pos)
+            fail(f"keys() needs a table, not {T.describe(typ)}", node.pos)
         # an entry of a data record (ANY) is checked when it runs
         return fresh_list(f"list({src})", src, True), T.list_of(
             T.ANY if typ == T.ANY else typ[1])
@@ -490,7 +490,7 @@ class Builtins:
         check_arity(node, len(args), 1)
         src, typ = args[0]
         if typ[0] not in ("map", "counts"):
-            raise SpecError(f"leaders() needs a table, not {T.describe(typ)}", node.pos)
+            fail(f"leaders() needs a table, not {T.describe(typ)}", node.pos)
         return f"B_leaders({src})", T.list_of(typ[1])
 
     def f_rank(self, node, args):

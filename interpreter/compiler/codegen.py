@@ -18,7 +18,7 @@ import builtins as _py
 import re
 from fractions import Fraction
 
-from ..errors import NOWHERE, Pos, SpecError
+from ..errors import NOWHERE, Pos, fail
 
 FILENAME = "<tabula>"
 # the Python builtins generated code may call; everything else is out of its reach
@@ -131,8 +131,8 @@ class Module:
         except (RecursionError, MemoryError, SyntaxError, ValueError) as exc:
             # only nesting too deep for Python's own compiler gets here: the source is
             # built from the checked AST
-            raise SpecError("this rule nests too deeply to be compiled", pos,
-                            "split it with a function or a let") from exc
+            fail("this rule nests too deeply to be compiled", pos,
+                 "split it with a function or a let")
         exec(code, self.ns)      # generated from the checked AST only (see the docstring)
         self.chunks.append(text)
         return self.ns[name]

@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from ..errors import SpecError
+from ..errors import fail
 from ..lang import types as T
 
 
@@ -119,8 +119,8 @@ def check_arity(node, n: int, lo: int, hi: int | None = None):
     hi = lo if hi is None else hi
     if not lo <= n <= hi:
         want = f"{lo}" if lo == hi else f"{lo} to {hi}"
-        raise SpecError(f"{node.name}() takes {want} argument{'s' if hi != 1 else ''}, "
-                        f"not {n}", node.pos)
+        fail(f"{node.name}() takes {want} argument{'s' if hi != 1 else ''}, "
+             f"not {n}", node.pos)
 
 
 def slot_arg(node, args, i=0, zone_ok=False):
@@ -128,15 +128,15 @@ def slot_arg(node, args, i=0, zone_ok=False):
     if typ[0] == "slot" or (zone_ok and typ[0] == "zone"):
         return src, typ
     want = "a zone or one of its slots" if zone_ok else "a zone of one slot (or zone[i])"
-    raise SpecError(f"{node.name}() needs {want} here, not {T.describe(typ)}",
-                    node.args[i].pos)
+    fail(f"{node.name}() needs {want} here, not {T.describe(typ)}",
+         node.args[i].pos)
 
 
 def piece_arg(node, args, i=0) -> str:
     src, typ = args[i]
     if typ not in (T.PIECE, T.ANY, T.NONE):
-        raise SpecError(f"{node.name}() needs a piece, not {T.describe(typ)}",
-                        node.args[i].pos)
+        fail(f"{node.name}() needs a piece, not {T.describe(typ)}",
+             node.args[i].pos)
     return src
 
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 
-from ..errors import NOWHERE, RuleError, SpecError
+from ..errors import NOWHERE, RuleError, fail
 from ..lang import ast
 from ..lang import types as T
 from ..lang.ast import name_uses
@@ -42,7 +42,7 @@ class Decisions:
             return self.decision(step, [step], scope, pos)
         options = step["choose_one"]
         if not isinstance(options, list) or not options:
-            raise SpecError("choose_one needs a list of options", step.where("choose_one"))
+            fail("choose_one needs a list of options", step.where("choose_one"))
         return self.decision(step, list(options), scope, pos)
 
     def decision(self, step, options, scope: Scope, pos) -> Part:
@@ -86,12 +86,12 @@ class Decisions:
                                          pos)
                 self._check_constant_player(step, p.players)
         if upto and "optional" in step:
-            raise SpecError("an up_to decision ends with its `done` action; it cannot also be "
-                            "optional", step.where_key("optional"), "remove optional:, "
-                            "and name the done action with done:")
+            fail("an up_to decision ends with its `done` action; it cannot also be "
+                 "optional", step.where_key("optional"), "remove optional:, "
+                 "and name the done action with done:")
         if chance and any(isinstance(o, dict) and o.get("distinct") for o in options):
-            raise SpecError("a chance decision cannot be distinct: merging outcomes would "
-                            "change their odds", step.pos, "remove distinct:")
+            fail("a chance decision cannot be distinct: merging outcomes would "
+                 "change their odds", step.pos, "remove distinct:")
         self._check_weights(step, options, chance)
         if chance:
             c.usage.draw("chance decision", pos, f"decision:{did}")
@@ -145,18 +145,18 @@ class Decisions:
         players who choose."""
         for key in ("player", "up_to"):
             if key in step:
-                raise SpecError(f"a simultaneous decision cannot take {key}: (its players "
-                                "are the ones named by simultaneous:)", step.where_key(key),
-                                "remove " + key + ":")
+                fail(f"a simultaneous decision cannot take {key}: (its players "
+                     "are the ones named by simultaneous:)", step.where_key(key),
+                     "remove " + key + ":")
         where = step.where("simultaneous")
         node = self.c.parse(step["simultaneous"], "bindings")
         if len(node.items) != 1 or node.cond is not None or node.take is not None:
-            raise SpecError("simultaneous: takes one binding, e.g. `p in players`", node.pos)
+            fail("simultaneous: takes one binding, e.g. `p in players`", node.pos)
         b = node.items[0]
         src, typ = self.c.x.compile(b.source, scope)
         if not T.is_list(typ) or T.elem(typ) not in (T.PLAYER, T.INT, T.ANY):
-            raise SpecError(f"simultaneous: needs a list of players, not {T.describe(typ)}",
-                            b.source.pos, "e.g. simultaneous: p in players")
+            fail(f"simultaneous: needs a list of players, not {T.describe(typ)}",
+                 b.source.pos, "e.g. simultaneous: p in players")
         inner = scope.child()
         slot = inner.add(b.var, T.PLAYER)
         return inner, slot, self.mod.expression(f"list({src})", where, "simultaneous")
@@ -167,17 +167,17 @@ class Decisions:
         if not weighted:
             return
         if not chance:
-            raise SpecError("only a chance decision has weights: a player picks freely",
-                            weighted[0].where_key("weight"), "remove weight:, or make the "
-                            "decision player: chance")
+            fail("only a chance decision has weights: a player picks freely",
+                 weighted[0].where_key("weight"), "remove weight:, or make the "
+                 "decision player: chance")
         for key in ("optional", "up_to"):
             if key in step:
-                raise SpecError(f"a weighted chance decision cannot take {key}:",
-                                step.where_key(key), "remove " + key + ":")
+                fail(f"a weighted chance decision cannot take {key}:",
+                     step.where_key(key), "remove " + key + ":")
         missing = [o for o in options if isinstance(o, dict) and "weight" not in o]
         if missing:
-            raise SpecError("every option of a weighted chance decision needs a weight",
-                            getattr(missing[0], "pos", step.pos), "add weight: to it")
+            fail("every option of a weighted chance decision needs a weight",
+                 getattr(missing[0], "pos", step.pos), "add weight: to it")
 
     def _weight(self, opt, inner: Scope):
         if "weight" not in opt:
@@ -194,9 +194,9 @@ class Decisions:
         src, typ = self.c.x.compile(self.c.parse(step["visible_to"], "expression"), inner)
         if typ not in (T.PLAYER, T.INT, T.ANY) and not (
                 T.is_list(typ) and T.elem(typ) in (T.PLAYER, T.INT, T.ANY)):
-            raise SpecError(f"visible_to: names a player or a list of players, not "
-                            f"{T.describe(typ)}", step.where("visible_to"),
-                            "e.g. visible_to: p, or visible_to: [p, current]")
+            fail(f"visible_to: names a player or a list of players, not "
+                 f"{T.describe(typ)}", step.where("visible_to"),
+                 "e.g. visible_to: p, or visible_to: [p, current]")
         return self.mod.expression(src, step.where("visible_to"), "visible_to")
 
     def _reveal(self, dec: Decision, pos):
@@ -267,7 +267,7 @@ class Decisions:
     def _alternative(self, did, i, opt, scope: Scope, pos, oid=None, step=None):
         """-> (Alt, its lines of the listing function, the Flow of its body)."""
         if not isinstance(opt, dict):
-            raise SpecError("an option is a mapping with a label and what it does", pos)
+            fail("an option is a mapping with a label and what it does", pos)
         c = self.c
         inner = scope.child()
         slots: tuple = ()
@@ -296,16 +296,16 @@ class Decisions:
         c = self.c
         node = self.c.parse(opt["choose"], "bindings")
         if node.take is not None:
-            raise SpecError("a choice's bindings take no `while` (it is for a `for` step and "
-                            "for generators)", node.take.pos, "write the condition with where")
+            fail("a choice's bindings take no `while` (it is for a `for` step and "
+                 "for generators)", node.take.pos, "write the condition with where")
         listing = scope.child()          # the bindings as Python locals of the listing
         srcs, names, pieces, slots, styps, domains = [], [], [], [], [], []
         for b in node.items:
             src, styp = c.x.compile(b.source, listing)
             styps.append(styp)
             if not T.iterable(styp):
-                raise SpecError(f"cannot choose from {T.describe(styp)}", b.source.pos,
-                                "choose from a zone, a list or a player list")
+                fail(f"cannot choose from {T.describe(styp)}", b.source.pos,
+                     "choose from a zone, a list or a player list")
             et = T.elem(styp)
             domains.append(c.usage.domain(b.source, listing, et))
             srcs.append((c.builtins.items(styp, src), b))
@@ -448,9 +448,9 @@ class Decisions:
             if isinstance(node, ast.Const) and type(node.value) is int:
                 value = node.value
         if value is not None and not 0 <= value < players:
-            raise SpecError(f"the deciding player is {value}, but this game has "
-                            f"{players} players (0 to {players - 1})",
-                            step.where("player"), "players are numbered from 0")
+            fail(f"the deciding player is {value}, but this game has "
+                 f"{players} players (0 to {players - 1})",
+                 step.where("player"), "players are numbered from 0")
 
     def _ask(self, dec: Decision, actions, orelse, has_else: bool = False):
         """The instruction that lists the actions and pauses (or skips, or runs else:)."""
@@ -486,10 +486,10 @@ class Decisions:
                 if empty_key is not None:
                     st.fired[empty_key] = st.fired.get(empty_key, 0) + 1
                 if strict_pos is not None:
-                    raise RuleError("a choice that must be made has nothing legal (strict "
-                                    "play)", strict_pos, "give it an `else:` (`else: []` for "
-                                    "nothing), make it optional, or fix the condition that "
-                                    "emptied it")
+                    fail("a choice that must be made has nothing legal (strict "
+                         "play)", strict_pos, "give it an `else:` (`else: []` for "
+                         "nothing), make it optional, or fix the condition that "
+                         "emptied it", error=RuleError)
                 if upto:
                     st._stack.pop()              # nothing (more) to pick: the loop ends
                 if else_ins:
@@ -504,9 +504,9 @@ class Decisions:
             else:
                 who = player(st, L)
                 if check_player and (type(who) is not int or not 0 <= who < nplayers):
-                    raise RuleError(f"the deciding player is {who!r}, but this game has "
-                                    f"{nplayers} players (0 to {nplayers - 1})",
-                                    player_pos, "players are numbered from 0")
+                    fail(f"the deciding player is {who!r}, but this game has "
+                         f"{nplayers} players (0 to {nplayers - 1})",
+                         player_pos, "players are numbered from 0", error=RuleError)
             fr.pc -= 1
             st._pause(dec, who, found, fr, None, weights)
             return True

@@ -10,7 +10,7 @@ and type is checked on the way; problems are SpecErrors at the spec's line and c
 
 from __future__ import annotations
 
-from ..errors import NOWHERE, SpecError
+from ..errors import NOWHERE, fail
 from ..lang import types as T
 from ..lang.loader import LList, LMap, plain
 from ..lang.parser import KEYWORDS, parse, parse_budget
@@ -50,8 +50,8 @@ def _no_decimals(node, pos) -> None:
     """A spec's numbers are whole (or exact fractions, computed with '/'): a decimal in its
     YAML would bring a float, inexact and machine-dependent, into the game's state."""
     if isinstance(node, float):
-        raise SpecError(f"{node} is a decimal number, and a game's numbers are exact", pos,
-                        "write a whole number, or compute the fraction in rule text: 1/2")
+        fail(f"{node} is a decimal number, and a game's numbers are exact", pos,
+             "write a whole number, or compute the fraction in rule text: 1/2")
     if isinstance(node, dict):
         for k, v in node.items():
             _no_decimals(v, node.where(k) if isinstance(node, LMap) else pos)
@@ -122,9 +122,9 @@ class Compiler:
             # rule being compiled when it ran out
             where = self.rules.where_key(self.compiling[-1]) if self.compiling else \
                 getattr(self.doc, "pos", NOWHERE)
-            raise SpecError("the spec nests too deeply to compile (rules, functions and "
-                            "expressions taken together)", where,
-                            "split long chains of calls or deeply nested expressions") from None
+            fail("the spec nests too deeply to compile (rules, functions and "
+                 "expressions taken together)", where,
+                 "split long chains of calls or deeply nested expressions")
 
     def _compile(self) -> Program:
         _no_decimals(self.doc, getattr(self.doc, "pos", NOWHERE))
@@ -156,8 +156,8 @@ class Compiler:
         self._invariants()
         unreached = g.unreachable_rules(p.procs)
         if unreached:
-            raise SpecError(f"rule '{unreached[0]}' is never called", p.procs[unreached[0]].pos,
-                            "call it from setup, play or another rule, or remove it")
+            fail(f"rule '{unreached[0]}' is never called", p.procs[unreached[0]].pos,
+                 "call it from setup, play or another rule, or remove it")
         p.facts = self.usage.facts()
         p.turn_facts = p.facts.turn_facts()
         p.graph = g.graph
@@ -202,9 +202,9 @@ class Compiler:
             for name in block:
                 self._claim(seen, str(name), what, block.where_key(name))
                 if section == "functions" and str(name) in builtin:
-                    raise SpecError(f"'{name}' is a builtin function: a function of the spec "
-                                    "of that name could never be called",
-                                    block.where_key(name), "choose another name")
+                    fail(f"'{name}' is a builtin function: a function of the spec "
+                         "of that name could never be called",
+                         block.where_key(name), "choose another name")
         for e, members in self.doc.get("enums", LMap()).items():
             for i, m in enumerate(members):
                 if str(m) in seen and seen[str(m)][0] != "enum value":
@@ -225,20 +225,20 @@ class Compiler:
             for i, name in enumerate(items):
                 if str(name) in KEYWORDS:
                     pos = names.where_key(name) if isinstance(names, dict) else names.where(i)
-                    raise SpecError(f"'{name}' is a word of the language and cannot name a "
-                                    f"{what}", pos, "choose another name")
+                    fail(f"'{name}' is a word of the language and cannot name a "
+                         f"{what}", pos, "choose another name")
 
     @staticmethod
     def _claim(seen, name, what, pos):
         if name in KEYWORDS:
-            raise SpecError(f"'{name}' is a word of the language and cannot name a {what}",
-                            pos, "choose another name")
+            fail(f"'{name}' is a word of the language and cannot name a {what}",
+                 pos, "choose another name")
         if name in SPECIAL_NAMES or name.startswith("_"):
-            raise SpecError(f"'{name}' is reserved and cannot name a {what}", pos)
+            fail(f"'{name}' is reserved and cannot name a {what}", pos)
         if name in seen:
             other, opos = seen[name]
-            raise SpecError(f"'{name}' names both a {other} (line {opos.line}) and a {what}",
-                            pos, "give each thing its own name")
+            fail(f"'{name}' names both a {other} (line {opos.line}) and a {what}",
+                 pos, "give each thing its own name")
         seen[name] = (what, pos)
 
     # ---- rules ---------------------------------------------------------------------------

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 
-from ..errors import SpecError, did_you_mean
+from ..errors import did_you_mean, fail
 from ..lang import ast
 from ..lang import types as T
 from ..runtime.readers import WORK_LIMIT
@@ -89,17 +89,17 @@ class ExprCompiler:
         src, typ = self.compile(node, scope)
         if not self.fits(typ, want):
             self.whole(typ, node, what)
-            raise SpecError(f"{what} must be "
-                            f"{'a number' if want == T.NUM else T.describe(want)}, "
-                            f"not {T.describe(typ)}", node.pos)
+            fail(f"{what} must be "
+                 f"{'a number' if want == T.NUM else T.describe(want)}, "
+                 f"not {T.describe(typ)}", node.pos)
         return src
 
     @staticmethod
     def whole(typ, node, what: str) -> None:
         """Refuse a number that may be a fraction where a whole number is needed."""
         if typ == T.NUM:
-            raise SpecError(f"{what} must be a whole number, not a number that may be a "
-                            "fraction", node.pos, WHOLE_HINT)
+            fail(f"{what} must be a whole number, not a number that may be a "
+                 "fraction", node.pos, WHOLE_HINT)
 
     def function(self, node, scope, want: tuple | None = None, what: str = ""):
         """The expression as fn(st, L), and its type."""
@@ -204,15 +204,15 @@ class ExprCompiler:
             return f"{paren(obj)}[{key}]", otyp[1]
         if otyp == T.ANY:
             return f"{paren(obj)}[{key}]", T.ANY
-        raise SpecError(f"{T.describe(otyp)} cannot be indexed with [...]", node.pos,
-                        "index a data table, a list, or a zone of several slots")
+        fail(f"{T.describe(otyp)} cannot be indexed with [...]", node.pos,
+             "index a data table, a list, or a zone of several slots")
 
     def x_Index2(self, node, scope):
         obj, otyp = self.compile(node.obj, scope)
         if otyp[0] != "zone" or otyp[1].kind not in ("grid", "hex"):
-            raise SpecError(f"[x, y] picks a cell of a grid, not of {T.describe(otyp)}",
-                            node.pos, "declare the zone with kind: grid (or hex), width: "
-                            "and height:")
+            fail(f"[x, y] picks a cell of a grid, not of {T.describe(otyp)}",
+                 node.pos, "declare the zone with kind: grid (or hex), width: "
+                 "and height:")
         x = self.expect(node.x, scope, T.INT, "a column")
         y = self.expect(node.y, scope, T.INT, "a row")
         z = otyp[1]
@@ -274,18 +274,18 @@ class ExprCompiler:
         op = node.op
         if op in ("in", "not in"):
             if not T.iterable(tb):
-                raise SpecError(f"'{op}' needs a list, a zone or a table on its right, "
-                                f"not {T.describe(tb)}", node.right.pos)
+                fail(f"'{op}' needs a list, a zone or a table on its right, "
+                     f"not {T.describe(tb)}", node.right.pos)
             self._check_enum_literal(node.left, ta, T.elem(tb) if tb[0] != "zone" else T.PIECE)
             test = self.c.builtins.contains(tb, a, b)
             return (test if op == "in" else f"(not {test})"), T.BOOL
         if not T.compatible(ta, tb):
-            raise SpecError(f"cannot compare {T.describe(ta)} with {T.describe(tb)}",
-                            node.pos)
+            fail(f"cannot compare {T.describe(ta)} with {T.describe(tb)}",
+                 node.pos)
         self._check_enum_literal(node.right, tb, ta)
         self._check_enum_literal(node.left, ta, tb)
         if op in ("<", "<=", ">", ">=") and not (T.is_numeric(ta) or ta == T.PLAYER):
-            raise SpecError(f"'{op}' compares numbers, not {T.describe(ta)}", node.pos)
+            fail(f"'{op}' compares numbers, not {T.describe(ta)}", node.pos)
         if op in ("==", "!=") and (b == "None" or a == "None"):
             op = "is" if op == "==" else "is not"
         sized = getattr(a, "sized", "")
@@ -298,9 +298,9 @@ class ExprCompiler:
         if isinstance(node, ast.Const) and isinstance(node.value, str) and other[0] == "enum":
             members = self.c.enums[other[1]]
             if node.value not in members:
-                raise SpecError(f"'{node.value}' is not a {other[1]}", node.pos,
-                                did_you_mean(node.value, members) or
-                                f"one of: {', '.join(members)}")
+                fail(f"'{node.value}' is not a {other[1]}", node.pos,
+                     did_you_mean(node.value, members) or
+                     f"one of: {', '.join(members)}")
 
     def x_Arith(self, node, scope):
         """Integers stay plain Python arithmetic; '/' is exact (B_frac), and an operation
@@ -310,8 +310,8 @@ class ExprCompiler:
         b, tb = self.compile(node.right, scope)
         for n, t in ((node.left, ta), (node.right, tb)):
             if not self.fits(t, T.NUM):
-                raise SpecError(f"an operand of '{op}' must be a number, not {T.describe(t)}",
-                                n.pos)
+                fail(f"an operand of '{op}' must be a number, not {T.describe(t)}",
+                     n.pos)
         if op == "/":
             x, y = self.constant(a), self.constant(b)
             if type(x) is int and type(y) is int and y != 0:     # known when compiled
@@ -336,8 +336,8 @@ class ExprCompiler:
     def x_Neg(self, node, scope):
         a, typ = self.compile(node.operand, scope)
         if not self.fits(typ, T.NUM):
-            raise SpecError(f"the operand of '-' must be a number, not {T.describe(typ)}",
-                            node.operand.pos)
+            fail(f"the operand of '-' must be a number, not {T.describe(typ)}",
+                 node.operand.pos)
         return f"(-{paren(a)})", T.NUM if typ == T.NUM else T.INT
 
     # -- collections ----------------------------------------------------------------------
@@ -353,8 +353,8 @@ class ExprCompiler:
         locals of the comprehension or loop written from them."""
         src, styp = self.compile(gen.source, scope)
         if not T.iterable(styp):
-            raise SpecError(f"cannot iterate over {T.describe(styp)}", gen.source.pos,
-                            "iterate over a list, a zone or a table")
+            fail(f"cannot iterate over {T.describe(styp)}", gen.source.pos,
+                 "iterate over a list, a zone or a table")
         inner = scope.child()
         var = inner.local(gen.var, T.elem(styp))
         # every generator's items are counted before it takes any (readers.B_work)

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 
 import networkx as nx
 
-from ..errors import SpecError
+from ..errors import fail
 
 STRUCTURE = ("contains", "calls")      # the action graph's edges that are not flow
 
@@ -112,8 +112,8 @@ class FlowGraph:
         """A step (or option) with an id becomes a node of the action graph."""
         sid = str(step["id"])
         if sid in self.step_ids:
-            raise SpecError(f"step id '{sid}' is used twice", step.where("id"),
-                            f"it was first used at line {self.step_ids[sid].line}")
+            fail(f"step id '{sid}' is used twice", step.where("id"),
+                 f"it was first used at line {self.step_ids[sid].line}")
         self.step_ids[sid] = step.where("id")
         name = f"step:{sid}"
         self.node(name, kind="step", source=str(step.get("source", "")),

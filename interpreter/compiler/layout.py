@@ -13,7 +13,7 @@ from __future__ import annotations
 import itertools
 from fractions import Fraction
 
-from ..errors import NOWHERE, SpecError, did_you_mean
+from ..errors import NOWHERE, did_you_mean, fail
 from ..lang import types as T
 from ..lang.ast import name_uses
 from ..lang.loader import LList, LMap, LStr, plain
@@ -47,8 +47,8 @@ class Layout:
     def build(self) -> None:
         game = self.c.doc.get("game", LMap())
         if self.c.prog.max_steps > MAX_STEPS:
-            raise SpecError(f"max_steps is at most {MAX_STEPS}",
-                            game.where("max_steps") if isinstance(game, LMap) else NOWHERE)
+            fail(f"max_steps is at most {MAX_STEPS}",
+                 game.where("max_steps") if isinstance(game, LMap) else NOWHERE)
         self.zones()
         self.variables()
         self.components()
@@ -72,8 +72,8 @@ class Layout:
             try:
                 return fn(None, L)
             except (AttributeError, TypeError) as exc:
-                raise SpecError("this must be computed from data, enums and options only",
-                                pos) from exc
+                fail("this must be computed from data, enums and options only",
+                     pos)
         return const
 
     def const_value(self, text, scope=None):
@@ -88,29 +88,29 @@ class Layout:
             if "capacities" in z:
                 caps = self.const_value(z["capacities"])
                 if not isinstance(caps, list) or not all(isinstance(c, int) and c >= 0 for c in caps):
-                    raise SpecError("capacities must be a list of numbers", z.where("capacities"))
+                    fail("capacities must be a list of numbers", z.where("capacities"))
             elif kind in BOARDS:
                 w, h = self.const_value(z.get("width", 1)), self.const_value(z.get("height", 1))
                 cap = self.const_value(z["capacity"]) if "capacity" in z else 1
                 if type(cap) is not int:
-                    raise SpecError(f"a zone's capacity must be a whole number, not {cap}",
-                                    z.where("capacity"))
+                    fail(f"a zone's capacity must be a whole number, not {cap}",
+                         z.where("capacity"))
                 if not (isinstance(w, int) and isinstance(h, int) and w >= 1 and h >= 1):
-                    raise SpecError("a grid's width and height are numbers of at least 1",
-                                    z.pos)
+                    fail("a grid's width and height are numbers of at least 1",
+                         z.pos)
                 if w * h > MAX_SLOTS:
-                    raise SpecError(f"more than {MAX_SLOTS} zone slots", z.pos)
+                    fail(f"more than {MAX_SLOTS} zone slots", z.pos)
                 caps = [cap] * (w * h)
             else:
                 n = self.const_value(z.get("size", 1))
                 cap = self.const_value(z["capacity"]) if "capacity" in z else None
                 for key, value in (("size", n), ("capacity", cap)):
                     if value is not None and type(value) is not int:
-                        raise SpecError(f"a zone's {key} must be a whole number, not {value}",
-                                        z.where(key))
+                        fail(f"a zone's {key} must be a whole number, not {value}",
+                             z.where(key))
                 caps = [cap] * n
             if kind in ("stack", "set", "row") and len(caps) != 1:
-                raise SpecError(f"a {kind} zone has one slot", z.pos)
+                fail(f"a {kind} zone has one slot", z.pos)
             per = bool(z.get("per_player", False))
             info = ZoneInfo(str(name), kind, per, len(caps), base,
                             str(z.get("visibility", "public")), caps,
@@ -132,7 +132,7 @@ class Layout:
                     p.slot_cap.append(c)
             base += owners * len(caps)
             if base > MAX_SLOTS:
-                raise SpecError(f"more than {MAX_SLOTS} zone slots", info.pos)
+                fail(f"more than {MAX_SLOTS} zone slots", info.pos)
         p.nslots = base
         # the slots of unordered zones: their pieces are kept sorted (runtime.py)
         p.heaps = frozenset(s for s in range(base) if not p.zone_list[p.slot_zone[s]].ordered)
@@ -239,21 +239,21 @@ class Layout:
                 tname = tname[len("list of "):]
                 init = plain(v["value"]) if "value" in v else []
                 if not isinstance(init, list):
-                    raise SpecError("a list variable starts as a list ([] or [1, 2])",
-                                    v.where("value") if "value" in v else v.pos)
+                    fail("a list variable starts as a list ([] or [1, 2])",
+                         v.where("value") if "value" in v else v.pos)
             typ = VAR_TYPES.get(tname, None) or T.type_of_value(init)
             if tname in c.enums:
                 typ = T.enum(tname)
             elif "type" in v and tname not in VAR_TYPES:
-                raise SpecError(f"unknown variable type '{v['type']}'", v.where("type"),
-                                did_you_mean(tname, list(VAR_TYPES) + list(c.enums))
-                                or f"one of: {', '.join(VAR_TYPES)}, or an enum, or "
-                                   "'list of' one of them")
+                fail(f"unknown variable type '{v['type']}'", v.where("type"),
+                     did_you_mean(tname, list(VAR_TYPES) + list(c.enums))
+                     or f"one of: {', '.join(VAR_TYPES)}, or an enum, or "
+                        "'list of' one of them")
             if listed:
                 typ = T.list_of(typ)
             if str(v.get("visibility", "public")) == "owner" and not v.get("per_player"):
-                raise SpecError("only a per-player variable can be seen by its owner alone",
-                                v.where("visibility"), "use per_player: true, or hidden")
+                fail("only a per-player variable can be seen by its owner alone",
+                     v.where("visibility"), "use per_player: true, or hidden")
             if v.get("per_player"):
                 p.pvar_names.append(str(name))
                 p.pvar_init.append(init)
@@ -271,7 +271,7 @@ class Layout:
         c = self.c
         p = c.prog
         if not init:
-            raise SpecError("a table variable needs at least one key", v.where("value"))
+            fail("a table variable needs at least one key", v.where("value"))
         per = bool(v.get("per_player"))
         names, inits, vis, types = ((p.pvar_names, p.pvar_init, p.pvar_vis, c.pvar_types)
                                     if per else
@@ -301,19 +301,19 @@ class Layout:
             for attr in for_each:
                 values = self.const_value(for_each[attr])
                 if not isinstance(values, list):
-                    raise SpecError(f"for_each.{attr} must give a list", for_each.where(attr))
+                    fail(f"for_each.{attr} must give a list", for_each.where(attr))
                 axes.append((str(attr), values))
                 scope.add(str(attr), T.NUM if any(type(v) is Fraction for v in values)
                           else T.type_of_value(values[0]) if values else T.ANY)
             zname = str(comp.get("zone", ""))
             if zname not in p.zones:
-                raise SpecError(f"unknown zone '{zname}'",
-                                comp.where("zone") if "zone" in comp else comp.pos,
-                                did_you_mean(zname, p.zones))
+                fail(f"unknown zone '{zname}'",
+                     comp.where("zone") if "zone" in comp else comp.pos,
+                     did_you_mean(zname, p.zones))
             z = p.zones[zname]
             if z.per_player or z.nslots != 1:
-                raise SpecError("components start in a zone of one slot, not per player",
-                                comp.where("zone"))
+                fail("components start in a zone of one slot, not per player",
+                     comp.where("zone"))
             names = [a for a, _ in axes]
             # attribute and count expressions: compiled once, evaluated per combination
             extra = comp.get("attributes", LMap())
@@ -328,8 +328,8 @@ class Layout:
             for _, v in axes:                  # counted before any is made
                 combos *= len(v)
                 if combos > MAX_PIECES:
-                    raise SpecError(f"more than {MAX_PIECES} combinations of for_each",
-                                    comp.where("for_each"))
+                    fail(f"more than {MAX_PIECES} combinations of for_each",
+                         comp.where("for_each"))
             for combo in itertools.product(*(v for _, v in axes)):
                 L = list(combo) + [None] * (size - len(combo))
                 attrs = dict(zip(names, combo))
@@ -341,14 +341,14 @@ class Layout:
                     c.attr_types.setdefault(an, self.value_type(val))
                 for an in changing:
                     if isinstance(attrs[an], (list, dict)):
-                        raise SpecError(f"'{an}' holds a list or a table here: a changeable "
-                                        "attribute holds a number, a text, a condition or "
-                                        "none", comp.where("changeable"))
+                        fail(f"'{an}' holds a list or a table here: a changeable "
+                             "attribute holds a number, a text, a condition or "
+                             "none", comp.where("changeable"))
                 count = count_fn(L)
                 if not isinstance(count, int) or count < 0:
-                    raise SpecError("count must be a number of pieces", comp.where("count"))
+                    fail("count must be a number of pieces", comp.where("count"))
                 if len(rows) + count > MAX_PIECES:
-                    raise SpecError(f"more than {MAX_PIECES} pieces", comp.pos)
+                    fail(f"more than {MAX_PIECES} pieces", comp.pos)
                 label = self.name_of(comp, attrs, cname)
                 for _ in range(count):
                     rows.append((str(cname), attrs, label, changing))
@@ -385,12 +385,12 @@ class Layout:
         declared = comp.get("changeable", LList())
         for i, a in enumerate(declared):
             if str(a) not in attrs:
-                raise SpecError(f"'{a}' is not an attribute of this component, so it cannot "
-                                "be changeable", declared.where(i),
-                                did_you_mean(str(a), attrs) or
-                                f"give it an initial value first: attributes: {{{a}: ...}}")
+                fail(f"'{a}' is not an attribute of this component, so it cannot "
+                     "be changeable", declared.where(i),
+                     did_you_mean(str(a), attrs) or
+                     f"give it an initial value first: attributes: {{{a}: ...}}")
             if list(map(str, declared)).count(str(a)) > 1:
-                raise SpecError(f"'{a}' is listed twice", declared.where(i))
+                fail(f"'{a}' is listed twice", declared.where(i))
         return frozenset(str(a) for a in declared)
 
     @staticmethod
@@ -415,12 +415,12 @@ class Layout:
         try:
             parts = template_parts(str(template))
         except TemplateError as exc:
-            raise SpecError(str(exc), at(exc.offset)) from None
+            fail(str(exc), at(exc.offset))
         for lit, field in parts:
             if field is not None and field not in attrs:
                 where = str(template).find("{" + field + "}")
-                raise SpecError(f"the name template refers to '{field}', which is not an "
-                                "attribute", at(where + 1 if where >= 0 else 0),
-                                did_you_mean(field, attrs) or
-                                f"attributes: {', '.join(attrs)}")
+                fail(f"the name template refers to '{field}', which is not an "
+                     "attribute", at(where + 1 if where >= 0 else 0),
+                     did_you_mean(field, attrs) or
+                     f"attributes: {', '.join(attrs)}")
         return render_template(parts, attrs)

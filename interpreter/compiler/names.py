@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..errors import SpecError, did_you_mean
+from ..errors import did_you_mean, fail
 from ..lang import ast
 from ..lang import types as T
 from .codegen import MISSING, paren
@@ -59,13 +59,13 @@ class Names:
             i = p.gvar_names.index(name)
             return f"st.gv[{i}]", c.gvar_types[i]
         if name in p.pvar_names:
-            raise SpecError(f"'{name}' is a per-player variable", node.pos,
-                            f"write p.{name} for a player p (current.{name} for the current player)")
+            fail(f"'{name}' is a per-player variable", node.pos,
+                 f"write p.{name} for a player p (current.{name} for the current player)")
         if name in p.zones:
             z = p.zones[name]
             if z.per_player:
-                raise SpecError(f"'{name}' is a per-player zone", node.pos,
-                                f"write p.{name} for a player p (current.{name} for the current player)")
+                fail(f"'{name}' is a per-player zone", node.pos,
+                     f"write p.{name} for a player p (current.{name} for the current player)")
             typ = T.slot(z) if z.nslots == 1 else T.zone(z)
             return str(z.base), typ
         if name in c.data:
@@ -77,16 +77,16 @@ class Names:
         if name in c.member_of:
             return mod.const(name), T.enum(c.member_of[name])
         if name in c.functions:
-            raise SpecError(f"'{name}' is a function; call it", node.pos, f"write {name}(...)")
-        raise SpecError(f"unknown name '{name}'", node.pos,
-                        did_you_mean(name, self.all_names()))
+            fail(f"'{name}' is a function; call it", node.pos, f"write {name}(...)")
+        fail(f"unknown name '{name}'", node.pos,
+             did_you_mean(name, self.all_names()))
 
     def resolve_option(self, node: ast.Attr):
         opts = self.c.doc.get("options", {})
         if node.name not in opts:
-            raise SpecError(f"unknown option '{node.name}'", node.pos,
-                            did_you_mean(node.name, opts) or
-                            "options are declared under options:")
+            fail(f"unknown option '{node.name}'", node.pos,
+                 did_you_mean(node.name, opts) or
+                 "options are declared under options:")
         v = self.c.prog.options[node.name]
         return self.c.mod.literal(v), T.type_of_value(v)
 
@@ -98,9 +98,9 @@ class Names:
         if typ == T.PIECE:
             c.usage.attrs.add(name)
             if name not in p.piece_attrs:
-                raise SpecError(f"pieces have no attribute '{name}'", node.pos,
-                                did_you_mean(name, p.piece_attrs) or
-                                f"attributes: {', '.join(sorted(p.piece_attrs))}")
+                fail(f"pieces have no attribute '{name}'", node.pos,
+                     did_you_mean(name, p.piece_attrs) or
+                     f"attributes: {', '.join(sorted(p.piece_attrs))}")
             # none (no piece) fails as a TypeError, reported by the engine at this step
             if name in p.changeable:        # read in the state: it may have changed
                 return f"st.pa[{p.changeable.index(name)}][{obj}]", c.attr_types[name]
@@ -121,11 +121,11 @@ class Names:
                 i = p.pvar_names.index(name)
                 return f"st.pv[{obj}][{i}]", c.pvar_types[i]
             owned = [z for z, info in p.zones.items() if info.per_player] + list(p.pvar_names)
-            raise SpecError(f"players have no zone or variable '{name}'", node.pos,
-                            did_you_mean(name, owned) or
-                            "per-player zones and variables are declared with per_player: true")
-        raise SpecError(f"{T.describe(typ)} has no attribute '{name}'", node.pos,
-                        "attributes belong to pieces (t.value) and players (p.hand)")
+            fail(f"players have no zone or variable '{name}'", node.pos,
+                 did_you_mean(name, owned) or
+                 "per-player zones and variables are declared with per_player: true")
+        fail(f"{T.describe(typ)} has no attribute '{name}'", node.pos,
+             "attributes belong to pieces (t.value) and players (p.hand)")
 
     # -- table variables --------------------------------------------------------------
     def table_ref(self, node, scope) -> TableRef | None:

@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from ..errors import NOWHERE, Pos, RuleError, SpecError, did_you_mean
+from ..errors import NOWHERE, Pos, RuleError, did_you_mean, fail
 from ..lang import ast
 from ..lang import types as T
 from ..lang.loader import LList, LMap
@@ -86,21 +86,21 @@ def _new_turn(st) -> None:
 
 
 def B_too_long(limit: int, pos):
-    raise RuleError(f"the game ran more than {limit} steps without ending", pos,
-                    "a loop never ends, or raise game.max_steps")
+    fail(f"the game ran more than {limit} steps without ending", pos,
+         "a loop never ends, or raise game.max_steps", error=RuleError)
 
 
 def B_too_many(limit: int, pos):
-    raise RuleError(f"this loop ran more than {limit} times", pos,
-                    "raise its max: or check its condition")
+    fail(f"this loop ran more than {limit} times", pos,
+         "raise its max: or check its condition", error=RuleError)
 
 
 def B_unchangeable(st, attr: str, piece, pos):
     comp = st.prog.piece_component[piece]
-    raise RuleError(f"'{B_piece_name_now(st, piece)}' cannot change its {attr}: component "
-                    f"'{comp}' does not declare it changeable", pos,
-                    f"declare it under component '{comp}': changeable: [{attr}] (with its "
-                    "initial value under attributes:), or change only pieces that can")
+    fail(f"'{B_piece_name_now(st, piece)}' cannot change its {attr}: component "
+         f"'{comp}' does not declare it changeable", pos,
+         f"declare it under component '{comp}': changeable: [{attr}] (with its "
+         "initial value under attributes:), or change only pieces that can", error=RuleError)
 
 
 HELPERS = {"B_too_long": B_too_long, "B_too_many": B_too_many,
@@ -118,7 +118,7 @@ class Steps:
     # -- bodies and blocks ------------------------------------------------------------------
     def body(self, steps, scope: Scope, name: str, positions=None) -> Body:
         if not isinstance(steps, list):
-            raise SpecError("expected a list of steps", getattr(steps, "pos", NOWHERE))
+            fail("expected a list of steps", getattr(steps, "pos", NOWHERE))
         parts: list = []
         self.g.stack.append(Flow())
         try:
@@ -129,9 +129,9 @@ class Steps:
                 if parts and parts[-1].ends_game:
                     first = (part.lines[0][2] if part.lines else
                              part.items[0][1] if part.items else NOWHERE)
-                    raise SpecError("unreachable step: the game has already ended here",
-                                    first if first is not NOWHERE else where,
-                                    "remove it, or move it before `end game`")
+                    fail("unreachable step: the game has already ended here",
+                         first if first is not NOWHERE else where,
+                         "remove it, or move it before `end game`")
                 parts.append(part)
         finally:
             flow = self.g.stack.pop()
@@ -184,13 +184,13 @@ class Steps:
             node = self.c.parse(step, "statement")
             return self.statement(node, scope)
         if not isinstance(step, dict):
-            raise SpecError("a step is a statement or a mapping", where)
+            fail("a step is a statement or a mapping", where)
         g = self.g
         node_name = g.register_id(step, g.current) if "id" in step else None
         shape = next((s for s in STEP_SHAPES if s in step), None)
         if shape is None:
-            raise SpecError("this step has nothing to do", step.pos,
-                            f"give it one of: {', '.join(STEP_SHAPES)}")
+            fail("this step has nothing to do", step.pos,
+                 f"give it one of: {', '.join(STEP_SHAPES)}")
         outer = g.current
         if node_name:
             g.current = node_name
@@ -287,12 +287,12 @@ class Steps:
     def step_for(self, step, scope, pos) -> Part:
         node = self.c.parse(step["for"], "bindings")
         if len(node.items) != 1:
-            raise SpecError("for takes one binding (x in ...)", node.pos)
+            fail("for takes one binding (x in ...)", node.pos)
         b = node.items[0]
         src, styp = self.c.x.compile(b.source, scope)
         if not T.iterable(styp):
-            raise SpecError(f"cannot iterate over {T.describe(styp)}", b.source.pos,
-                            "iterate over a list, a zone, a table or an enum")
+            fail(f"cannot iterate over {T.describe(styp)}", b.source.pos,
+                 "iterate over a list, a zone, a table or an enum")
         items = f"list({self.c.builtins.items(styp, src)})"     # the body may move them
         inner = scope.child()
         var = inner.add(b.var, T.elem(styp))
@@ -438,9 +438,9 @@ class Steps:
         for key, body in step["cases"].items():
             k = self.c.plain(key)
             if styp[0] == "enum" and k not in enums[styp[1]]:
-                raise SpecError(f"'{k}' is not a {styp[1]}", step["cases"].where_key(key),
-                                did_you_mean(str(k), enums[styp[1]]) or
-                                f"one of: {', '.join(enums[styp[1]])}")
+                fail(f"'{k}' is not a {styp[1]}", step["cases"].where_key(key),
+                     did_you_mean(str(k), enums[styp[1]]) or
+                     f"one of: {', '.join(enums[styp[1]])}")
             cases[k] = self.body(body, scope.child(), f"case {k}")
         orelse = self.body(step.get("else", LList()), scope.child(), "else")
         self.g.then(Flow.either([b.flow for b in cases.values()] + [orelse.flow]))
@@ -482,7 +482,7 @@ class Steps:
         if typ[0] != "slot":
             hint = ("name one of its slots, e.g. zone[i]" if typ[0] == "zone"
                     else "pieces go to a zone (a pile, a hand, zone[i], p.hand)")
-            raise SpecError(f"cannot move pieces to {T.describe(typ)}", node.pos, hint)
+            fail(f"cannot move pieces to {T.describe(typ)}", node.pos, hint)
         if order:
             src = self.c.builtins.ordered(node, src, typ, order)
         return src, typ
@@ -506,8 +506,8 @@ class Steps:
         elif wtyp[0] == "list" and wtyp[1] in (T.PIECE, T.ANY):
             get = what
         else:
-            raise SpecError(f"cannot move {T.describe(wtyp)}", node.what.pos,
-                            "move a piece, a list of pieces or a zone's contents")
+            fail(f"cannot move {T.describe(wtyp)}", node.what.pos,
+                 "move a piece, a list of pieces or a zone's contents")
         return Part(lines=[(0, f"R_move_pieces(st, {get}, {dest}, {node.bottom}, "
                                f"{node.shuffled}, {pos})", node.pos)])
 
@@ -536,34 +536,34 @@ class Steps:
         c = self.c
         proc = c.prog.procs.get(node.name)
         if proc is None:
-            raise SpecError(f"call of an undefined rule '{node.name}'", node.name_pos,
-                            did_you_mean(node.name, c.prog.procs) or
-                            "rules are declared under rules:")
+            fail(f"call of an undefined rule '{node.name}'", node.name_pos,
+                 did_you_mean(node.name, c.prog.procs) or
+                 "rules are declared under rules:")
         if len(node.args) != len(proc.params):
-            raise SpecError(f"rule '{node.name}' takes {len(proc.params)} argument"
-                            f"{'s' if len(proc.params) != 1 else ''}, not {len(node.args)}",
-                            node.name_pos, f"its parameters: {', '.join(proc.params) or 'none'}")
+            fail(f"rule '{node.name}' takes {len(proc.params)} argument"
+                 f"{'s' if len(proc.params) != 1 else ''}, not {len(node.args)}",
+                 node.name_pos, f"its parameters: {', '.join(proc.params) or 'none'}")
         self.g.calls(node.name)
         compiled = [c.x.compile(a, scope) for a in node.args]
         types = [t for _, t in compiled]
         if proc.block is None:
             if len(c.compiling) >= MAX_RULE_CHAIN:
                 chain = " -> ".join(c.compiling[:3] + ["..."] + c.compiling[-2:] + [node.name])
-                raise SpecError(f"rules call one another more than {MAX_RULE_CHAIN} deep, each "
-                                f"at its first call ({chain})", node.name_pos,
-                                "a chain of calls this long is refused (docs/language.md 9)")
+                fail(f"rules call one another more than {MAX_RULE_CHAIN} deep, each "
+                     f"at its first call ({chain})", node.name_pos,
+                     "a chain of calls this long is refused (docs/language.md 9)")
             proc.param_types = types
             c.compile_proc(node.name, proc, types)
         else:
             for pname, want, got, a in zip(proc.params, proc.param_types, types, node.args):
                 if got == T.NUM and want in (T.INT, T.BOOL, T.PLAYER):
-                    raise SpecError(f"rule '{node.name}' takes a whole number as {pname} (from "
-                                    "its first call), not a number that may be a fraction",
-                                    a.pos, "make its first call pass a fraction, or pass "
-                                    f"{pname} // 1")
+                    fail(f"rule '{node.name}' takes a whole number as {pname} (from "
+                         "its first call), not a number that may be a fraction",
+                         a.pos, "make its first call pass a fraction, or pass "
+                         f"{pname} // 1")
                 if not T.compatible(want, got) and T.NONE not in (want, got):
-                    raise SpecError(f"rule '{node.name}' takes {T.describe(want)} as {pname} "
-                                    f"(from its first call), not {T.describe(got)}", a.pos)
+                    fail(f"rule '{node.name}' takes {T.describe(want)} as {pname} "
+                         f"(from its first call), not {T.describe(got)}", a.pos)
         args = "[" + "".join(f"{src}, " for src, _ in compiled) + "]"
         line = f"R_call(st, {self.mod.const(proc)}, {args}, {self.mod.const(node.pos)})"
         # the called rule's frame runs next: this ends the generated function
@@ -585,8 +585,8 @@ class Steps:
         if isinstance(t, ast.Index):
             ref = c.names.table_ref(t.obj, scope)
             if ref is None:
-                raise SpecError("only a table variable's entry can be assigned to", t.pos,
-                                "declare it with a mapping as its value (prey: {value: {hare: 0}})")
+                fail("only a table variable's entry can be assigned to", t.pos,
+                     "declare it with a mapping as its value (prey: {value: {hare: 0}})")
             self._check_assign(node, ref.vtyp, vtyp)
             key = c.x.compile(t.key, scope)[0]
             target = c.names.table_entry(ref, key, t.pos)
@@ -601,16 +601,16 @@ class Steps:
                 self._check_assign(node, c.gvar_types[i], vtyp)
                 return self._assign(f"st.gv[{i}]", node, _copied(value, c.gvar_types[i]),
                                     state=True, exact=exact)
-            raise SpecError(f"'{t.id}' is not a variable", t.pos,
-                            did_you_mean(t.id, p.gvar_names + list(scope.names)) or
-                            "declare it under variables:")
+            fail(f"'{t.id}' is not a variable", t.pos,
+                 did_you_mean(t.id, p.gvar_names + list(scope.names)) or
+                 "declare it under variables:")
         obj, otyp = c.x.compile(t.obj, scope)
         if otyp == T.PIECE:
             return self._assign_attribute(node, obj, value, vtyp)
         if otyp != T.PLAYER or t.name not in p.pvar_names:
-            raise SpecError(f"cannot assign to '{t.name}' here", t.pos,
-                            did_you_mean(t.name, p.pvar_names) or
-                            "assign to a player's variable: p.NAME")
+            fail(f"cannot assign to '{t.name}' here", t.pos,
+                 did_you_mean(t.name, p.pvar_names) or
+                 "assign to a player's variable: p.NAME")
         i = p.pvar_names.index(t.name)
         self._check_assign(node, c.pvar_types[i], vtyp)
         return self._assign(f"st.pv[{obj}][{i}]", node, _copied(value, c.pvar_types[i]),
@@ -623,16 +623,16 @@ class Steps:
         t = node.target
         name = t.name
         if name not in p.piece_attrs:
-            raise SpecError(f"pieces have no attribute '{name}'", t.pos,
-                            did_you_mean(name, p.piece_attrs) or
-                            f"attributes: {', '.join(sorted(p.piece_attrs)) or 'none'}")
+            fail(f"pieces have no attribute '{name}'", t.pos,
+                 did_you_mean(name, p.piece_attrs) or
+                 f"attributes: {', '.join(sorted(p.piece_attrs)) or 'none'}")
         if name not in p.changeable:
             having = [str(cn) for cn, comp in c.doc.get("components", LMap()).items()
                       if name in comp.get("attributes", {}) or name in comp.get("for_each", {})]
-            raise SpecError(f"a piece's {name} cannot change: no component declares it "
-                            "changeable", t.pos,
-                            f"list it under the component whose pieces change it: "
-                            f"changeable: [{name}] (in {', '.join(having)})")
+            fail(f"a piece's {name} cannot change: no component declares it "
+                 "changeable", t.pos,
+                 f"list it under the component whose pieces change it: "
+                 f"changeable: [{name}] (in {', '.join(having)})")
         want = c.attr_types[name]
         self._check_assign(node, want, vtyp, f"a piece's {name} holds",
                            "an attribute keeps the type of its initial value")
@@ -685,15 +685,15 @@ class Steps:
         """A number that may be a fraction cannot go where whole numbers are kept."""
         if got == T.NUM and want in (T.INT, T.BOOL, T.PLAYER):
             held = "whole numbers" if want == T.INT else T.describe(want)
-            raise SpecError(f"this {what} holds {held}, not a number that may be a fraction",
-                            node.value.pos,
-                            "let it start from a fraction (let n = 0 / 1)" if what == "local"
-                            else "declare the variable with type: number")
+            fail(f"this {what} holds {held}, not a number that may be a fraction",
+                 node.value.pos,
+                 "let it start from a fraction (let n = 0 / 1)" if what == "local"
+                 else "declare the variable with type: number")
 
     @classmethod
     def _check_assign(cls, node, want, got, what="this variable holds",
                       hint="declare its type: (type: player, piece, ...)"):
         cls._check_whole(node, want, got)
         if not T.compatible(want, got) and T.NONE not in (want, got):
-            raise SpecError(f"{what} {T.describe(want)}, not {T.describe(got)}",
-                            node.value.pos, hint)
+            fail(f"{what} {T.describe(want)}, not {T.describe(got)}",
+                 node.value.pos, hint)

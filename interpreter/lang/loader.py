@@ -499,7 +499,7 @@ def check_schema(doc, schema_name: str) -> None:
                                  -len(pe[1].absolute_path)))
     pos, err = located[0]
     pos = _error_pos(doc, err)
-    raise SpecError(_schema_message(err), pos, _schema_hint(err, doc))
+    fail(_schema_message(err), pos, _schema_hint(err, doc))
 
 
 def _kind_of(value) -> str:

@@ -23,7 +23,7 @@ from lark.exceptions import (
     VisitError,
 )
 
-from ..errors import Pos, SpecError
+from ..errors import Pos, SpecError, fail
 from . import ast
 from .loader import LStr
 
@@ -102,8 +102,8 @@ class _ToAst(Transformer):
         a word of the language, which could then not be read."""
         name = str(token)
         if name in KEYWORDS:
-            raise SpecError(f"'{name}' is a word of the language and cannot name a local",
-                            self._pos(token), "choose another name")
+            fail(f"'{name}' is a word of the language and cannot name a local",
+                 self._pos(token), "choose another name")
         return name
 
     # -- start symbols
@@ -156,8 +156,8 @@ class _ToAst(Transformer):
     def assign(self, meta, c):
         target, op, value = c
         if not isinstance(target, (ast.Name, ast.Attr, ast.Index)):
-            raise SpecError("only a variable or a player's variable can be assigned to",
-                            target.pos, "write NAME = value, p.NAME = value or p.NAME[k] = value")
+            fail("only a variable or a player's variable can be assigned to",
+                 target.pos, "write NAME = value, p.NAME = value or p.NAME[k] = value")
         return ast.Assign(target, str(op), value, pos=self._pos(meta))
 
     # -- bindings
@@ -256,9 +256,9 @@ class _ToAst(Transformer):
     @v_args(meta=True)
     def name(self, meta, c):
         if str(c[0]) in KEYWORDS:
-            raise SpecError(f"unexpected '{c[0]}'", self._pos(meta),
-                            f"'{c[0]}' is a word of the language, not a name: is it written "
-                            "twice, or is something missing before it?")
+            fail(f"unexpected '{c[0]}'", self._pos(meta),
+                 f"'{c[0]}' is a word of the language, not a name: is it written "
+                 "twice, or is something missing before it?")
         return ast.Name(str(c[0]), pos=self._pos(meta))
 
     @v_args(meta=True)
@@ -297,19 +297,19 @@ def parse(text, what: str = "expression"):
     """Parse rule text (a statement, an expression or bindings) into an AST."""
     if not isinstance(text, str):
         pos = getattr(text, "pos", Pos())
-        raise SpecError(f"expected {what} text here, found {type(text).__name__}", pos)
+        fail(f"expected {what} text here, found {type(text).__name__}", pos)
     source = str(text)
     if len(source) > MAX_RULE_CHARS:
-        raise SpecError(f"a rule text of {len(source)} characters; one may hold at most "
-                        f"{MAX_RULE_CHARS}", _pos_in(text, 0),
-                        "split it with functions, rules or let (docs/language.md 9)")
+        fail(f"a rule text of {len(source)} characters; one may hold at most "
+             f"{MAX_RULE_CHARS}", _pos_in(text, 0),
+             "split it with functions, rules or let (docs/language.md 9)")
     left = getattr(_budget, "left", None)
     if left is not None:
         _budget.left = left = left - len(source)
         if left < 0:
-            raise SpecError(f"the spec's rule texts add up to more than "
-                            f"{MAX_SPEC_RULE_CHARS} characters", _pos_in(text, 0),
-                            "a spec this large is refused, to keep compiling bounded")
+            fail(f"the spec's rule texts add up to more than "
+                 f"{MAX_SPEC_RULE_CHARS} characters", _pos_in(text, 0),
+                 "a spec this large is refused, to keep compiling bounded")
     try:
         tree = _parser().parse(source, start=START[what])
     except UnexpectedInput as exc:
@@ -322,7 +322,7 @@ def parse(text, what: str = "expression"):
             raise exc.orig_exc from None
         raise
     except RecursionError:         # pragma: no cover - _check_bounds keeps trees shallow
-        raise SpecError(f"the {what} nests too deeply", _pos_in(text, 0)) from None
+        fail(f"the {what} nests too deeply", _pos_in(text, 0))
 
 
 def _pos_in(text, offset: int) -> Pos:
@@ -337,18 +337,18 @@ def _check_bounds(tree, text, what: str) -> None:
         node, depth = stack.pop()
         if isinstance(node, Token):
             if node.type == "INT" and len(node) > MAX_INT_DIGITS:
-                raise SpecError(f"a number of {len(node)} digits in the {what}",
-                                _pos_in(text, node.start_pos or 0),
-                                f"a number in a rule has at most {MAX_INT_DIGITS} digits")
+                fail(f"a number of {len(node)} digits in the {what}",
+                     _pos_in(text, node.start_pos or 0),
+                     f"a number in a rule has at most {MAX_INT_DIGITS} digits")
             continue
         if not isinstance(node, Tree):
             continue
         if depth > MAX_RULE_DEPTH:
             offset = getattr(node.meta, "start_pos", None) if not node.meta.empty else None
-            raise SpecError(f"the {what} nests deeper than {MAX_RULE_DEPTH} levels",
-                            _pos_in(text, offset or 0),
-                            "split it with functions or let, or write a long sum with "
-                            "sum() over a list")
+            fail(f"the {what} nests deeper than {MAX_RULE_DEPTH} levels",
+                 _pos_in(text, offset or 0),
+                 "split it with functions or let, or write a long sum with "
+                 "sum() over a list")
         stack.extend((child, depth + 1) for child in node.children)
 
 

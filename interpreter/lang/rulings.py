@@ -51,10 +51,10 @@ def selection(doc: LMap, given: dict | None = None) -> dict:
     for name, r in declared(doc).items():
         value = (given or {}).get(str(name), r["default"])
         if str(value) not in readings(r):
-            raise SpecError(f"ruling {name}={value} is not one of its readings "
-                            f"({', '.join(readings(r))})", r.where_key("readings"),
-                            did_you_mean(str(value), readings(r)) or
-                            "tabula rulings lists them")
+            fail(f"ruling {name}={value} is not one of its readings "
+                 f"({', '.join(readings(r))})", r.where_key("readings"),
+                 did_you_mean(str(value), readings(r)) or
+                 "tabula rulings lists them")
         out[str(name)] = str(value)
     return out
 

@@ -155,9 +155,9 @@ class _Change:
                  getattr(block, "pos", Pos()))
         for kind in block:
             if kind not in KINDS:
-                raise SpecError(f"{what}: '{kind}' is not something a variant can change by id",
-                                block.where_key(kind), did_you_mean(str(kind), KINDS) or
-                                f"one of: {', '.join(KINDS)}")
+                fail(f"{what}: '{kind}' is not something a variant can change by id",
+                     block.where_key(kind), did_you_mean(str(kind), KINDS) or
+                     f"one of: {', '.join(KINDS)}")
             yield str(kind), block[kind]
 
     # -- the three actions ----------------------------------------------------------------
@@ -183,8 +183,8 @@ class _Change:
             kind, _, key = text.partition(".")
             pos = items.where(i)
             if kind not in KINDS or not key:
-                raise SpecError(f"remove: '{text}' is not KIND.ID", pos,
-                                f"KIND is one of: {', '.join(KINDS)}")
+                fail(f"remove: '{text}' is not KIND.ID", pos,
+                     f"KIND is one of: {', '.join(KINDS)}")
             self._drop(kind, key, pos)
 
     # -- helpers --------------------------------------------------------------------------
@@ -193,19 +193,19 @@ class _Change:
         pos = entries.where_key(src_key)
         if kind == "steps":
             if not self._replace_step(key, value):
-                raise SpecError(f"override of step '{key}', which the base does not have",
-                                pos, did_you_mean(key, self._step_ids()) or
-                                "steps are named by their id:")
+                fail(f"override of step '{key}', which the base does not have",
+                     pos, did_you_mean(key, self._step_ids()) or
+                     "steps are named by their id:")
             return
         sec = self._section(kind, create=not must_exist)
         if kind == "tiebreak":
             idx = next((i for i, t in enumerate(sec or []) if str(t.get("id")) == key), None)
             if must_exist and idx is None:
-                raise SpecError(f"override of tiebreak '{key}', which the base does not have",
-                                pos, did_you_mean(key, [str(t.get("id")) for t in sec or []]))
+                fail(f"override of tiebreak '{key}', which the base does not have",
+                     pos, did_you_mean(key, [str(t.get("id")) for t in sec or []]))
             if not must_exist and idx is not None:
-                raise SpecError(f"add of tiebreak '{key}', which the base already has", pos,
-                                "use override:")
+                fail(f"add of tiebreak '{key}', which the base already has", pos,
+                     "use override:")
             item = _copy(value) if isinstance(value, LMap) else value
             if isinstance(item, LMap) and "id" not in item:
                 item["id"] = key
@@ -218,30 +218,30 @@ class _Change:
             return
         exists = sec is not None and key in sec
         if must_exist and not exists:
-            raise SpecError(f"override of {kind} '{key}', which the base does not have", pos,
-                            did_you_mean(key, sec or ()) or "use add: for a new entry")
+            fail(f"override of {kind} '{key}', which the base does not have", pos,
+                 did_you_mean(key, sec or ()) or "use add: for a new entry")
         if not must_exist and exists:
-            raise SpecError(f"add of {kind} '{key}', which the base already has", pos,
-                            "use override: to replace it")
+            fail(f"add of {kind} '{key}', which the base already has", pos,
+                 "use override: to replace it")
         _put(sec, key, value, entries, src_key)
 
     def _drop(self, kind, key, pos) -> None:
         if kind == "steps":
             if not self._replace_step(key, None):
-                raise SpecError(f"remove of step '{key}', which the base does not have", pos,
-                                did_you_mean(key, self._step_ids()))
+                fail(f"remove of step '{key}', which the base does not have", pos,
+                     did_you_mean(key, self._step_ids()))
             return
         sec = self._section(kind)
         if kind == "tiebreak":
             idx = next((i for i, t in enumerate(sec or []) if str(t.get("id")) == key), None)
             if idx is None:
-                raise SpecError(f"remove of tiebreak '{key}', which the base does not have", pos)
+                fail(f"remove of tiebreak '{key}', which the base does not have", pos)
             del sec[idx]
             del sec.item_pos[idx]
             return
         if sec is None or key not in sec:
-            raise SpecError(f"remove of {kind} '{key}', which the base does not have", pos,
-                            did_you_mean(key, sec or ()))
+            fail(f"remove of {kind} '{key}', which the base does not have", pos,
+                 did_you_mean(key, sec or ()))
         del sec[key]
 
     def _step_ids(self) -> list:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from bisect import insort
 
-from ..errors import RuleError
+from ..errors import RuleError, fail
 from .frames import Frame
 from .readers import slot_name, unordered
 
@@ -50,10 +50,10 @@ def move_pieces(st, pieces, dest: int, bottom: bool, shuffled: bool, pos) -> Non
     if cap is not None:
         incoming = sum(1 for p in pieces if where[p] != dest)
         if len(target) + incoming > cap:
-            raise RuleError(f"{slot_name(prog, dest)} holds at most {cap} pieces", pos)
+            fail(f"{slot_name(prog, dest)} holds at most {cap} pieces", pos, error=RuleError)
     for p in pieces:
         if p is None:
-            raise RuleError("there is no piece to move (none)", pos)
+            fail("there is no piece to move (none)", pos, error=RuleError)
         s = where[p]
         if s >= 0:
             slots[s].remove(p)
@@ -69,7 +69,7 @@ def move_pieces(st, pieces, dest: int, bottom: bool, shuffled: bool, pos) -> Non
 def move_one(st, piece, dest: int, pos) -> None:
     """The common case, kept short: one piece onto the top of a slot."""
     if piece is None:
-        raise RuleError("there is no piece to move (none)", pos)
+        fail("there is no piece to move (none)", pos, error=RuleError)
     prog = st.prog
     st.facts.clear()
     target = st.slots[dest]
@@ -77,7 +77,7 @@ def move_one(st, piece, dest: int, pos) -> None:
     where = st.where
     s = where[piece]
     if cap is not None and len(target) >= cap and s != dest:
-        raise RuleError(f"{slot_name(prog, dest)} holds at most {cap} pieces", pos)
+        fail(f"{slot_name(prog, dest)} holds at most {cap} pieces", pos, error=RuleError)
     if s >= 0:
         source = st.slots[s]
         if source[-1] == piece:      # most moves take the top: no search of a deep pile
@@ -100,11 +100,11 @@ def move_sorted(st, piece, dest: int, pos) -> None:
 
 def swap_pieces(st, a, b, pos) -> None:
     if a is None or b is None:
-        raise RuleError("swap needs two pieces (one of them is none)", pos)
+        fail("swap needs two pieces (one of them is none)", pos, error=RuleError)
     st.facts.clear()
     sa, sb = st.where[a], st.where[b]
     if sa < 0 or sb < 0:
-        raise RuleError("swap needs two pieces that are in zones", pos)
+        fail("swap needs two pieces that are in zones", pos, error=RuleError)
     la, lb = st.slots[sa], st.slots[sb]
     ia, ib = la.index(a), lb.index(b)
     la[ia], lb[ib] = b, a
@@ -128,7 +128,7 @@ def refill(st, dest: int, source: int, pos) -> None:
     """Move pieces from the top of `source` onto `dest` until it is full."""
     cap = st.prog.slot_cap[dest]
     if cap is None:
-        raise RuleError("refill needs a zone with a capacity", pos)
+        fail("refill needs a zone with a capacity", pos, error=RuleError)
     if source in st.prog.heaps:
         unordered(st.prog, source, "refill (it takes the top pieces)", pos)
     move = move_sorted if dest in st.prog.heaps else move_one
@@ -141,8 +141,8 @@ def call(st, proc, args: list, pos) -> None:
     """Call a rule: its frame (with its own locals) runs next."""
     stack = st._stack
     if len(stack) > st.prog.max_depth:
-        raise RuleError(f"rules nest deeper than {st.prog.max_depth} calls", pos,
-                        "a rule that calls itself needs a way to stop")
+        fail(f"rules nest deeper than {st.prog.max_depth} calls", pos,
+             "a rule that calls itself needs a way to stop", error=RuleError)
     pad = proc.nlocals - len(args)
     if pad > 0:
         args.extend([None] * pad)

@@ -13,7 +13,7 @@ import json
 import random
 from fractions import Fraction
 
-from ..errors import IllegalAction, RuleError, TabulaError
+from ..errors import IllegalAction, RuleError, TabulaError, fail
 from .frames import Frame
 from .model import CHANCE, DONE, SKIP, TERMINAL, Program
 from .readers import piece_names_now
@@ -232,8 +232,8 @@ class State:
             bound = _bind(dec, L, a)
             w = alt.weight(self, bound)
             if w < 0:
-                raise RuleError(f"the chance outcome '{alt.label(self, bound)}' has a negative "
-                                f"weight ({w})", dec.pos)
+                fail(f"the chance outcome '{alt.label(self, bound)}' has a negative "
+                     f"weight ({w})", dec.pos, error=RuleError)
             if w:
                 kept.append(a)
                 weights.append(w)
@@ -258,9 +258,9 @@ class State:
                     if ins[pc](self, fr):
                         break
                     if self.steps > limit:
-                        raise RuleError(f"the game ran more than {limit} steps without ending",
-                                        fr.block.pos[pc] if pc < len(fr.block.pos) else None,
-                                        "a loop never ends, or raise game.max_steps")
+                        fail(f"the game ran more than {limit} steps without ending",
+                             fr.block.pos[pc] if pc < len(fr.block.pos) else None,
+                             "a loop never ends, or raise game.max_steps", error=RuleError)
                 else:
                     loop = fr.loop
                     if loop is None or not loop.again(self, fr):
@@ -289,7 +289,7 @@ class State:
         """Raise a failure of generated code as a RuleError at the spec's place: the line
         of the generated code that failed (Module.position), else `pos`."""
         found = self.prog.module.position(exc.__traceback__) if self.prog.module else None
-        raise RuleError(f"{what}: {_explain(exc)}", found or pos) from exc
+        fail(f"{what}: {_explain(exc)}", found or pos, error=RuleError)
 
     # ---- the OpenSpiel-like API ------------------------------------------------------------
     def current_player(self) -> int:

@@ -12,7 +12,7 @@ from fractions import Fraction
 from itertools import compress
 from operator import ge, lt
 
-from ..errors import RuleError
+from ..errors import RuleError, fail
 from .geometry import NO_LINE
 
 MAX_RANGE = 100_000
@@ -22,19 +22,19 @@ UNORDERED_HINT = ("the zone is unordered (ordered: false): its pieces are kept i
 
 def B_zone_slot(base: int, i: int, n: int, zname: str, pos) -> int:
     if not 0 <= i < n:
-        raise RuleError(f"zone '{zname}' has slots 0..{n - 1}, not {i}", pos)
+        fail(f"zone '{zname}' has slots 0..{n - 1}, not {i}", pos, error=RuleError)
     return base + i
 
 
 def B_grid_cell(base: int, x: int, y: int, w: int, h: int, zname: str, pos) -> int:
     if not (0 <= x < w and 0 <= y < h):
-        raise RuleError(f"({x}, {y}) is off the {w}x{h} grid '{zname}'", pos)
+        fail(f"({x}, {y}) is off the {w}x{h} grid '{zname}'", pos, error=RuleError)
     return base + y * w + x
 
 
 def B_entry(m: dict, k, pos):
     if k not in m:
-        raise RuleError(f"no entry {k!r} in the table", pos)
+        fail(f"no entry {k!r} in the table", pos, error=RuleError)
     return m[k]
 
 
@@ -46,7 +46,7 @@ def B_table(box: list, pairs: tuple) -> dict:
 def B_table_index(where: dict, k, keys: str, pos) -> int:
     i = where.get(k)
     if i is None:
-        raise RuleError(f"the table has no key {k!r} (keys: {keys})", pos)
+        fail(f"the table has no key {k!r} (keys: {keys})", pos, error=RuleError)
     return i
 
 
@@ -66,8 +66,8 @@ def B_big(v, pos):
     elif t is not Fraction or (-MAX_NUMBER <= v.numerator <= MAX_NUMBER
                                and v.denominator <= MAX_NUMBER):
         return v
-    raise RuleError("a number beyond 10^100 is stored (it grows without bound)", pos,
-                    "numbers in a game stay below 10^100")
+    fail("a number beyond 10^100 is stored (it grows without bound)", pos,
+         "numbers in a game stay below 10^100", error=RuleError)
 
 
 def work_budget(spent: list) -> dict:
@@ -92,20 +92,20 @@ def work_budget(spent: list) -> dict:
 
 
 def B_work_over(pos):
-    raise RuleError(f"more than {WORK_LIMIT} items taken by generators and comprehensions "
-                    "in one step of the game", pos,
-                    "a generator over a very large range, or generators nested too deeply")
+    fail(f"more than {WORK_LIMIT} items taken by generators and comprehensions "
+         "in one step of the game", pos,
+         "a generator over a very large range, or generators nested too deeply", error=RuleError)
 
 
 def B_div(a: int, b: int, pos) -> int:
     if b == 0:
-        raise RuleError("division by zero", pos)
+        fail("division by zero", pos, error=RuleError)
     return a // b
 
 
 def B_mod(a: int, b: int, pos) -> int:
     if b == 0:
-        raise RuleError("division by zero", pos)
+        fail("division by zero", pos, error=RuleError)
     return a % b
 
 
@@ -165,8 +165,8 @@ def B_tally(values) -> dict:
 
 def B_best(f, values, name: str, pos, hint: str):
     if not values:
-        raise RuleError(f"{name}() of nothing{hint}", pos,
-                        f"write {name}(... , 0) to give a default" if hint else "")
+        fail(f"{name}() of nothing{hint}", pos,
+             f"write {name}(... , 0) to give a default" if hint else "", error=RuleError)
     return f(values)
 
 
@@ -242,10 +242,10 @@ def _board_line(board: tuple, c, d, pos):
     """(geometry, first slot) of c's board, checking that d is one of its directions."""
     g = board[c]
     if g is None:
-        raise RuleError("a zone of one slot has no directions", pos)
+        fail("a zone of one slot has no directions", pos, error=RuleError)
     if d not in g[0].step:
-        raise RuleError(f"'{d}' is not a direction of a {g[0].kind} board", pos,
-                        f"its directions: {', '.join(g[0].directions)}")
+        fail(f"'{d}' is not a direction of a {g[0].kind} board", pos,
+             f"its directions: {', '.join(g[0].directions)}", error=RuleError)
     return g
 
 
@@ -275,7 +275,7 @@ def B_ray(rays: dict, board: tuple, c, d, pos):
 def B_opposite(opposite: dict, d, pos):
     back = opposite.get(d)
     if back is None:
-        raise RuleError(f"{d!r} is not a direction", pos)
+        fail(f"{d!r} is not a direction", pos, error=RuleError)
     return back
 
 
@@ -294,7 +294,7 @@ def B_leaders(m: dict) -> list:
 
 def B_range(lo: int, hi: int, pos) -> list:
     if hi - lo > MAX_RANGE:
-        raise RuleError(f"range() of more than {MAX_RANGE} numbers", pos)
+        fail(f"range() of more than {MAX_RANGE} numbers", pos, error=RuleError)
     return list(range(lo, hi + 1))
 
 
@@ -336,7 +336,7 @@ def piece_names_now(st):
 
 
 def B_too_many_actions(limit: int, pos):
-    raise RuleError(f"a decision with more than {limit} actions", pos)
+    fail(f"a decision with more than {limit} actions", pos, error=RuleError)
 
 
 # -- what effects.py and the readers share (effects imports them from here) --------------
@@ -352,8 +352,8 @@ def slot_name(prog, s: int) -> str:
 
 def unordered(prog, s: int, what: str, pos):
     """The error of an operation that needs an order, on an unordered zone's slot."""
-    raise RuleError(f"{what} needs an order, and {slot_name(prog, s)} keeps none", pos,
-                    UNORDERED_HINT)
+    fail(f"{what} needs an order, and {slot_name(prog, s)} keeps none", pos,
+         UNORDERED_HINT, error=RuleError)
 
 
 HELPERS = {name: value for name, value in globals().items() if name.startswith("B_")}

@@ -22,7 +22,7 @@ from __future__ import annotations
 import re
 from fractions import Fraction
 
-from ..errors import RuleError
+from ..errors import RuleError, fail
 
 _FRACTION = re.compile(r"(\\*)(-?[0-9]+)/([0-9]+)")
 
@@ -30,7 +30,7 @@ _FRACTION = re.compile(r"(\\*)(-?[0-9]+)/([0-9]+)")
 def B_frac(a, b, pos):
     """a / b, exactly: an int when whole, else a Fraction."""
     if b == 0:
-        raise RuleError("division by zero", pos)
+        fail("division by zero", pos, error=RuleError)
     q = Fraction(a, b)
     return q.numerator if q.denominator == 1 else q
 

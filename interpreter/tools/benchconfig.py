@@ -15,10 +15,10 @@ from pathlib import Path
 from ..errors import (
     NOWHERE,
     Pos,
-    SpecError,
     TabulaError,
     check_input,
     did_you_mean,
+    fail,
     shown_path,
 )
 from ..lang.loader import LList, LMap, load_yaml_source
@@ -69,8 +69,8 @@ class SuiteFile:
     doc: LMap | None = field(default=None, repr=False)    # as loaded: to locate errors
 
     def fail(self, where: tuple, message: str, hint: str = ""):
-        raise SpecError(f"{_where(where)}: {message}" if where else message,
-                        _locate(self.doc, where, self.path), hint)
+        fail(f"{_where(where)}: {message}" if where else message,
+             _locate(self.doc, where, self.path), hint)
 
     def check_specs(self, ranges: dict) -> None:
         """Every spec id named must be one of the suite's (ranges: id -> (least, most)
