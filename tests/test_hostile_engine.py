@@ -1,15 +1,14 @@
 """Hostile specs against the engine (issue 14): every one is a located error, raised
 before the work or allocation it would cause, never a traceback, a hang or a leak of
-Python's internals. Built on test_errors.py's small valid spec and helpers."""
+Python's internals. Built on helpers.py's small valid spec (BASE) and its checks."""
 
 from __future__ import annotations
 
 import pytest
 
+from helpers import BASE, SCORE, at, check, edit, raised, validate_error, write
 from tabula_rules.errors import RuleError
 from tabula_rules.spec import load_game
-from test_errors import BASE, at, check, edit, raised, validate_error, write
-from test_hostile_input import SCORE
 
 
 # ---- name templates: plain attribute names, filled without str.format ----------------
