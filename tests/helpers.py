@@ -8,6 +8,8 @@ Input: nothing but the package. Output:
   from the text, never counted by hand), `write`, `raised` (the error a call raises, with
   a time limit), `check` (the error is located there, says that, quotes the line with a
   caret) and `validate_error` (write, validate, return the error);
+- rows of tables of such cases: `located` (an id, edits to BASE, where the error is, what
+  it says), checked by `assert_refused`;
 - SCORE, BASE's scoring formula (the text hostile tests replace);
 - hostile files: `alias_bomb`, `make_special_files` (files that are not specs: a secret,
   a FIFO, a 3 GB sparse file, a symlink loop, devices) and what each is refused with;
@@ -208,6 +210,42 @@ def check(err, path: Path, text: str, where: tuple, message: str | None = None,
 def validate_error(tmp_path, text, kind=SpecError, name="mini.yaml"):
     path = write(tmp_path, text, name)
     return path, raised(lambda: Spec(path).validate(), kind)
+
+
+# ---- tables of located errors -------------------------------------------------------------
+
+def located(name: str, edits: tuple, where, message: str | None = None,
+            hint: str | None = None, first: str | None = None):
+    """A row: BASE with `edits` (one (old, new) pair or a tuple of them) is refused at
+    `where`, its message holding `message` and its hint `hint` (substrings, any case).
+    `first`: a needle for the line of an earlier definition, written {first} in the
+    message or the hint."""
+    return pytest.param(edits, where, message, hint, first, id=name)
+
+
+def pairs(edits: tuple) -> tuple:
+    """A row's edits as a tuple of (old, new) pairs (a row may write one pair alone)."""
+    return (edits,) if isinstance(edits[0], str) else edits
+
+
+def position(text: str, where) -> tuple:
+    """(line, col) of a row's `where`: a needle, (needle, token) or (line, col)."""
+    if isinstance(where, str):
+        return at(text, where)
+    if isinstance(where[0], int):
+        return where
+    return at(text, *where)
+
+
+def assert_refused(tmp_path, edits, where, message, hint, first):
+    """Validating BASE with `edits` raises a SpecError located at `where`."""
+    text = edit(BASE, *pairs(edits))
+    if first is not None:
+        line = at(text, first)[0]
+        message = message and message.format(first=line)
+        hint = hint and hint.format(first=line)
+    path, err = validate_error(tmp_path, text)
+    check(err, path, text, position(text, where), message, hint)
 
 
 # ---- BASE's scoring formula, and hostile files ---------------------------------------------

@@ -21,45 +21,14 @@ from pathlib import Path
 
 import pytest
 
-from helpers import BASE, at, check, edit, raised, validate_error, write
+from helpers import (BASE, assert_refused, at, check, edit, located, pairs, position, raised,
+                     validate_error, write)
 from tabula_rules.errors import Pos, RuleError, SpecError
 from tabula_rules.lang import loader
 from tabula_rules.spec import Spec, load_game
 
 # BASE's function `reds`: the line cases rewrite as a multi-line or block scalar
 REDS = "    value: count(t for t in p.hand where t.colour == red)\n"
-
-
-def located(name: str, edits: tuple, where, message: str | None = None,
-            hint: str | None = None, first: str | None = None):
-    """A row: BASE with `edits` (one (old, new) pair or a tuple of them) is refused at
-    `where`, its message holding `message` and its hint `hint` (substrings, any case).
-    `first`: a needle for the line of an earlier definition, written {first} in the
-    message or the hint."""
-    return pytest.param(edits, where, message, hint, first, id=name)
-
-
-def pairs(edits: tuple) -> tuple:
-    return (edits,) if isinstance(edits[0], str) else edits
-
-
-def position(text: str, where) -> tuple:
-    if isinstance(where, str):
-        return at(text, where)
-    if isinstance(where[0], int):
-        return where
-    return at(text, *where)
-
-
-def assert_refused(tmp_path, edits, where, message, hint, first):
-    """Validating BASE with `edits` raises a SpecError located at `where`."""
-    text = edit(BASE, *pairs(edits))
-    if first is not None:
-        line = at(text, first)[0]
-        message = message and message.format(first=line)
-        hint = hint and hint.format(first=line)
-    path, err = validate_error(tmp_path, text)
-    check(err, path, text, position(text, where), message, hint)
 
 
 # ---- the base is valid ----------------------------------------------------------------------
