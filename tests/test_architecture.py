@@ -16,7 +16,9 @@ Output: the import graph between modules, and checks over it:
   its namespace, its source), or reaches through a Program's `compiler`;
 - the public interface works: load_game, `import tabula_rules.openspiel`,
   `from tabula_rules.pettingzoo import env`, `python -m tabula_rules --version` and
-  every command's -h.
+  every command's -h;
+- and the tests' own shape: no test file imports another (shared helpers live in
+  tests/helpers.py and conftest.py).
 
 A failure names the offending module, the import (or the expression) and its line.
 """
@@ -484,3 +486,20 @@ def test_the_command_line_answers_version_and_every_commands_help():
               for argv, code, out, err in json.loads(run.stdout)
               if code != 0 or f"usage: tabula {argv[0]}" not in out]
     assert not failed, "\n".join(failed)
+
+
+# ---- the tests' own shape ---------------------------------------------------------------------
+
+def test_no_test_file_imports_another_test_file():
+    """Shared test helpers live in tests/helpers.py and conftest.py: importing a test file
+    runs its module a second time (under another name), with its tests and its state."""
+    wrong = []
+    for path in sorted((ROOT / "tests").glob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"), str(path))):
+            named = ([a.name for a in node.names] if isinstance(node, ast.Import) else
+                     [node.module or ""] if isinstance(node, ast.ImportFrom) and not node.level
+                     else [])
+            if any(n.split(".")[0].startswith("test_") for n in named):
+                wrong.append(f"tests/{path.name}:{node.lineno}: {shown(node)}")
+    assert not wrong, ("test files imported by other test files (move what they share to "
+                       "tests/helpers.py):\n" + "\n".join(wrong))
