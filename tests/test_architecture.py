@@ -70,6 +70,8 @@ GENERATED_MODULE_USES = {
     "truth": {"runtime/engine.py"},
     "source": {"tools/cli.py"},
 }
+# a Module's parts, read through any name (mod = prog.module; mod.chunks)
+GENERATED_PARTS = {"chunks": "generated code text", "ns": "the generated code's namespace"}
 CODE_RUNNERS = {"eval", "exec", "compile"}
 
 
@@ -386,7 +388,8 @@ def use_of(node: ast.AST, parent: ast.AST | None) -> str:
 def test_no_module_outside_the_compiler_reads_generated_code():
     """The generated program is a Program's `module` (compiler/codegen.py's Module: its
     `chunks` of source text, its namespace `ns`, its `source()`): outside the compiler
-    only the uses in GENERATED_MODULE_USES reach it; no `chunks` are read anywhere."""
+    only the uses in GENERATED_MODULE_USES reach it, and no module reads a Module's
+    parts (GENERATED_PARTS) through another name."""
     wrong = []
     for m in outside_the_compiler():
         path = relpath(m)
@@ -394,13 +397,14 @@ def test_no_module_outside_the_compiler_reads_generated_code():
             used = use_of(node, parent)
             if path not in GENERATED_MODULE_USES.get(used, ()):
                 what = shown(parent if isinstance(parent, ast.Attribute) else node)
-                wrong.append(f"{path}:{line}: {what}\n    reads the generated program "
-                             f"({used})")
-        for line, node, _ in attribute_uses(m, "chunks"):
-            wrong.append(f"{path}:{line}: {shown(node)}\n    reads generated code "
-                         "text")
+                wrong.append((path, line, f"{what}\n    reads the generated program "
+                                          f"({used})"))
+        for attr, what in GENERATED_PARTS.items():
+            for line, node, _ in attribute_uses(m, attr):
+                wrong.append((path, line, f"{shown(node)}\n    reads {what}"))
     assert not wrong, ("generated code read outside interpreter/compiler/ (the compiler "
-                       "should record what the tool needs):\n" + "\n".join(wrong))
+                       "should record what the tool needs):\n"
+                       + "\n".join(f"{p}:{n}: {t}" for p, n, t in sorted(wrong)))
 
 
 def test_nothing_outside_the_compiler_reaches_through_a_programs_compiler():
