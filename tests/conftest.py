@@ -1,8 +1,13 @@
-"""Shared fixtures: the project's folders and every spec in specs/."""
+"""Shared fixtures: the project's folders, every spec in specs/, and the special files
+of hostile tests. Shared plain helpers (BASE and the located-error checks, hostile
+files, DUEL, GENERATED) live in helpers.py: a test file imports them from there, never
+from another test file."""
 
 from pathlib import Path
 
 import pytest
+
+from helpers import make_special_files
 
 ROOT = Path(__file__).resolve().parent.parent
 # a game's folder holds <folder>.yaml (folders with notes only are work in progress)
@@ -18,6 +23,13 @@ EXAMPLES = sorted(p for p in (ROOT / "examples").iterdir()
 @pytest.fixture(scope="session")
 def root() -> Path:
     return ROOT
+
+
+@pytest.fixture
+def special_files(tmp_path) -> dict:
+    """name -> a file in tmp_path (or a device) that is not a spec: helpers.EXPECTED says
+    what each is refused with."""
+    return make_special_files(tmp_path)
 
 
 # A game of choices that come up empty (a chip taken in round 1, none left after): a bare

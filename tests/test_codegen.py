@@ -9,13 +9,13 @@ reported at the spec's line and column."""
 import io
 import json
 import random
-import re
 import tokenize
 
 import pytest
 
+from helpers import GENERATED
 from tabula_rules import load_game
-from tabula_rules.compiler.codegen import SAFE_BUILTINS, comment
+from tabula_rules.compiler.codegen import comment
 from tabula_rules.errors import RuleError
 
 # strings of every shape Python code could hide in: quotes, newlines, line separators
@@ -28,15 +28,6 @@ STRINGS = ["'); import os; os.system('touch {mark}') #",
 NAMES = ["exec", "eval", "open", "os", "system", "globals", "getattr", "print", "st", "fr",
          "L", "K0", "B_top", "R_move_one", "MISSING", "v0", "class", "def", "return",
          "lambda", "yield", "pass", "raise", "import", "async", "await", "True", "None"]
-
-
-# every name the generated code may use: its own mangled names and helpers, Python's
-# keywords and the builtins it is given, and the state's attributes
-GENERATED = re.compile(r"[KvFEIDGAsmrwt][0-9]+|n|x|first|todo|here|pop|[BR]_[a-z_0-9]+|st|fr|L|key|facts|known|found|out|"
-                       r"seen|MISSING|slots|where|gv|pv|pa|current|fired|finish|get|append|"
-                       r"clear|add|steps|values|def|return|if|else|elif|for|in|not|and|or|"
-                       r"is|None|True|False|pass|continue|while|lambda|default|" +
-                       "|".join(SAFE_BUILTINS))
 
 
 def q(text: str) -> str:

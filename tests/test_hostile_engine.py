@@ -1,38 +1,74 @@
 """Hostile specs against the engine (issue 14): every one is a located error, raised
 before the work or allocation it would cause, never a traceback, a hang or a leak of
-Python's internals. Built on test_errors.py's small valid spec and helpers."""
+Python's internals. Built on helpers.py's small valid spec (BASE) and its checks; most
+cases are rows of two tables: refused when the spec is checked (REFUSED), stopped while
+a game runs (STOPPED)."""
 
 from __future__ import annotations
 
 import pytest
 
+from helpers import (BASE, SCORE, assert_refused, at, check, edit, located, pairs, position,
+                     raised, validate_error, write)
 from tabula_rules.errors import RuleError
 from tabula_rules.spec import load_game
-from test_errors import BASE, at, check, edit, raised, validate_error, write
-from test_hostile_input import SCORE
 
 
-# ---- name templates: plain attribute names, filled without str.format ----------------
+def scored(value: str) -> str:
+    """BASE whose scoring formula is `value`, written as it is (unquoted)."""
+    return edit(BASE, (SCORE, f"value: {value}"))
+
+
+def play_out(path, players=2):
+    st = load_game(path, players=players).new_state(seed=0)
+    while not st.is_terminal():
+        st.apply(st.legal_actions()[0])
+    return st
+
+
+# ---- refused when the spec is checked, before any work ------------------------------------
+
+NAME = 'name: "{colour}"'
+CHOOSE = "    choose: t in current.hand"
+
+REFUSED = [
+    # name templates: plain attribute names, filled without str.format
+    located("template_unknown_attribute", (NAME, 'name: "{nope} chip"'),
+            ('"{nope} chip"', "nope"), "'nope', which is not an attribute"),
+    located("template_lone_brace", (NAME, 'name: "{colour} }"'),
+            ('"{colour} }"', '}"'), "a lone '}'"),
+    # a decision's player out of range
+    located("constant_decision_player_out_of_range", (CHOOSE, '    player: "5"\n' + CHOOSE),
+            '"5"', "the deciding player is 5"),
+    # unbounded work: every limit checked before the work it bounds
+    located("a_billion_pieces", ("count: per_colour", "count: 1000000000"),
+            'name: "{colour}"', "more than 100000 pieces"),
+    located("for_each_combinations",
+            ("colour: values(colour)", "colour: values(colour)\n"
+             "      n: range(0, 100000)\n      m: range(0, 100000)"),
+            "colour: values(colour)", "more than 100000 combinations of for_each"),
+    located("max_steps_over_its_maximum", ("max_steps: 1000", "max_steps: 1000000000000000"),
+            "1000000000000000", "max_steps is at most 100000000"),
+    located("a_huge_grid",
+            ("  board:\n    kind: columns",
+             "  grid:\n    kind: grid\n    width: 100000\n    height: 100000\n"
+             "  board:\n    kind: columns"),
+            "kind: grid", "more than 100000 zone slots"),
+]
+
+
+@pytest.mark.parametrize("edits, where, message, hint, first", REFUSED)
+def test_refused_before_any_work(tmp_path, edits, where, message, hint, first):
+    assert_refused(tmp_path, edits, where, message, hint, first)
+
 
 @pytest.mark.parametrize("field", ["colour.__class__", "colour.__class__.__subclasses__",
                                    "colour:>999999999", "colour[0]", "colour!r"])
 def test_name_template_refuses_walks_indexing_and_format_specs(tmp_path, field):
-    text = edit(BASE, ('name: "{colour}"', f'name: "x {{{field}}}"'))
+    text = edit(BASE, (NAME, f'name: "x {{{field}}}"'))
     path, err = validate_error(tmp_path, text)
     check(err, path, text, at(text, f'"x {{{field}}}"', field), "not an attribute name")
     assert "<class" not in str(err) and "type" not in err.message
-
-
-def test_name_template_unknown_attribute_is_located(tmp_path):
-    text = edit(BASE, ('name: "{colour}"', 'name: "{nope} chip"'))
-    path, err = validate_error(tmp_path, text)
-    check(err, path, text, at(text, '"{nope} chip"', "nope"), "'nope', which is not an attribute")
-
-
-def test_name_template_lone_brace_is_located(tmp_path):
-    text = edit(BASE, ('name: "{colour}"', 'name: "{colour} }"'))
-    path, err = validate_error(tmp_path, text)
-    check(err, path, text, at(text, '"{colour} }"', '}"'), "a lone '}'")
 
 
 def test_name_template_substitutes_plain_names_and_escaped_braces(tmp_path):
@@ -42,58 +78,78 @@ def test_name_template_substitutes_plain_names_and_escaped_braces(tmp_path):
     assert render_template(template_parts("{n}"), {"n": 10 ** 5000}).startswith("<a number")
 
 
-def scored(value: str) -> str:
-    """BASE whose scoring formula is `value`, written as it is (unquoted)."""
-    return edit(BASE, (SCORE, f"value: {value}"))
+# ---- stopped while a game runs: located rule errors -----------------------------------------
+# Generated code run outside State.run (scores, labels) fails located too.
+
+def plays(path):
+    return lambda: play_out(path)
 
 
-# ---- a decision's player out of range -------------------------------------------------
-
-def play_out(path, players=2):
-    st = load_game(path, players=players).new_state(seed=0)
-    while not st.is_terminal():
-        st.apply(st.legal_actions()[0])
-    return st
+def scores(path):
+    return lambda: play_out(path).scores()
 
 
-def test_constant_decision_player_out_of_range_is_a_spec_error(tmp_path):
-    text = edit(BASE, ("    choose: t in current.hand", '    player: "5"\n    choose: t in current.hand'))
-    path, err = validate_error(tmp_path, text)
-    check(err, path, text, at(text, '"5"'), "the deciding player is 5")
+def starts(path):
+    return lambda: load_game(path, players=2).new_state(seed=0)
 
 
-def test_computed_decision_player_out_of_range_is_a_located_rule_error(tmp_path):
-    text = edit(BASE, ("    choose: t in current.hand",
-                       '    player: "current + 4"\n    choose: t in current.hand'))
-    path = write(tmp_path, text)
-    err = raised(lambda: play_out(path), RuleError, seconds=10)
-    check(err, path, text, at(text, '"current + 4"'), "the deciding player is")
-
-
-# ---- generated code run outside State.run: located rule errors ------------------------
-
-def test_failing_scoring_rule_is_a_located_rule_error(tmp_path):
-    text = scored("player.score // (rounds - rounds)")
-    path = write(tmp_path, text)
-    err = raised(lambda: play_out(path).scores(), RuleError, seconds=10)
-    check(err, path, text, at(text, "player.score // (rounds - rounds)"), "division by zero")
-
-
-def test_scoring_rule_indexing_outside_a_list_is_a_located_rule_error(tmp_path):
-    text = scored("player.score + [1, 2][rounds + 5]")
-    path = write(tmp_path, text)
-    err = raised(lambda: play_out(path).scores(), RuleError, seconds=10)
-    check(err, path, text, at(text, "player.score + [1, 2][rounds + 5]"))
-
-
-def test_failing_label_is_a_located_rule_error(tmp_path):
-    text = edit(BASE, ('label: "put {t} on column {c}"',
-                       'label: "put {t} on column {c // (c - c)}"'))
-    path = write(tmp_path, text)
+def labels(path):
     st = load_game(path, players=2).new_state(seed=0)
-    err = raised(lambda: st.legal_action_strings(), RuleError, seconds=10)
-    check(err, path, text, at(text, '"put {t} on column {c // (c - c)}"', "c // (c - c)"),
-          "division by zero")
+    return st.legal_action_strings
+
+
+def stopped(name: str, edits: tuple, stage, where, message: str | None = None,
+            seconds: float = 10):
+    """A row: BASE with `edits`, run by `stage(path)` (play it out, score it, start it,
+    list its labels), raises a RuleError at `where` within `seconds`."""
+    return pytest.param(edits, stage, where, message, seconds, id=name)
+
+
+NESTED = [("player.score + count(1 for x in range(0, 100000) where "
+           "count(y for y in range(0, 100000)) > 0)", "range(0, 100000)) > 0"),
+          ("player.score + size([[y for y in range(0, 100000)] for x in range(0, 100000)])",
+           "range(0, 100000)]")]
+
+STOPPED = [
+    stopped("computed_decision_player_out_of_range",
+            (CHOOSE, '    player: "current + 4"\n' + CHOOSE), plays,
+            '"current + 4"', "the deciding player is"),
+    stopped("failing_scoring_rule", (SCORE, "value: player.score // (rounds - rounds)"),
+            scores, "player.score // (rounds - rounds)", "division by zero"),
+    stopped("scoring_rule_indexing_outside_a_list",
+            (SCORE, "value: player.score + [1, 2][rounds + 5]"),
+            scores, "player.score + [1, 2][rounds + 5]"),
+    stopped("failing_label", ('label: "put {t} on column {c}"',
+                              'label: "put {t} on column {c // (c - c)}"'),
+            labels, ('"put {t} on column {c // (c - c)}"', "c // (c - c)"), "division by zero"),
+    # nested generators and comprehensions exhaust a work budget
+    stopped("nested_generators", (SCORE, f"value: {NESTED[0][0]}"), scores, NESTED[0],
+            "items taken by generators", seconds=20),
+    stopped("nested_comprehensions", (SCORE, f"value: {NESTED[1][0]}"), scores, NESTED[1],
+            "items taken by generators", seconds=20),
+    stopped("two_bindings_of_a_huge_range",
+            (("choose: t in current.hand, c in open_slots(board)",
+              "choose: t in current.hand, c in open_slots(board), "
+              "x in range(0, 100000), y in range(x, 100000) where x + y < 0"),
+             ("- move t to board[c]", "- move t to board[c + x + y]")),
+            starts, "range(x, 100000)", "items taken by generators", seconds=20),
+    stopped("repeated_squaring_beyond_10_to_the_100",
+            ("      - rounds += 1", "      - rounds += 1\n      - rounds = 2\n"
+             "      - repeat: 30\n        do:\n          - rounds = rounds * rounds"),
+            plays, "rounds * rounds", "beyond 10^100"),
+    stopped("repeated_doubling_beyond_10_to_the_100",
+            ("      - rounds += 1", "      - rounds += 1\n      - rounds = 2\n"
+             "      - repeat: 500\n        do:\n          - rounds += rounds"),
+            plays, ("+= rounds", "rounds"), "beyond 10^100"),
+]
+
+
+@pytest.mark.parametrize("edits, stage, where, message, seconds", STOPPED)
+def test_stopped_while_a_game_runs(tmp_path, edits, stage, where, message, seconds):
+    text = edit(BASE, *pairs(edits))
+    path = write(tmp_path, text)
+    err = raised(stage(path), RuleError, seconds=seconds)
+    check(err, path, text, position(text, where), message)
 
 
 def test_a_number_too_long_for_text_is_a_rule_error(tmp_path):
@@ -102,49 +158,6 @@ def test_a_number_too_long_for_text_is_a_rule_error(tmp_path):
         str(10 ** 5000)
     except ValueError as exc:
         assert "too long to write out" in _explain(exc)
-
-
-# ---- unbounded work: every limit checked before the work it bounds ---------------------
-
-def test_a_billion_pieces_is_refused_before_any_is_made(tmp_path):
-    text = edit(BASE, ("count: per_colour", "count: 1000000000"))
-    path, err = validate_error(tmp_path, text)
-    check(err, path, text, at(text, 'name: "{colour}"'), "more than 100000 pieces")
-
-
-def test_for_each_combinations_are_counted_before_any_is_made(tmp_path):
-    text = edit(BASE, ("colour: values(colour)", "colour: values(colour)\n"
-                       "      n: range(0, 100000)\n      m: range(0, 100000)"))
-    path, err = validate_error(tmp_path, text)
-    check(err, path, text, at(text, "colour: values(colour)"),
-          "more than 100000 combinations of for_each")
-
-
-def test_max_steps_has_a_maximum(tmp_path):
-    text = edit(BASE, ("max_steps: 1000", "max_steps: 1000000000000000"))
-    path, err = validate_error(tmp_path, text)
-    check(err, path, text, at(text, "1000000000000000"), "max_steps is at most 100000000")
-
-
-def test_a_huge_grid_is_refused_before_its_slots_are_made(tmp_path):
-    text = edit(BASE, ("  board:\n    kind: columns",
-                       "  grid:\n    kind: grid\n    width: 100000\n    height: 100000\n"
-                       "  board:\n    kind: columns"))
-    path, err = validate_error(tmp_path, text)
-    check(err, path, text, at(text, "kind: grid"), "more than 100000 zone slots")
-
-
-@pytest.mark.parametrize("value, token", [
-    ("player.score + count(1 for x in range(0, 100000) where "
-     "count(y for y in range(0, 100000)) > 0)", "range(0, 100000)) > 0"),
-    ("player.score + size([[y for y in range(0, 100000)] for x in range(0, 100000)])",
-     "range(0, 100000)]"),
-])
-def test_nested_generators_and_comprehensions_exhaust_a_work_budget(tmp_path, value, token):
-    text = scored(value)
-    path = write(tmp_path, text)
-    err = raised(lambda: play_out(path).scores(), RuleError, seconds=20)
-    check(err, path, text, at(text, value, token), "items taken by generators")
 
 
 def test_one_item_lists_are_not_counted_and_work_stays_bounded(tmp_path):
@@ -163,32 +176,6 @@ def test_one_item_lists_are_not_counted_and_work_stays_bounded(tmp_path):
     err = raised(lambda: play_out(path).scores(), RuleError, seconds=20)
     check(err, path, text, at(text, value, "range(0, 100000)) for"),
           "items taken by generators")
-
-
-def test_two_bindings_of_a_huge_range_exhaust_the_work_budget(tmp_path):
-    text = edit(BASE, ("choose: t in current.hand, c in open_slots(board)",
-                       "choose: t in current.hand, c in open_slots(board), "
-                       "x in range(0, 100000), y in range(x, 100000) where x + y < 0"),
-                ("- move t to board[c]", "- move t to board[c + x + y]"))
-    path = write(tmp_path, text)
-    err = raised(lambda: load_game(path, players=2).new_state(seed=0), RuleError, seconds=20)
-    check(err, path, text, at(text, "range(x, 100000)"), "items taken by generators")
-
-
-def test_repeated_squaring_is_a_rule_error_beyond_10_to_the_100(tmp_path):
-    text = edit(BASE, ("      - rounds += 1", "      - rounds += 1\n      - rounds = 2\n"
-                       "      - repeat: 30\n        do:\n          - rounds = rounds * rounds"))
-    path = write(tmp_path, text)
-    err = raised(lambda: play_out(path), RuleError, seconds=10)
-    check(err, path, text, at(text, "rounds * rounds"), "beyond 10^100")
-
-
-def test_repeated_doubling_is_a_rule_error_beyond_10_to_the_100(tmp_path):
-    text = edit(BASE, ("      - rounds += 1", "      - rounds += 1\n      - rounds = 2\n"
-                       "      - repeat: 500\n        do:\n          - rounds += rounds"))
-    path = write(tmp_path, text)
-    err = raised(lambda: play_out(path), RuleError, seconds=10)
-    check(err, path, text, at(text, "+= rounds", "rounds"), "beyond 10^100")
 
 
 # ---- chains of spec functions: a bounded depth, never a RecursionError ----------------

@@ -4,13 +4,16 @@ hang or an exhausted memory, and the message must not quote more than a short ex
 
 from __future__ import annotations
 
+import os
+
 import pytest
 
+from helpers import (BASE, EXPECTED, SCORE, SECRET, alias_bomb, at, check, edit, raised,
+                     validate_error, write)
+from tabula_rules.errors import MAX_INPUT_BYTES, read_input
 from tabula_rules.lang import loader, parser
 from tabula_rules.spec import Spec, load_game
-from test_errors import BASE, at, check, edit, raised, validate_error, write
-
-SCORE = "value: player.score + reds(player)"
+from tabula_rules.tools.scenario import run_file
 
 
 def with_score(expr: str) -> str:
@@ -187,44 +190,12 @@ def test_a_control_character_after_crlf_lines_is_located(tmp_path):
     assert (err.pos.line, err.pos.col) == (3, 13)
 
 
-
 # ---- 7 and 8. files named by `extends:` and `spec:`; unbounded and special files -----------------
 
-import os  # noqa: E402
-
-from tabula_rules.errors import MAX_INPUT_BYTES, read_input  # noqa: E402
-from tabula_rules.tools.scenario import run_file  # noqa: E402
-
-SECRET = "API_TOKEN=hunter2-very-secret"
-
-
-def special_files(tmp_path) -> dict:
-    """name -> a path that is not a spec (made in tmp_path, so the test needs no /proc)."""
-    (tmp_path / "secret.txt").write_text(SECRET + "\n" + SECRET + "\n")
-    (tmp_path / "secret0.txt").write_bytes((SECRET + "\0OTHER=x\0").encode())
-    (tmp_path / "list.yaml").write_text("- " + SECRET + "\n- b\n")
-    (tmp_path / "mapping.yaml").write_text(f"{SECRET.split('=')[0]}: {SECRET}\n")
-    (tmp_path / "bad.yaml").write_text(f"key: [{SECRET}\n")
-    os.symlink("loop_b.yaml", tmp_path / "loop_a.yaml")
-    os.symlink("loop_a.yaml", tmp_path / "loop_b.yaml")
-    os.mkfifo(tmp_path / "fifo.yaml")
-    with open(tmp_path / "sparse.yaml", "wb") as f:
-        f.truncate(3 * 1024 ** 3)                      # 3 GB of nothing, instantly
-    return {"text": "secret.txt", "nul": "secret0.txt", "list": "list.yaml",
-            "mapping": "mapping.yaml", "bad yaml": "bad.yaml", "loop": "loop_a.yaml",
-            "fifo": "fifo.yaml", "sparse": "sparse.yaml", "device": "/dev/zero",
-            "urandom": "/dev/urandom"}
-
-
-EXPECTED = {"text": "not a spec", "nul": "not a spec", "list": "not a spec",
-            "mapping": "not a spec", "bad yaml": "not a spec", "loop": "symbolic link loop",
-            "fifo": "not a regular file", "sparse": f"more than {MAX_INPUT_BYTES} bytes",
-            "device": "not a regular file", "urandom": "not a regular file"}
-
-
 @pytest.mark.parametrize("kind", list(EXPECTED))
-def test_extends_of_a_file_that_is_not_a_spec_is_located_and_not_quoted(tmp_path, kind):
-    ref = special_files(tmp_path)[kind]
+def test_extends_of_a_file_that_is_not_a_spec_is_located_and_not_quoted(tmp_path, special_files,
+                                                                        kind):
+    ref = special_files[kind]
     text = f"extends: {ref}\ngame: {{id: v, name: V}}\n"
     path = write(tmp_path, text, "variant.yaml")
     err = raised(lambda: Spec(path).validate(), seconds=10)
@@ -233,8 +204,9 @@ def test_extends_of_a_file_that_is_not_a_spec_is_located_and_not_quoted(tmp_path
 
 
 @pytest.mark.parametrize("kind", list(EXPECTED))
-def test_a_scenario_spec_that_is_not_a_spec_is_located_and_not_quoted(tmp_path, kind):
-    ref = special_files(tmp_path)[kind]
+def test_a_scenario_spec_that_is_not_a_spec_is_located_and_not_quoted(tmp_path, special_files,
+                                                                      kind):
+    ref = special_files[kind]
     text = f"spec: {ref}\nscenarios:\n  - id: a\n"
     path = write(tmp_path, text, "s.test.yaml")
     err = raised(lambda: run_file(path), seconds=10)
@@ -243,26 +215,27 @@ def test_a_scenario_spec_that_is_not_a_spec_is_located_and_not_quoted(tmp_path, 
 
 
 @pytest.mark.parametrize("kind", ["fifo", "sparse", "device", "urandom", "loop"])
-def test_a_special_file_as_the_spec_itself_is_refused_at_once(tmp_path, kind):
-    path = tmp_path / special_files(tmp_path)[kind]
+def test_a_special_file_as_the_spec_itself_is_refused_at_once(tmp_path, special_files, kind):
+    path = tmp_path / special_files[kind]
     err = raised(lambda: Spec(path).validate(), seconds=10)
     assert EXPECTED[kind] in err.message
 
 
 @pytest.mark.parametrize("kind", ["fifo", "sparse", "device"])
-def test_a_special_file_as_a_scenario_file_is_refused_at_once(tmp_path, kind):
-    path = tmp_path / special_files(tmp_path)[kind]
+def test_a_special_file_as_a_scenario_file_is_refused_at_once(tmp_path, special_files, kind):
+    path = tmp_path / special_files[kind]
     err = raised(lambda: run_file(path), seconds=10)
     assert EXPECTED[kind] in err.message
 
 
 @pytest.mark.parametrize("kind", ["text", "nul"])
 @pytest.mark.parametrize("reader", ["spec", "scenario file"])
-def test_a_file_named_directly_that_is_not_yaml_is_never_quoted(tmp_path, kind, reader):
+def test_a_file_named_directly_that_is_not_yaml_is_never_quoted(tmp_path, special_files,
+                                                                kind, reader):
     """Named on the command line (tabula validate FILE, tabula test FILE), a file that
     does not start as YAML does (a passwd-like text, an environ-like file with NULs) is
     refused at its first line or its NUL, without a character of it in the error."""
-    path = tmp_path / special_files(tmp_path)[kind]
+    path = tmp_path / special_files[kind]
     err = raised(lambda: Spec(path).validate() if reader == "spec" else run_file(path),
                  seconds=10)
     assert err.pos.file == str(path) and err.pos.line == 1
@@ -285,10 +258,10 @@ def test_a_file_refused_before_it_is_parsed_is_quoted_only_if_it_starts_as_yaml(
 
 
 @pytest.mark.parametrize("kind", ["list", "mapping", "bad yaml"])
-def test_a_yaml_file_named_directly_is_still_quoted(tmp_path, kind):
+def test_a_yaml_file_named_directly_is_still_quoted(tmp_path, special_files, kind):
     """What the tool parsed as YAML is quoted: the line an error is about, with a caret
     (the secret here is in the YAML text, which the user named as a spec)."""
-    path = tmp_path / special_files(tmp_path)[kind]
+    path = tmp_path / special_files[kind]
     err = raised(lambda: Spec(path).validate(), seconds=10)
     assert err.pos.line == 1 and "^" in str(err)
     assert str(err).splitlines()[1].strip() == path.read_text().splitlines()[0].strip()
@@ -339,13 +312,6 @@ def test_a_symlink_to_a_spec_still_works(tmp_path):
 
 
 # ---- 9. YAML alias amplification ---------------------------------------------------------------
-
-def alias_bomb(copies_of_l1: int) -> str:
-    big = "x" * 50_000
-    return "\n".join([f"s: &s '{big}'",
-                      "l1: &l1 [" + ",".join(["*s"] * 100) + "]",
-                      "l2: [" + ",".join(["*l1"] * copies_of_l1) + "]", ""])
-
 
 def test_an_alias_bomb_of_long_texts_is_refused_before_building(tmp_path):
     # 50 KB named once, reached 500 times: 25 MB of text from a 52 KB file (the issue's

@@ -8,10 +8,10 @@ import os
 
 import pytest
 
+from conftest import ROOT
+from helpers import EXPECTED, alias_bomb
 from tabula_rules.tools.cli import main
 from tabula_rules.tools.gamelog import header_digest
-
-from conftest import ROOT
 
 TTT = str(ROOT / "examples" / "tic_tac_toe")
 MEDANG = str(ROOT / "specs" / "medang")
@@ -267,7 +267,6 @@ def bench_config(capsys, config):
 
 
 def test_a_bench_suite_alias_bomb_is_refused_before_building(capsys, tmp_path):
-    from test_hostile_input import alias_bomb
     config = tmp_path / "bench.yaml"
     config.write_text(alias_bomb(1200))        # 6 GB of text once expanded
     code, out, err = bench_config(capsys, config)
@@ -278,9 +277,8 @@ def test_a_bench_suite_alias_bomb_is_refused_before_building(capsys, tmp_path):
 
 @pytest.mark.parametrize("kind", ["fifo", "sparse", "device"])
 def test_a_bench_suite_that_is_not_a_regular_file_or_too_big_is_refused(capsys, tmp_path,
-                                                                         kind):
-    from test_hostile_input import EXPECTED, special_files
-    config = special_files(tmp_path)[kind]
+                                                                         special_files, kind):
+    config = special_files[kind]
     config = config if config.startswith("/") else tmp_path / config
     code, out, err = bench_config(capsys, config)
     assert code == 1 and out == "" and EXPECTED[kind] in err, err

@@ -13,6 +13,7 @@ import pytest
 pyspiel = pytest.importorskip("pyspiel")
 
 from conftest import EXAMPLES, ROOT, SPEC_FILES  # noqa: E402
+from helpers import DUEL  # noqa: E402
 from openspiel_util import Partitions  # noqa: E402
 
 from tabula_rules import IllegalAction, TabulaError, load_game, load_spec  # noqa: E402
@@ -368,30 +369,6 @@ def test_openspiel_mcts_beats_random_at_tic_tac_toe():
         st = play_game(game, seats, seed)
         mcts_seat = seed % 2
         assert mcts_seat in st.winners(), (seed, st.scores())
-
-
-DUEL = """
-game: {id: duel, name: Duel, source: a test, players: {min: 3, max: 3}, max_steps: 1000}
-variables:
-  rounds: {value: 0}
-  total: {value: 0, per_player: true}
-play:
-  - id: rounds
-    while: rounds < 2
-    max: 10
-    do:
-      - id: bid
-        choose: k in range(0, 1) where p != 2
-        simultaneous: p in players
-        label: "bid {k}"
-        do:
-          - p.total += k
-      - rounds += 1
-scoring:
-  points:
-    total:
-      value: player.total
-"""
 
 
 def test_a_player_who_does_not_choose_at_a_simultaneous_node_waits(tmp_path):

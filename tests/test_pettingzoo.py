@@ -159,7 +159,7 @@ def test_render_shows_the_choices():
 def test_a_player_without_choices_is_not_asked(tmp_path):
     """At a simultaneous decision where only players 0 and 1 have actions, player 2 is
     never the agent to act (until the end, when every agent is stepped out)."""
-    from test_openspiel_adapter import DUEL
+    from helpers import DUEL
     (tmp_path / "duel.yaml").write_text(DUEL)
     e = env(tmp_path / "duel.yaml")
     e.reset(seed=0)

@@ -610,7 +610,7 @@ def test_the_generated_code_uses_only_its_own_names(tmp_path):
     import io
     import tokenize
 
-    from test_codegen import GENERATED
+    from helpers import GENERATED
     game = make(tmp_path, """
         play:
           - move top(deck, 2) to heap

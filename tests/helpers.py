@@ -1,0 +1,325 @@
+"""Helpers the test files share (imported by conftest.py, and by a test file as
+`from helpers import ...`; never `from test_x import ...`, which runs test_x's module
+again under another name).
+
+Input: nothing but the package. Output:
+- BASE, a small valid spec (not Medang), and the tools to break it and check the error:
+  `edit` (replace text that occurs once), `at` (the line and column of a token, computed
+  from the text, never counted by hand), `write`, `raised` (the error a call raises, with
+  a time limit), `check` (the error is located there, says that, quotes the line with a
+  caret) and `validate_error` (write, validate, return the error);
+- rows of tables of such cases: `located` (an id, edits to BASE, where the error is, what
+  it says), checked by `assert_refused`;
+- SCORE, BASE's scoring formula (the text hostile tests replace);
+- hostile files: `alias_bomb`, `make_special_files` (files that are not specs: a secret,
+  a FIFO, a 3 GB sparse file, a symlink loop, devices) and what each is refused with;
+- DUEL, a three-player simultaneous game in which player 2 never chooses;
+- GENERATED, every name generated code may use.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import signal
+from contextlib import contextmanager
+from pathlib import Path
+
+import pytest
+
+from tabula_rules.compiler.codegen import SAFE_BUILTINS
+from tabula_rules.errors import MAX_INPUT_BYTES, SpecError
+from tabula_rules.spec import Spec
+
+# ---- the valid base spec ------------------------------------------------------------------
+
+BASE = """\
+game:
+  id: mini
+  name: Mini
+  source: mini.txt
+  players: {min: 2, max: 3}
+  max_steps: 1000
+
+options:
+  size:
+    default: 2
+    choices: [2, 3]
+
+enums:
+  colour: [red, blue]
+
+data:
+  per_colour:
+    value: 3
+
+components:
+  chip:
+    name: "{colour}"
+    for_each:
+      colour: values(colour)
+    count: per_colour
+    zone: bag
+
+zones:
+  bag:
+    kind: stack
+    visibility: count
+  board:
+    kind: columns
+    capacities: [3, 3]
+    visibility: public
+  hand:
+    kind: set
+    per_player: true
+    visibility: owner
+
+variables:
+  rounds: {value: 0}
+  score: {value: 0, per_player: true}
+
+functions:
+  reds:
+    params: [p]
+    value: count(t for t in p.hand where t.colour == red)
+
+setup:
+  - shuffle bag
+  - for: p in players
+    do:
+      - move top(bag, option.size - 1) to p.hand
+
+play:
+  - id: turn
+    turns:
+      first: "0"
+      until: all(size(p.hand) == 0 for p in players)
+    do:
+      - rounds += 1
+      - call place
+
+rules:
+  place:
+    choose: t in current.hand, c in open_slots(board)
+    label: "put {t} on column {c}"
+    do:
+      - move t to board[c]
+      - call gain(t)
+      - if: size(bag) > 0
+        then:
+          - move top(bag) to current.hand
+
+  gain:
+    params: [t]
+    if: t.colour == red
+    then:
+      - current.score += 1
+
+scoring:
+  points:
+    total:
+      value: player.score + reds(player)
+"""
+
+
+# ---- helpers ------------------------------------------------------------------------------
+
+def edit(text: str, *pairs) -> str:
+    """Replace each `old` (which must occur exactly once) by `new`."""
+    for old, new in pairs:
+        n = text.count(old)
+        assert n == 1, f"test bug: {old!r} occurs {n} times in the spec"
+        text = text.replace(old, new)
+    return text
+
+
+def at(text: str, needle: str, token: str | None = None) -> tuple:
+    """(line, col), 1-based, of `token` inside the one occurrence of `needle` in `text`."""
+    n = text.count(needle)
+    assert n == 1, f"test bug: {needle!r} occurs {n} times in the spec"
+    i = text.index(needle) + (needle.index(token) if token else 0)
+    line = text.count("\n", 0, i) + 1
+    col = i - (text.rfind("\n", 0, i) + 1) + 1
+    return line, col
+
+
+def write(tmp_path: Path, text: str, name: str = "mini.yaml") -> Path:
+    path = tmp_path / name
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+class Hung(BaseException):
+    """Raised by the alarm when a call runs longer than its time limit."""
+
+
+@contextmanager
+def time_limit(seconds: float):
+    def on_alarm(signum, frame):
+        raise Hung(f"no answer within {seconds} s")
+    old = signal.signal(signal.SIGALRM, on_alarm)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, old)
+
+
+def raised(fn, kind=SpecError, seconds: float = 20.0):
+    """Run fn; return the `kind` error it raised. Any other outcome fails the test."""
+    try:
+        with time_limit(seconds):
+            fn()
+    except Hung as exc:
+        pytest.fail(f"hang: {exc}")
+    except kind as exc:
+        return exc
+    except SpecError as exc:
+        pytest.fail(f"expected {kind.__name__}, got {type(exc).__name__}: {exc}")
+    except Exception as exc:  # noqa: BLE001 - the point: nothing else may escape
+        pytest.fail(f"expected {kind.__name__}, got a Python exception (a traceback for the "
+                    f"user) {type(exc).__name__}: {str(exc)[:300]}")
+    pytest.fail(f"no error: expected {kind.__name__}")
+
+
+def check(err, path: Path, text: str, where: tuple, message: str | None = None,
+          hint: str | None = None):
+    """The error points at `where` (line, col) of `path`, says `message` (a substring of
+    the message) and `hint` (a substring of the hint), and quotes the line with a caret."""
+    line, col = where
+    shown = str(err)
+    assert (err.pos.line, err.pos.col) == (line, col), (
+        f"expected {line}:{col}, got {err.pos.line}:{err.pos.col}\n{shown}")
+    assert err.pos.file and Path(err.pos.file).resolve() == path.resolve(), \
+        f"expected file {path}, got {err.pos.file!r}"
+    if message is not None:
+        assert message.lower() in err.message.lower(), \
+            f"expected {message!r} in the message\n{shown}"
+    if hint is not None:
+        assert hint.lower() in err.hint.lower(), f"expected {hint!r} in the hint\n{shown}"
+    src = text.splitlines()[line - 1]
+    caret = "    " + "".join(c if c == "\t" else " " for c in src[:col - 1]) + "^"
+    out = shown.splitlines()
+    assert out[0].startswith(f"{err.pos.file}:{line}:{col}: "), shown
+    assert "    " + src.rstrip("\n") in out, f"the source line is not quoted\n{shown}"
+    assert caret in out, f"no caret under column {col}\n{shown}"
+    assert "Traceback" not in shown
+
+
+def validate_error(tmp_path, text, kind=SpecError, name="mini.yaml"):
+    path = write(tmp_path, text, name)
+    return path, raised(lambda: Spec(path).validate(), kind)
+
+
+# ---- tables of located errors -------------------------------------------------------------
+
+def located(name: str, edits: tuple, where, message: str | None = None,
+            hint: str | None = None, first: str | None = None):
+    """A row: BASE with `edits` (one (old, new) pair or a tuple of them) is refused at
+    `where`, its message holding `message` and its hint `hint` (substrings, any case).
+    `first`: a needle for the line of an earlier definition, written {first} in the
+    message or the hint."""
+    return pytest.param(edits, where, message, hint, first, id=name)
+
+
+def pairs(edits: tuple) -> tuple:
+    """A row's edits as a tuple of (old, new) pairs (a row may write one pair alone)."""
+    return (edits,) if isinstance(edits[0], str) else edits
+
+
+def position(text: str, where) -> tuple:
+    """(line, col) of a row's `where`: a needle, (needle, token) or (line, col)."""
+    if isinstance(where, str):
+        return at(text, where)
+    if isinstance(where[0], int):
+        return where
+    return at(text, *where)
+
+
+def assert_refused(tmp_path, edits, where, message, hint, first):
+    """Validating BASE with `edits` raises a SpecError located at `where`."""
+    text = edit(BASE, *pairs(edits))
+    if first is not None:
+        line = at(text, first)[0]
+        message = message and message.format(first=line)
+        hint = hint and hint.format(first=line)
+    path, err = validate_error(tmp_path, text)
+    check(err, path, text, position(text, where), message, hint)
+
+
+# ---- BASE's scoring formula, and hostile files ---------------------------------------------
+
+SCORE = "value: player.score + reds(player)"
+
+
+def alias_bomb(copies_of_l1: int) -> str:
+    """YAML naming a 50 KB text once and reaching it 100 * copies_of_l1 times."""
+    big = "x" * 50_000
+    return "\n".join([f"s: &s '{big}'",
+                      "l1: &l1 [" + ",".join(["*s"] * 100) + "]",
+                      "l2: [" + ",".join(["*l1"] * copies_of_l1) + "]", ""])
+
+
+SECRET = "API_TOKEN=hunter2-very-secret"
+
+
+def make_special_files(tmp_path) -> dict:
+    """name -> a path that is not a spec (made in tmp_path, so the test needs no /proc);
+    the `special_files` fixture of conftest.py."""
+    (tmp_path / "secret.txt").write_text(SECRET + "\n" + SECRET + "\n")
+    (tmp_path / "secret0.txt").write_bytes((SECRET + "\0OTHER=x\0").encode())
+    (tmp_path / "list.yaml").write_text("- " + SECRET + "\n- b\n")
+    (tmp_path / "mapping.yaml").write_text(f"{SECRET.split('=')[0]}: {SECRET}\n")
+    (tmp_path / "bad.yaml").write_text(f"key: [{SECRET}\n")
+    os.symlink("loop_b.yaml", tmp_path / "loop_a.yaml")
+    os.symlink("loop_a.yaml", tmp_path / "loop_b.yaml")
+    os.mkfifo(tmp_path / "fifo.yaml")
+    with open(tmp_path / "sparse.yaml", "wb") as f:
+        f.truncate(3 * 1024 ** 3)                      # 3 GB of nothing, instantly
+    return {"text": "secret.txt", "nul": "secret0.txt", "list": "list.yaml",
+            "mapping": "mapping.yaml", "bad yaml": "bad.yaml", "loop": "loop_a.yaml",
+            "fifo": "fifo.yaml", "sparse": "sparse.yaml", "device": "/dev/zero",
+            "urandom": "/dev/urandom"}
+
+
+# what each special file is refused with
+EXPECTED = {"text": "not a spec", "nul": "not a spec", "list": "not a spec",
+            "mapping": "not a spec", "bad yaml": "not a spec", "loop": "symbolic link loop",
+            "fifo": "not a regular file", "sparse": f"more than {MAX_INPUT_BYTES} bytes",
+            "device": "not a regular file", "urandom": "not a regular file"}
+
+
+# ---- games and names shared by the adapter and generated-code tests ------------------------
+
+# three players bid at a simultaneous decision where player 2 has no choice
+DUEL = """
+game: {id: duel, name: Duel, source: a test, players: {min: 3, max: 3}, max_steps: 1000}
+variables:
+  rounds: {value: 0}
+  total: {value: 0, per_player: true}
+play:
+  - id: rounds
+    while: rounds < 2
+    max: 10
+    do:
+      - id: bid
+        choose: k in range(0, 1) where p != 2
+        simultaneous: p in players
+        label: "bid {k}"
+        do:
+          - p.total += k
+      - rounds += 1
+scoring:
+  points:
+    total:
+      value: player.total
+"""
+
+# every name the generated code may use: its own mangled names and helpers, Python's
+# keywords and the builtins it is given, and the state's attributes
+GENERATED = re.compile(r"[KvFEIDGAsmrwt][0-9]+|n|x|first|todo|here|pop|[BR]_[a-z_0-9]+|st|fr|L|key|facts|known|found|out|"
+                       r"seen|MISSING|slots|where|gv|pv|pa|current|fired|finish|get|append|"
+                       r"clear|add|steps|values|def|return|if|else|elif|for|in|not|and|or|"
+                       r"is|None|True|False|pass|continue|while|lambda|default|" +
+                       "|".join(SAFE_BUILTINS))
