@@ -30,6 +30,8 @@ class Pos:
         name = shown_path(self.file) if self.file else "<input>"
         if not self.line:
             return name
+        if not self.col:                 # a line of a file that has no columns (a log)
+            return f"{name}:{self.line}"
         return f"{name}:{self.line}:{self.col}"
 
 

@@ -128,7 +128,7 @@ class Module:
         text = "\n".join(src) + "\n"
         try:
             code = compile(text, FILENAME, "exec")
-        except (RecursionError, MemoryError, SyntaxError, ValueError) as exc:
+        except (RecursionError, MemoryError, SyntaxError, ValueError):
             # only nesting too deep for Python's own compiler gets here: the source is
             # built from the checked AST
             fail("this rule nests too deeply to be compiled", pos,

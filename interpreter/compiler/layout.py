@@ -71,7 +71,7 @@ class Layout:
             work[0] = 0             # a fresh work budget (readers.work_budget)
             try:
                 return fn(None, L)
-            except (AttributeError, TypeError) as exc:
+            except (AttributeError, TypeError):
                 fail("this must be computed from data, enums and options only",
                      pos)
         return const

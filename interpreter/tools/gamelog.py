@@ -21,7 +21,7 @@ import os
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 
-from ..errors import TabulaError, read_input
+from ..errors import Pos, TabulaError, read_input
 from ..runtime.engine import Game, State
 from ..runtime.model import CHANCE, TERMINAL
 from ..runtime.values import encode, not_text
@@ -265,7 +265,7 @@ class GameLog:
                 "edit that keeps every decision legal would pass)")
 
     def where(self, line: int) -> str:
-        return f"{self.path}:{line}"
+        return str(Pos(self.path, line))
 
     def problem_text(self) -> str:
         line, message = self.problem
@@ -308,22 +308,22 @@ def read_log(path) -> GameLog:
             raise TabulaError(f"{name}: a one-object game record (an older tabula run "
                               f"--log), not a game log ({LOG_FORMAT}, JSON lines): play "
                               "the game again with tabula run --log")
-        raise TabulaError(f"{name}:{first + 1}: not a Tabula game log (its first line is not "
+        raise TabulaError(f"{Pos(name, first + 1)}: not a Tabula game log (its first line is not "
                           f"JSON: {why})")
     why = not_text(head) if "\\u" in lines[first] else None
     if why is not None:
-        raise TabulaError(f"{name}:{first + 1}: the header is not sound: {why}")
+        raise TabulaError(f"{Pos(name, first + 1)}: the header is not sound: {why}")
     if isinstance(head, dict) and "format" not in head and "decisions" in head:
         raise TabulaError(f"{name}: a one-object game record (tabula run --json), not a game "
                           f"log ({LOG_FORMAT}, JSON lines): write one with tabula run --log")
     if not isinstance(head, dict) or head.get("format") != LOG_FORMAT:
-        raise TabulaError(f"{name}:{first + 1}: not a Tabula game log (its first line has no "
+        raise TabulaError(f"{Pos(name, first + 1)}: not a Tabula game log (its first line has no "
                           f'"format": "{LOG_FORMAT}")')
     version = head.get("version")
     if not is_int(version):
-        raise TabulaError(f"{name}:{first + 1}: the header's 'version' is not an integer")
+        raise TabulaError(f"{Pos(name, first + 1)}: the header's 'version' is not an integer")
     if version != LOG_VERSION and version not in OLD_VERSIONS:
-        raise TabulaError(f"{name}:{first + 1}: a log of version {version}; this Tabula reads "
+        raise TabulaError(f"{Pos(name, first + 1)}: a log of version {version}; this Tabula reads "
                           f"version {LOG_VERSION}")
     player_log = "for" in head
     bad = bad_field(head, _PLAYER_HEADER if player_log else _FULL_HEADER)
@@ -337,7 +337,7 @@ def read_log(path) -> GameLog:
     if bad is None and player_log and not 0 <= head["for"] < head["players"]:
         bad = f"'for' names player {head['for']}, not one of the {head['players']} players"
     if bad is not None:
-        raise TabulaError(f"{name}:{first + 1}: the header is not sound: {bad}")
+        raise TabulaError(f"{Pos(name, first + 1)}: the header is not sound: {bad}")
     log = GameLog(name, head, last_line=first + 1, header_line=first + 1)
     _read_body(log, lines, first + 1, text.endswith("\n"), player_log)
     return log

@@ -43,7 +43,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..bots.agents import make_agent, play_game
-from ..errors import SpecError, TabulaError, did_you_mean, read_input
+from ..errors import Pos, SpecError, TabulaError, did_you_mean, read_input
 from ..runtime.values import encode, not_text
 from ..spec import Spec, load_spec
 from .cmdutil import writing
@@ -466,7 +466,7 @@ def _resume(path: Path, job: Job, game, warn=None) -> dict:
         return {}
     if not records:
         line, why = bad[0] if bad else (1, "empty")
-        raise TabulaError(f"{path}:{line}: not a record file of tabula simulate ({why}; no "
+        raise TabulaError(f"{Pos(str(path), line)}: not a record file of tabula simulate ({why}; no "
                           "line is a game record): --resume writes only to its own run's "
                           "file, and this one was left as it was")
     done: dict = {}
@@ -477,11 +477,11 @@ def _resume(path: Path, job: Job, game, warn=None) -> dict:
                 "agents": seat_agents(list(job.names), i, job.rotate)}
         for key, value in want.items():
             if rec.get(key) != value:
-                raise TabulaError(f"{path}:{n}: this record is from another run ({key} "
+                raise TabulaError(f"{Pos(str(path), n)}: this record is from another run ({key} "
                                   f"{rec.get(key)!r}, not {value!r}); resume with the same "
                                   "spec, players, options, agents and seed, or write a new file")
         if "error" not in rec and ("fired" in rec) != job.trace:
-            raise TabulaError(f"{path}:{n}: this record is from a run "
+            raise TabulaError(f"{Pos(str(path), n)}: this record is from a run "
                               f"{'with' if 'fired' in rec else 'without'} tracing; resume "
                               "it the same way, or write a new file")
         done.setdefault(i, rec)
