@@ -126,3 +126,32 @@ def test_an_expression_compiled_against_the_program(tmp_path):
     assert game.prog.compile_expression("round")(st) == 1
     with pytest.raises(SpecError, match="unknown"):
         game.prog.compile_expression("no_such_name + 1")
+
+
+# ---- a statement and a builtin say what they change and read where they are defined ------
+
+def test_every_statement_declares_what_it_changes_and_the_analysis_has_no_case_for_one():
+    """A statement's node names its changed fields (PLACES, TAKES, DRAW, ENDS: lang/ast.py),
+    so the analysis reads them and a new statement needs no case in analysis.py."""
+    from tabula_rules.lang import ast as tast
+    stmts = [c for c in vars(tast).values()
+             if isinstance(c, type) and issubclass(c, tast.Stmt) and c is not tast.Stmt]
+    assert {c.__name__ for c in stmts} >= {"Move", "Swap", "Shuffle", "Refill", "EndGame"}
+    text = (Path(tabula_rules.__file__).parent / "compiler" / "analysis.py").read_text()
+    for c in stmts:
+        fields = set(c.__dataclass_fields__)
+        assert set(c.PLACES) <= fields and set(c.TAKES) <= fields, c.__name__
+        assert c.DRAW is None or c.DRAW[1] in fields | {""}, c.__name__
+        assert f"ast.{c.__name__}" not in text, f"analysis.py has a case for {c.__name__}"
+
+
+def test_the_builtins_that_read_a_place_say_so_where_they_are_defined():
+    """@reads_place on the emitter, not a list of names in analysis.py."""
+    from tabula_rules.compiler.boards import Boards
+    from tabula_rules.compiler.builtins import Builtins
+    marked = {n[2:] for cls in (Builtins, Boards) for n, f in vars(cls).items()
+              if n.startswith("f_") and getattr(f, "reads_place", False)}
+    assert {"cell", "column", "level", "under", "left", "right"} <= marked
+    assert "count" not in marked and "size" not in marked
+    text = (PACKAGE / "compiler" / "analysis.py").read_text()
+    assert '"column"' not in text and '"cell"' not in text

@@ -54,9 +54,6 @@ ANY_ZONE = "*"               # a zone fact's name when the zone is not known sta
 ZONE, VAR, PVAR, TABLE, ATTR, CURRENT, OPTION, DATA, RANDOM, END = (
     "zone", "var", "pvar", "table", "attr", "current", "option", "data", "random", "end")
 
-# builtins that read where a piece is (its slot, its level, its neighbours in its slot)
-PLACE_READERS = frozenset(("cell", "column", "level", "under", "below", "above", "left",
-                           "right"))
 
 
 @dataclass(frozen=True)
@@ -354,7 +351,7 @@ class Usage:
             else:
                 self.read((ZONE, z.name, None))
         elif kind is ast.Func:
-            if node.name in PLACE_READERS:
+            if node.name in c.place_readers:     # as the builtin declares it
                 self.read((ZONE, ANY_ZONE, None))
 
     def _name(self, name: str) -> list:
@@ -426,9 +423,8 @@ class Usage:
             if isinstance(node, ast.Assign) and node.op != "=":   # x += 1 reads x
                 self.read(w)
                 reads.add(w)
-        draw = "shuffle" if isinstance(node, ast.Shuffle) else \
-            "shuffled move" if isinstance(node, ast.Move) and node.shuffled else ""
-        if draw:
+        draw, when = node.DRAW if isinstance(node, ast.Stmt) and node.DRAW else ("", "")
+        if draw and (not when or getattr(node, when)):
             self.draw(draw, node.pos)
             writes = writes | {(RANDOM,)}
         self.statements.append(Statement(self.current_unit(), type(node).__name__, node.pos,
@@ -443,17 +439,13 @@ class Usage:
         c = self.c
         p = c.prog
         out: set = set()
-        if isinstance(node, ast.Move):
-            out |= self._container(node.dest, scope)
-            out |= self._from(node.what, scope)
-        elif isinstance(node, ast.Swap):
-            out |= self._from(node.a, scope) | self._from(node.b, scope)
-        elif isinstance(node, ast.Shuffle):
-            out |= self._container(node.zone, scope)
-        elif isinstance(node, ast.Refill):
-            out |= self._container(node.zone, scope) | self._container(node.source, scope)
-        elif isinstance(node, ast.EndGame):
-            out.add((END,))
+        if isinstance(node, ast.Stmt):         # what it changes, as its node declares
+            for f in node.PLACES:
+                out |= self._container(getattr(node, f), scope)
+            for f in node.TAKES:
+                out |= self._from(getattr(node, f), scope)
+            if node.ENDS:
+                out.add((END,))
         elif isinstance(node, ast.Assign):
             t = node.target
             if isinstance(t, ast.Index):

@@ -20,7 +20,7 @@ from ..runtime.geometry import (
     ORTHOGONAL,
 )
 from .codegen import fresh_list, paren
-from .common import call_params, check_arity, piece_arg, slot_arg, width_of
+from .common import call_params, check_arity, piece_arg, reads_place, slot_arg, width_of
 
 DIRECTIONS = tuple(dict.fromkeys(GRID_DIRECTIONS + HEX_DIRECTIONS))
 
@@ -65,6 +65,7 @@ class Boards:
     def f_y(self, node, args):
         return self._of_cell(node, args, "y", T.INT)
 
+    @reads_place
     def f_cell(self, node, args):
         """The slot (cell) a piece is in."""
         check_arity(node, len(args), 1)

@@ -19,7 +19,8 @@ from ..lang import types as T
 from ..lang.ast import name_uses
 from ..runtime.readers import MAX_RANGE, UNORDERED_HINT
 from .codegen import Src, fresh_list, is_unique, iterable, paren
-from .common import Scope, call_params, check_arity, piece_arg, slot_arg, width_of
+from .common import (Scope, call_params, check_arity, piece_arg, reads_place, slot_arg,
+                     width_of)
 
 MAX_PIECES = 100_000
 MAX_CALL_DEPTH = 32     # spec functions calling spec functions, compiled inline or not
@@ -434,14 +435,17 @@ class Builtins:
         self._whole_arg(node, args, 1, "the level")
         return f"B_row(st.slots, {src}, {width_of(typ)}, {args[1][0]})", T.list_of(T.PIECE)
 
+    @reads_place
     def f_column(self, node, args):
         check_arity(node, len(args), 1)
         return f"{self.table('index')}[st.where[{piece_arg(node, args)}]]", T.INT
 
+    @reads_place
     def f_level(self, node, args):
         check_arity(node, len(args), 1)
         return f"B_level(st, {self._ordered_piece(node, piece_arg(node, args))})", T.INT
 
+    @reads_place
     def f_under(self, node, args):
         check_arity(node, len(args), 1)
         return (f"B_under(st, {self._ordered_piece(node, piece_arg(node, args))})",
@@ -453,15 +457,19 @@ class Builtins:
         return (f"B_neighbour(st, {piece}, {dslot}, {dlevel}, "
                 f"{self.table('index')}, {self.table('width')})"), T.PIECE
 
+    @reads_place
     def f_below(self, node, args):
         return self._neighbour(node, args, 0, -1)
 
+    @reads_place
     def f_above(self, node, args):
         return self._neighbour(node, args, 0, 1)
 
+    @reads_place
     def f_left(self, node, args):
         return self._neighbour(node, args, -1, 0)
 
+    @reads_place
     def f_right(self, node, args):
         return self._neighbour(node, args, 1, 0)
 

@@ -95,6 +95,14 @@ def call_params(scope: Scope, text: str) -> list:
         v for v in outer if re.search(rf"\b{v}\b", text))
 
 
+def reads_place(emitter):
+    """Marks a builtin's emitter (f_<name>) as reading where a piece is (its cell, level or
+    neighbours in its slot), for the read summary (compiler/analysis.py): a builtin says
+    what it reads where it is defined."""
+    emitter.reads_place = True
+    return emitter
+
+
 def merged(what: str, *tables: dict) -> dict:
     """The tables (name -> value) as one. A name two of them define is refused at once,
     an internal error (ValueError) when the package is imported: merged silently, one

@@ -7,6 +7,7 @@ alias of grammar/tabula.lark, each with the source position of its first charact
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import ClassVar
 
 from ..errors import NOWHERE, Pos
 
@@ -154,39 +155,62 @@ class Neg(Node):
 
 
 # ---- statements ----------------------------------------------------------------------
+# A statement says here what it changes, as class data the compiler's analysis reads
+# (compiler/analysis.py, Program.facts): PLACES, the fields naming containers whose
+# pieces it changes; TAKES, the fields whose pieces leave their places; DRAW, (kind,
+# field) when it draws from the state's generator (field "" always, else when that field
+# is true); ENDS, whether it ends the game. So a new statement is its grammar rule, this
+# node, its parser method and its compilation (steps.py): the analysis needs no case.
 
 @dataclass(frozen=True)
-class Move(Node):
+class Stmt(Node):
+    """A statement that changes the state (what it changes: the class data below)."""
+    PLACES: ClassVar[tuple[str, ...]] = ()
+    TAKES: ClassVar[tuple[str, ...]] = ()
+    DRAW: ClassVar[tuple[str, str] | None] = None
+    ENDS: ClassVar[bool] = False
+
+
+@dataclass(frozen=True)
+class Move(Stmt):
     """move what to dest (at its top, or its bottom), optionally in random order."""
     what: Node
     dest: Node
     bottom: bool
     shuffled: bool
+    PLACES = ("dest",)
+    TAKES = ("what",)
+    DRAW = ("shuffled move", "shuffled")
 
 
 @dataclass(frozen=True)
-class Swap(Node):
+class Swap(Stmt):
     """swap a with b: the two pieces exchange places."""
     a: Node
     b: Node
+    TAKES = ("a", "b")
 
 
 @dataclass(frozen=True)
-class Shuffle(Node):
+class Shuffle(Stmt):
     """shuffle zone"""
     zone: Node
+    PLACES = ("zone",)
+    DRAW = ("shuffle", "")
 
 
 @dataclass(frozen=True)
-class Refill(Node):
+class Refill(Stmt):
     """refill zone from source: move source's top pieces until zone is at capacity."""
     zone: Node
     source: Node
+    PLACES = ("zone", "source")
 
 
 @dataclass(frozen=True)
-class EndGame(Node):
+class EndGame(Stmt):
     """end game: the game ends at once."""
+    ENDS = True
 
 
 @dataclass(frozen=True)
