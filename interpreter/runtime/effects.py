@@ -1,7 +1,7 @@
 """The primitive effects on a running state: moving, swapping and shuffling pieces.
 
 Input: a State (interpreter/runtime/engine.py) and piece or slot indices. Output: the state,
-changed in place. Compiled statements call these (as R_<name> in generated code); they
+changed in place. Compiled statements call these R_ functions by their names; they
 keep `State.where` (the slot of every piece) true, enforce slot capacities, and empty
 `State.facts`, the state's derived facts, which a change makes stale.
 """
@@ -32,7 +32,7 @@ def take_out(st, piece: int) -> None:
         st.where[piece] = -1
 
 
-def move_pieces(st, pieces, dest: int, bottom: bool, shuffled: bool, pos) -> None:
+def R_move_pieces(st, pieces, dest: int, bottom: bool, shuffled: bool, pos) -> None:
     """Move pieces (a list, in order) onto slot `dest`, at its top or its bottom (an
     unordered zone's slot keeps them in piece order)."""
     prog = st.prog
@@ -66,7 +66,7 @@ def move_pieces(st, pieces, dest: int, bottom: bool, shuffled: bool, pos) -> Non
             target.sort()
 
 
-def move_one(st, piece, dest: int, pos) -> None:
+def R_move_one(st, piece, dest: int, pos) -> None:
     """The common case, kept short: one piece onto the top of a slot."""
     if piece is None:
         fail("there is no piece to move (none)", pos, error=RuleError)
@@ -88,17 +88,17 @@ def move_one(st, piece, dest: int, pos) -> None:
     target.append(piece)
 
 
-def move_sorted(st, piece, dest: int, pos) -> None:
-    """move_one onto a slot that may be an unordered zone's: there the piece goes to its
+def R_move_sorted(st, piece, dest: int, pos) -> None:
+    """R_move_one onto a slot that may be an unordered zone's: there the piece goes to its
     place in piece order (a bisection), not on top."""
-    move_one(st, piece, dest, pos)
+    R_move_one(st, piece, dest, pos)
     if dest in st.prog.heaps:
         target = st.slots[dest]
         target.pop()
         insort(target, piece)
 
 
-def swap_pieces(st, a, b, pos) -> None:
+def R_swap_pieces(st, a, b, pos) -> None:
     if a is None or b is None:
         fail("swap needs two pieces (one of them is none)", pos, error=RuleError)
     st.facts.clear()
@@ -117,27 +117,27 @@ def swap_pieces(st, a, b, pos) -> None:
             lb.sort()
 
 
-def shuffle_slot(st, s: int, pos=None) -> None:
+def R_shuffle_slot(st, s: int, pos=None) -> None:
     if s in st.prog.heaps:
         unordered(st.prog, s, "shuffle", pos)
     st.facts.clear()
     shuffle_list(st.slots[s], st.rng.random)
 
 
-def refill(st, dest: int, source: int, pos) -> None:
+def R_refill(st, dest: int, source: int, pos) -> None:
     """Move pieces from the top of `source` onto `dest` until it is full."""
     cap = st.prog.slot_cap[dest]
     if cap is None:
         fail("refill needs a zone with a capacity", pos, error=RuleError)
     if source in st.prog.heaps:
         unordered(st.prog, source, "refill (it takes the top pieces)", pos)
-    move = move_sorted if dest in st.prog.heaps else move_one
+    move = R_move_sorted if dest in st.prog.heaps else R_move_one
     target, pile = st.slots[dest], st.slots[source]
     while len(target) < cap and pile:
         move(st, pile[-1], dest, pos)
 
 
-def call(st, proc, args: list, pos) -> None:
+def R_call(st, proc, args: list, pos) -> None:
     """Call a rule: its frame (with its own locals) runs next."""
     stack = st._stack
     if len(stack) > st.prog.max_depth:
@@ -158,14 +158,13 @@ def call(st, proc, args: list, pos) -> None:
     stack.append(fr)
 
 
-def finish(st) -> None:
+def R_finish(st) -> None:
     """The game ends here (a compiled `end` step)."""
     st.terminal = True
     st._stack.clear()
     st.pending = None
 
 
-HELPERS = {"R_move_one": move_one, "R_move_sorted": move_sorted,
-           "R_move_pieces": move_pieces, "R_swap_pieces": swap_pieces,
-           "R_shuffle_slot": shuffle_slot, "R_refill": refill, "R_call": call,
-           "R_finish": finish}
+# the effects generated code calls, found by their prefix (as the readers' B_): a new
+# effect is one function here, with no list to update
+HELPERS = {name: value for name, value in globals().items() if name.startswith("R_")}

@@ -23,7 +23,7 @@ class Frame:
 
     # slots, not a list read by index: named, and as fast to read and write (measured:
     # a slot read costs less than a list index); only making one costs more, so the
-    # engine's hot paths (State._apply, State.clone, effects.call) set the fields of
+    # engine's hot paths (State._apply, State.clone, effects.R_call) set the fields of
     # object.__new__(Frame) one by one instead of calling Frame(...)
     __slots__ = ("ins", "pc", "L", "loop", "data", "at", "block")
 
