@@ -23,7 +23,7 @@ from ..errors import IllegalAction, TabulaError, did_you_mean, excerpt
 from ..runtime.engine import Game, State, hidden_slots
 from ..runtime.model import CHANCE
 
-__all__ = ["Agent", "GreedyAgent", "MCTSAgent", "RandomAgent", "View", "AGENTS",
+__all__ = ["Agent", "GreedyAgent", "MCTSAgent", "RandomAgent", "View", "AGENTS", "BOTS",
            "agent_rng", "chance_rng", "determinize", "hidden_slots", "make_agent",
            "make_agents", "play_game", "relist"]
 
@@ -308,39 +308,52 @@ class MCTSAgent(Agent):
 
 # ---- by name ------------------------------------------------------------------------------
 
-AGENTS = {"random": "random", "greedy": "greedy", "mcts": "mcts[:ITERATIONS[:DEPTH|end]]"}
+def _mcts(text: str, arg: str) -> Agent:
+    """'mcts' (200 iterations, playouts of PLAYOUT_DEPTH decisions), 'mcts:N' (N
+    iterations), 'mcts:N:D' (playouts of D decisions), 'mcts:N:end' (to the game's end)."""
+    if not arg:
+        return MCTSAgent()
+    it, _, depth = arg.partition(":")
+    depth = depth.strip().lower()
+    try:
+        n = int(it)
+        d = PLAYOUT_DEPTH if not depth else None if depth == "end" else int(depth)
+    except ValueError:
+        n = d = 0
+    if n < 1 or (d is not None and d < 0):
+        raise TabulaError(f"'{text}': mcts takes a number of iterations (1 or more) and "
+                          "optionally a playout depth (decisions, or 'end'), e.g. "
+                          "mcts:200, mcts:200:10 or mcts:200:end")
+    return MCTSAgent(n, d)
+
+
+def _without_argument(cls, name: str):
+    def make(text: str, arg: str) -> Agent:
+        if arg:
+            raise TabulaError(f"'{text}': the {name} agent takes no argument")
+        return cls()
+    return make
+
+
+# The bots by name, as --agents and tabula play take them: name -> (how it is written,
+# how it is made from the text after its name). A new bot is its class and one line here.
+BOTS = {"random": ("random", _without_argument(RandomAgent, "random")),
+        "greedy": ("greedy", _without_argument(GreedyAgent, "greedy")),
+        "mcts": ("mcts[:ITERATIONS[:DEPTH|end]]", _mcts)}
+AGENTS = {name: usage for name, (usage, _) in BOTS.items()}
 
 
 def make_agent(spec: str) -> Agent:
-    """An agent from its name: 'random', 'greedy', 'mcts' (200 iterations, playouts of
-    PLAYOUT_DEPTH decisions), 'mcts:N' (N iterations), 'mcts:N:D' (playouts of D
-    decisions), 'mcts:N:end' (playouts to the end of the game)."""
+    """An agent from its name and argument, as BOTS writes them: 'random', 'greedy',
+    'mcts', 'mcts:N', 'mcts:N:D', 'mcts:N:end'."""
     text = str(spec).strip()
     name, _, arg = text.partition(":")
     name = name.strip().lower()
-    arg = arg.strip()
-    if name not in AGENTS:
-        hint = did_you_mean(name, AGENTS)
+    if name not in BOTS:
+        hint = did_you_mean(name, BOTS)
         raise TabulaError(f"unknown agent {excerpt(text)}; the agents are "
                           + ", ".join(AGENTS.values()) + (f" ({hint})" if hint else ""))
-    if name == "mcts":
-        if not arg:
-            return MCTSAgent()
-        it, _, depth = arg.partition(":")
-        depth = depth.strip().lower()
-        try:
-            n = int(it)
-            d = PLAYOUT_DEPTH if not depth else None if depth == "end" else int(depth)
-        except ValueError:
-            n = d = 0
-        if n < 1 or (d is not None and d < 0):
-            raise TabulaError(f"'{text}': mcts takes a number of iterations (1 or more) and "
-                              "optionally a playout depth (decisions, or 'end'), e.g. "
-                              "mcts:200, mcts:200:10 or mcts:200:end")
-        return MCTSAgent(n, d)
-    if arg:
-        raise TabulaError(f"'{text}': the {name} agent takes no argument")
-    return RandomAgent() if name == "random" else GreedyAgent()
+    return BOTS[name][1](text, arg.strip())
 
 
 def make_agents(text: str, players: int) -> list:
