@@ -1,5 +1,5 @@
 """`from tabula_rules.pettingzoo import env`: the public name of
 interpreter/adapters/pettingzoo.py (docs/ecosystem.md)."""
 
-from .adapters.pettingzoo import *  # noqa: F401,F403
+from .adapters.pettingzoo import *  # noqa: F403
 from .adapters.pettingzoo import __all__  # noqa: F401

@@ -305,8 +305,8 @@ class Recorded:
     claims (game_of), and the spec's game, to find the legal alternatives of a decision."""
 
     def __init__(self, spec: Path, seed: int, agents: list, path: Path):
-        from tabula_rules.tools.gamelog import read_log
         from tabula_rules.spec import load_spec
+        from tabula_rules.tools.gamelog import read_log
         argv = ["run", str(spec), "--seed", str(seed), "--log", str(path)] + agents
         code, output = run_command(argv)
         if code != 0:
@@ -325,8 +325,8 @@ class Recorded:
     def alternatives(self, k: int) -> list:
         """[(tuple as JSON, action string)] of every legal action at decision k (1-based)
         but the logged one, in the recorded game."""
-        from tabula_rules.tools.replay import replay
         from tabula_rules.runtime.values import encode
+        from tabula_rules.tools.replay import replay
         st, stop = replay(self.log, self.engine, upto=k - 1)
         if stop is not None or st.pending is None:
             return []

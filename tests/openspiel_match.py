@@ -19,10 +19,10 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from open_spiel.python.algorithms import mcts  # noqa: E402
+from open_spiel.python.algorithms import mcts
 
-from tabula_rules.bots.agents import make_agent  # noqa: E402
-from tabula_rules.adapters.openspiel import load, play_game  # noqa: E402
+from tabula_rules.adapters.openspiel import load, play_game
+from tabula_rules.bots.agents import make_agent
 
 BOT = "openspiel-mcts"
 

@@ -6,6 +6,7 @@ domains for every player count and option choice."""
 import json
 
 import pytest
+
 from action_layouts import FIXTURE, layouts
 
 EXPECTED = json.loads(FIXTURE.read_text())

@@ -7,9 +7,18 @@ import random
 import pytest
 
 from tabula_rules import CHANCE, TabulaError, load_game
+from tabula_rules.bots.agents import (
+    GreedyAgent,
+    MCTSAgent,
+    RandomAgent,
+    View,
+    determinize,
+    hidden_slots,
+    make_agent,
+    make_agents,
+    play_game,
+)
 from tabula_rules.tools.simulate import run_batch
-from tabula_rules.bots.agents import (GreedyAgent, MCTSAgent, RandomAgent, View, determinize,
-                                hidden_slots, make_agent, make_agents, play_game)
 
 from conftest import ROOT
 

@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
+from tabula_rules.spec import resolve_spec_path
 from tabula_rules.tools import bench, benchconfig
 from tabula_rules.tools.cli import main
-from tabula_rules.spec import resolve_spec_path
 
 from conftest import EXAMPLES, ROOT, SPEC_FILES
 

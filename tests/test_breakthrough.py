@@ -13,8 +13,15 @@ import pytest
 from tabula_rules import load_game
 
 from conftest import ROOT
-from openspiel_util import (GAMES, assert_mutation_caught, check_end, check_step, mutant,
-                            play_in_lockstep, play_moves_in_lockstep)
+from openspiel_util import (
+    GAMES,
+    assert_mutation_caught,
+    check_end,
+    check_step,
+    mutant,
+    play_in_lockstep,
+    play_moves_in_lockstep,
+)
 
 SPEC = ROOT / "examples" / "breakthrough" / "breakthrough.yaml"
 

@@ -163,6 +163,7 @@ def test_compile_of_a_bad_spec_is_located(capsys, tmp_path):
 def commands():
     """{name: parser} of every `tabula` command, as registered (others' commands too)."""
     import argparse
+
     from tabula_rules.tools.cli import parser
     sub = next(a for a in parser()._actions if isinstance(a, argparse._SubParsersAction))
     return dict(sub.choices)
@@ -181,6 +182,7 @@ def test_version_is_the_package_metadata(capsys):
 
 def test_every_option_of_every_command_has_help_and_its_default():
     import argparse
+
     from tabula_rules.tools.cmdutil import HelpFormatter
     found = commands()
     assert {"list", "validate", "run", "replay", "test", "bench", "simulate", "diff",
@@ -337,6 +339,7 @@ def test_an_unknown_name_is_an_error_with_a_hint(capsys, tmp_path, monkeypatch, 
 
 def test_scenarios_by_name(capsys, tmp_path, monkeypatch):
     import yaml
+
     from tabula_rules.lang import catalog
     from tabula_rules.tools.scenario import find_scenario_files
     files = find_scenario_files([MEDANG])
@@ -472,7 +475,8 @@ def test_no_module_imports_the_command_line():
         for node in ast.walk(ast.parse(path.read_text(), str(path))):
             if isinstance(node, ast.ImportFrom):
                 names = [a.name for a in node.names]
-                if (node.level and node.module == "cli") or node.module == "tabula_rules.tools.cli" \
+                if (node.level and node.module == "cli") \
+                        or node.module == "tabula_rules.tools.cli" \
                         or (node.level and node.module is None and "cli" in names) \
                         or (node.module == "tabula_rules" and "cli" in names):
                     offenders.append(f"{path.name}:{node.lineno}")

@@ -13,10 +13,11 @@ import tokenize
 
 import pytest
 
-from helpers import GENERATED
 from tabula_rules import load_game
 from tabula_rules.compiler.codegen import comment
 from tabula_rules.errors import RuleError
+
+from helpers import GENERATED
 
 # strings of every shape Python code could hide in: quotes, newlines, line separators
 STRINGS = ["'); import os; os.system('touch {mark}') #",
@@ -126,7 +127,7 @@ scoring:
   points:
     total:
       value: "player.v0 + K0['pass']"
-"""
+"""  # noqa: E501  spec text, kept as written
 
 
 def test_spec_text_never_becomes_code(tmp_path):

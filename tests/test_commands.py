@@ -8,8 +8,10 @@ import ast
 import re
 
 import pytest
-from conftest import ROOT
+
 from tabula_rules.tools import cli, cmdutil, simulate
+
+from conftest import ROOT
 
 TOOLS = ROOT / "interpreter" / "tools"
 COMMANDS = {c.name: c for c in cli.commands()}

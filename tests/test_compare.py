@@ -8,11 +8,10 @@ import statistics
 import pytest
 
 from tabula_rules import TabulaError
-from tabula_rules.tools.cli import main
-from tabula_rules.tools.compare import (Comparison, compare_records, holm, paired, t975,
-                                        verdict)
-from tabula_rules.tools.simulate import compare_variants
 from tabula_rules.spec import Spec
+from tabula_rules.tools.cli import main
+from tabula_rules.tools.compare import Comparison, compare_records, holm, paired, t975, verdict
+from tabula_rules.tools.simulate import compare_variants
 
 from conftest import EMPTY, ROOT
 

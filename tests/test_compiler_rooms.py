@@ -5,6 +5,7 @@ import ast
 from pathlib import Path
 
 import pytest
+
 import tabula_rules
 from tabula_rules.compiler import common, driver
 from tabula_rules.errors import SpecError

@@ -9,8 +9,13 @@ import pytest
 from tabula_rules import load_game
 
 from conftest import ROOT
-from openspiel_util import (GAMES, assert_mutation_caught, mutant, play_in_lockstep,
-                            play_moves_in_lockstep)
+from openspiel_util import (
+    GAMES,
+    assert_mutation_caught,
+    mutant,
+    play_in_lockstep,
+    play_moves_in_lockstep,
+)
 
 SPEC = ROOT / "examples" / "connect_four" / "connect_four.yaml"
 

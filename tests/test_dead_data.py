@@ -5,9 +5,9 @@ from pathlib import Path
 
 import pytest
 
-from tabula_rules.tools.cli import main
 from tabula_rules.compiler import deadcode
 from tabula_rules.spec import Spec, load_spec
+from tabula_rules.tools.cli import main
 
 
 def dead_data(spec) -> list:

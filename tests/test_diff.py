@@ -2,9 +2,9 @@
 
 import json
 
+from tabula_rules.spec import Spec
 from tabula_rules.tools.cli import main
 from tabula_rules.tools.diff import diff_specs
-from tabula_rules.spec import Spec
 
 from conftest import ROOT
 
@@ -63,14 +63,16 @@ def test_cli_text_and_json(capsys):
 
 def test_medina_against_its_brettspielwelt_variant():
     """Every change the BSW text makes, and nothing else (ANALYSIS.md section 6)."""
-    d = diff_specs(Spec(ROOT / "specs" / "medina"), Spec(ROOT / "specs" / "medina" / "bsw-dm2003.yaml"))
+    d = diff_specs(Spec(ROOT / "specs" / "medina"),
+                   Spec(ROOT / "specs" / "medina" / "bsw-dm2003.yaml"))
     assert sorted(c["id"] for c in d["changed"]) == [
         "data.palace_tile_points", "data.single_first_turns", "enums.colour",
         "functions.ring", "game.id", "game.name", "game.source",
         "rules.claimed", "rules.place_one", "rules.stable_placed", "rules.take_turn",
         "rules.wall_placed", "steps.setup.start_player", "steps.setup.tiles"]
-    assert sorted(a["id"] for a in d["added"]) == ["functions.founds_palace", "functions.last_roofs", "functions.roof_fits", "functions.screen_allowed",
-                                                    "variables.roofs_this_turn"]
+    assert sorted(a["id"] for a in d["added"]) == [
+        "functions.founds_palace", "functions.last_roofs", "functions.roof_fits",
+        "functions.screen_allowed", "variables.roofs_this_turn"]
     assert sorted(r["id"] for r in d["removed"]) == [
         "components.tea_tile", "components.well", "data.tea_for_claim", "data.well_bonus",
         "functions.well_points", "points.well", "steps.setup.start_merchant",

@@ -11,10 +11,11 @@ import random
 
 import pytest
 
-from conftest import ROOT
 from tabula_rules import load_game
 from tabula_rules.runtime.engine import State
 from tabula_rules.runtime.frames import Frame
+
+from conftest import ROOT
 
 PACKAGE = ROOT / "interpreter"
 KUHN = ROOT / "examples" / "kuhn_poker"
@@ -144,7 +145,7 @@ def test_resample_from_infostate_keeps_the_seats_view_and_plays_on(spec, players
     rng = random.Random(3)
     sampler = pyspiel.UniformProbabilitySampler(0.0, 1.0)
     checked = 0
-    for seed in range(4):
+    for _game in range(4):
         st = game.new_initial_state()
         while not st.is_terminal():
             if not st.is_chance_node():

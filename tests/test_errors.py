@@ -21,11 +21,23 @@ from pathlib import Path
 
 import pytest
 
-from helpers import (BASE, assert_refused, at, check, edit, located, pairs, position, raised,
-                     validate_error, write)
 from tabula_rules.errors import Pos, RuleError, SpecError
 from tabula_rules.lang import loader
 from tabula_rules.spec import Spec, load_game
+
+from helpers import (
+    BASE,
+    assert_refused,
+    at,
+    check,
+    edit,
+    located,
+    pairs,
+    position,
+    raised,
+    validate_error,
+    write,
+)
 
 # BASE's function `reds`: the line cases rewrite as a multi-line or block scalar
 REDS = "    value: count(t for t in p.hand where t.colour == red)\n"
@@ -79,7 +91,8 @@ def test_yaml_error(tmp_path, edits, where, message, hint, first):
 def test_a_quote_inside_a_block_scalar_is_text(tmp_path):
     """A " in the text of a > block is a character: an error further down is reported
     where it is, not at that quote."""
-    text = edit(BASE, ("  name: Mini\n", '  name: Mini\n  description: >-\n    "the Mini game,\n    as they say\n'),
+    text = edit(BASE, ("  name: Mini\n",
+                       '  name: Mini\n  description: >-\n    "the Mini game,\n    as they say\n'),
                 ("players: {min: 2, max: 3}", "players: {min: 2, max: 3}\n  source: a: b"))
     path, err = validate_error(tmp_path, text)
     assert err.pos.line == at(text, "source: a: b")[0], str(err)

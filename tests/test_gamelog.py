@@ -12,8 +12,8 @@ import pytest
 
 from tabula_rules import CHANCE, TabulaError, load_game, load_spec
 from tabula_rules.bots.agents import make_agents, play_game
-from tabula_rules.tools.cli import bot_rng, main
 from tabula_rules.runtime.engine import State
+from tabula_rules.tools.cli import bot_rng, main
 from tabula_rules.tools.gamelog import GameLog, player_views, read_log
 
 from conftest import EXAMPLES, ROOT, SPEC_FILES

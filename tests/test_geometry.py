@@ -3,8 +3,16 @@ direct reimplementation of the compiler's neighbour loop."""
 
 import pytest
 
-from tabula_rules.runtime.geometry import (DIAGONAL, GRID_DIRECTIONS, HEX_DIRECTIONS, MAX_CELLS,
-                                  OPPOSITE, ORTHOGONAL, Geometry, geometry)
+from tabula_rules.runtime.geometry import (
+    DIAGONAL,
+    GRID_DIRECTIONS,
+    HEX_DIRECTIONS,
+    MAX_CELLS,
+    OPPOSITE,
+    ORTHOGONAL,
+    Geometry,
+    geometry,
+)
 
 SHAPES = [(1, 1), (1, 5), (5, 1), (2, 2), (3, 3), (4, 3), (3, 4), (7, 5)]
 

@@ -23,8 +23,15 @@ import pytest
 from tabula_rules import load_game
 
 from conftest import ROOT
-from openspiel_util import (GAMES, Partitions, assert_leak_caught, assert_mutation_caught,
-                            mutant, play_in_lockstep, play_moves_in_lockstep)
+from openspiel_util import (
+    GAMES,
+    Partitions,
+    assert_leak_caught,
+    assert_mutation_caught,
+    mutant,
+    play_in_lockstep,
+    play_moves_in_lockstep,
+)
 
 SPEC = ROOT / "examples" / "goofspiel" / "goofspiel.yaml"
 ALL = {(1, -1), (-1, 1), (0, 0)}

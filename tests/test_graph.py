@@ -10,13 +10,18 @@ import textwrap
 
 import pytest
 
-from tabula_rules.tools.diff import diff_specs, format_diff
 from tabula_rules.errors import SpecError
+from tabula_rules.spec import Spec
 from tabula_rules.tools import cli
-from tabula_rules.tools.diff import diff_graphs, format_graph_diff, graph_diff_json
+from tabula_rules.tools.diff import (
+    diff_graphs,
+    diff_specs,
+    format_diff,
+    format_graph_diff,
+    graph_diff_json,
+)
 from tabula_rules.tools.graph import graph_data, mermaid_text, render
 from tabula_rules.tools.graphview import natural
-from tabula_rules.spec import Spec
 
 from conftest import EXAMPLES, ROOT, SPEC_FILES
 
@@ -266,7 +271,7 @@ def test_decisions_say_who_asks_and_who_decides():
     assert "decision: player p\\nasked by setup.discard" in dot
 
 
-# ---- DOT and Mermaid syntax -------------------------------------------------------------------------
+# ---- DOT and Mermaid syntax ----------------------------------------------------------------------
 
 NASTY = HEAD + """\
 play:
@@ -434,7 +439,7 @@ def test_registered_in_the_tabula_command(capsys):
     assert main(["graph", "nowhere"]) == 1
 
 
-# ---- the graphs compared ----------------------------------------------------------------------------
+# ---- the graphs compared -------------------------------------------------------------------------
 
 PAIR_A = HEAD + """\
 setup:
@@ -457,7 +462,8 @@ rules:
     do: [move top(deck) to out]
 """
 PAIR_B = (PAIR_A.replace('"Old words"', '"New words"')
-          .replace('id: s.gone\n    source: flow.txt "Gone"', 'id: s.new\n    source: flow.txt "New"')
+          .replace('id: s.gone\n    source: flow.txt "Gone"',
+                   'id: s.new\n    source: flow.txt "New"')
           .replace("      - call r\n  - call r", "      - shuffle deck\n  - call r"))
 
 
@@ -564,7 +570,7 @@ def test_diff_of_a_spec_that_does_not_compile_still_compares_rules(tmp_path):
     assert "action graph: not compared" in format_diff(d)
 
 
-# ---- the documentation ------------------------------------------------------------------------------
+# ---- the documentation ---------------------------------------------------------------------------
 
 def test_docs_show_what_the_command_prints():
     doc = (ROOT / "docs" / "graph.md").read_text()

@@ -8,10 +8,23 @@ from __future__ import annotations
 
 import pytest
 
-from helpers import (BASE, SCORE, assert_refused, at, check, edit, located, pairs, position,
-                     raised, validate_error, write)
 from tabula_rules.errors import RuleError
 from tabula_rules.spec import load_game
+
+from helpers import (
+    BASE,
+    SCORE,
+    assert_refused,
+    at,
+    check,
+    edit,
+    located,
+    pairs,
+    position,
+    raised,
+    validate_error,
+    write,
+)
 
 
 def scored(value: str) -> str:

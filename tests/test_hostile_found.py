@@ -6,11 +6,12 @@ import sys
 
 import pytest
 
-from conftest import ROOT
-from tabula_rules.tools.cli import main
 from tabula_rules.errors import TabulaError
-from tabula_rules.tools.gamelog import header_digest
 from tabula_rules.spec import load_spec
+from tabula_rules.tools.cli import main
+from tabula_rules.tools.gamelog import header_digest
+
+from conftest import ROOT
 
 TINY = str(ROOT / "examples" / "tiny")
 

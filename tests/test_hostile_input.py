@@ -8,12 +8,24 @@ import os
 
 import pytest
 
-from helpers import (BASE, EXPECTED, SCORE, SECRET, alias_bomb, at, check, edit, raised,
-                     validate_error, write)
 from tabula_rules.errors import MAX_INPUT_BYTES, read_input
 from tabula_rules.lang import loader, parser
 from tabula_rules.spec import Spec, load_game
 from tabula_rules.tools.scenario import run_file
+
+from helpers import (
+    BASE,
+    EXPECTED,
+    SCORE,
+    SECRET,
+    alias_bomb,
+    at,
+    check,
+    edit,
+    raised,
+    validate_error,
+    write,
+)
 
 
 def with_score(expr: str) -> str:
@@ -139,6 +151,7 @@ def test_a_table_variable_mixing_key_types_serialises_and_names_its_entries(tmp_
     """A variable whose value is a mapping with keys of three types: the state's JSON text
     is made and read back, and each entry is named in the spec's words (none, not None)."""
     import json
+
     from tabula_rules.runtime.engine import State
     text = edit(BASE, ("  rounds: {value: 0}\n",
                        "  rounds: {value: 0}\n  mixed: {value: {1: a, x: b, null: c}}\n"))
@@ -167,7 +180,8 @@ def test_true_and_1_as_keys_are_a_located_duplicate(tmp_path):
 
 # ---- 13. control characters are reported where they are ---------------------------------------
 
-@pytest.mark.parametrize("char, name", [("\0", "NUL"), ("\f", "form feed"), ("\x0b", "vertical tab"),
+@pytest.mark.parametrize("char, name", [("\0", "NUL"), ("\f", "form feed"),
+                                        ("\x0b", "vertical tab"),
                                         ("\x1b", "escape"), ("\x7f", "delete"),
                                         ("\x01", "U+0001"), ("\uffff", "U+FFFF")])
 def test_a_control_character_is_reported_at_its_line_and_column(tmp_path, char, name):
@@ -341,9 +355,9 @@ def test_a_game_log_or_record_file_that_is_not_a_regular_file_is_refused(tmp_pat
     after reading the bound."""
     import os
 
+    from tabula_rules.errors import TabulaError
     from tabula_rules.tools import gamelog, simulate
     from tabula_rules.tools.cli import main
-    from tabula_rules.errors import TabulaError
     fifo = tmp_path / "log.jsonl"
     os.mkfifo(fifo)
     for path in (str(fifo), "/dev/zero"):

@@ -8,10 +8,11 @@ import os
 
 import pytest
 
-from conftest import ROOT
-from helpers import EXPECTED, alias_bomb
 from tabula_rules.tools.cli import main
 from tabula_rules.tools.gamelog import header_digest
+
+from conftest import ROOT
+from helpers import EXPECTED, alias_bomb
 
 TTT = str(ROOT / "examples" / "tic_tac_toe")
 MEDANG = str(ROOT / "specs" / "medang")
@@ -240,9 +241,9 @@ def test_an_output_error_no_command_wraps_is_still_exit_1(capsys, monkeypatch):
 
 
 def test_counts_must_be_positive(capsys):
-    from tabula_rules.tools import bench
     from tabula_rules.errors import TabulaError
     from tabula_rules.spec import load_spec
+    from tabula_rules.tools import bench
     for games in ("0", "-3"):
         with pytest.raises(SystemExit) as e:
             main(["bench", TTT, "--games", games])

@@ -15,8 +15,16 @@ import pytest
 from tabula_rules import load_game
 
 from conftest import ROOT
-from openspiel_util import (GAMES, Partitions, assert_leak_caught, assert_mutation_caught,
-                            mutant, play_in_lockstep, play_moves_in_lockstep, walk_in_lockstep)
+from openspiel_util import (
+    GAMES,
+    Partitions,
+    assert_leak_caught,
+    assert_mutation_caught,
+    mutant,
+    play_in_lockstep,
+    play_moves_in_lockstep,
+    walk_in_lockstep,
+)
 
 SPEC = ROOT / "examples" / "kuhn_poker" / "kuhn_poker.yaml"
 

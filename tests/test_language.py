@@ -292,7 +292,8 @@ def test_while_bound_is_a_located_error(tmp_path):
 def test_runaway_game_hits_the_step_bound(tmp_path):
     path = tmp_path / "r.yaml"
     path.write_text(BASE.replace("players: {min: 2, max: 3}}",
-                                 "players: {min: 2, max: 3}, max_steps: 1000}") + textwrap.dedent("""
+                                 "players: {min: 2, max: 3}, max_steps: 1000}")
+                    + textwrap.dedent("""
         play:
           - turns: {first: 0}
             do:
@@ -342,7 +343,7 @@ def test_functions_aggregates_tally_leaders(tmp_path):
           - if: leaders(tally(c.colour for c in out)) == [blue]
             then:
               - total += 1000000
-    """).new_state()
+    """).new_state()  # noqa: E501  spec text, kept as written
     # out = blue3 blue2 blue1 red3 -> 1 red, sum 9, no card > 5 -> default 7
     assert st.gv[0] == 1_000_000 + 1000 + 90 + 7
 
@@ -597,7 +598,8 @@ def test_ambiguous_action_strings_are_refused(tmp_path):
     assert "names 6 different actions" in str(info.value)
 
 
-GRID = BASE.replace("""  hand: {kind: set, per_player: true, visibility: owner}""", """  hand: {kind: set, per_player: true, visibility: owner}
+GRID = BASE.replace("""  hand: {kind: set, per_player: true, visibility: owner}""",
+                    """  hand: {kind: set, per_player: true, visibility: owner}
   land: {kind: grid, width: 4, height: 3, visibility: public}""")
 
 
@@ -621,7 +623,7 @@ def test_grid_cells_coordinates_and_neighbours(tmp_path):
           - if: cell(top(land[0, 0])) == land[0, 0] and right(top(land[0, 0])) == none
             then:
               - total += 100000
-    """).new_state()
+    """).new_state()  # noqa: E501  spec text, kept as written
     assert st.gv[0] == 100000 + 1000 + 120 + 1
     assert st.pv[0][0] == 3 * 100 + 5 * 10 + 2
     assert st.pv[1][0] == 3 * 10 + 5
@@ -707,7 +709,7 @@ def test_table_variables_and_ranks(tmp_path):
               - pool[red] -= 1
           - total = sum(values(current.stock)) * 100 + pool[red] * 10 + rank(1, [3, 1, 3, 0]) + dense_rank(1, [3, 1, 3, 0])
           - next_player(current).vp = current.stock[blue]
-    """))
+    """))  # noqa: E501  spec text, kept as written
     st = Spec(path).game(2).new_state()
     # player 0: red 3, blue 2 -> 5; pool red 3; rank 3, dense rank 2
     assert st.gv[st.prog.gvar_names.index("total")] == 500 + 30 + 3 + 2
@@ -865,7 +867,7 @@ def test_a_function_may_name_its_values(tmp_path):
               - move top(deck, 3) to p.hand
         play:
           - total = spread(current)
-    """)
+    """)  # noqa: E501  spec text, kept as written
     st = game.new_state(seed=2)
     ns = [int(n[-1]) for n in names(st, "hand", 0)]
     assert st.gv[0] == max(ns) - min(ns)

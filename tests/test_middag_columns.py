@@ -68,7 +68,7 @@ ONE = """\
       variables:
         taro: {{0: {taro}}}
         prey[mikado_pheasant]: {{0: {prey}}}
-"""
+"""  # noqa: E501  spec text, kept as written
 
 
 def scenarios(tmp_path):

@@ -12,14 +12,14 @@ import pytest
 
 pyspiel = pytest.importorskip("pyspiel")
 
+from tabula_rules import IllegalAction, TabulaError, load_game, load_spec  # noqa: E402
+from tabula_rules.adapters.actionspace import ActionSpace  # noqa: E402
+from tabula_rules.adapters.openspiel import load, play_game, wrap  # noqa: E402
+from tabula_rules.bots.agents import make_agent  # noqa: E402
+
 from conftest import EXAMPLES, ROOT, SPEC_FILES  # noqa: E402
 from helpers import DUEL  # noqa: E402
 from openspiel_util import Partitions  # noqa: E402
-
-from tabula_rules import IllegalAction, TabulaError, load_game, load_spec  # noqa: E402
-from tabula_rules.adapters.actionspace import ActionSpace  # noqa: E402
-from tabula_rules.bots.agents import make_agent  # noqa: E402
-from tabula_rules.adapters.openspiel import load, play_game, wrap  # noqa: E402
 
 ALL = [*SPEC_FILES, *EXAMPLES]
 KUHN = ROOT / "examples" / "kuhn_poker"
@@ -307,7 +307,7 @@ def test_cfr_on_kuhn_poker_matches_openspiel():
     """OpenSpiel's CFR on the adapted Kuhn poker: its exploitability falls, equals the
     one CFR reaches on pyspiel's own kuhn_poker iteration for iteration, and the average
     policy's value for player 0 is close to the game's value, -1/18."""
-    from open_spiel.python.algorithms import cfr, exploitability, expected_game_score
+    from open_spiel.python.algorithms import cfr, expected_game_score, exploitability
     ours = load(KUHN, utility="zero_sum")
     theirs = pyspiel.load_game("kuhn_poker")
     mine, ref = cfr.CFRSolver(ours), cfr.CFRSolver(theirs)

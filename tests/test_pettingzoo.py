@@ -8,13 +8,13 @@ import pytest
 
 pytest.importorskip("pettingzoo")
 
-from pettingzoo.test import api_test, seed_test  # noqa: E402
+from pettingzoo.test import api_test, seed_test
 
-from conftest import EXAMPLES, ROOT, SPEC_FILES  # noqa: E402
+from tabula_rules import IllegalAction, TabulaError
+from tabula_rules.adapters.actionspace import ActionSpace
+from tabula_rules.adapters.pettingzoo import env
 
-from tabula_rules import IllegalAction, TabulaError  # noqa: E402
-from tabula_rules.adapters.actionspace import ActionSpace  # noqa: E402
-from tabula_rules.adapters.pettingzoo import env  # noqa: E402
+from conftest import EXAMPLES, ROOT, SPEC_FILES
 
 ALL = [*SPEC_FILES, *EXAMPLES]
 KUHN = ROOT / "examples" / "kuhn_poker"

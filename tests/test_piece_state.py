@@ -8,10 +8,10 @@ import textwrap
 import pytest
 
 from tabula_rules import RuleError, SpecError, TabulaError
-from tabula_rules.tools.cli import main
 from tabula_rules.runtime.engine import State
-from tabula_rules.tools.scenario import run_file
 from tabula_rules.spec import Spec
+from tabula_rules.tools.cli import main
+from tabula_rules.tools.scenario import run_file
 
 # three discs (black until turned) and a stone whose strength is fixed; the discs' name
 # shows their colour, not their strength

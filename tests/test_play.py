@@ -17,9 +17,9 @@ from types import SimpleNamespace
 
 import pytest
 
+from tabula_rules.spec import load_spec
 from tabula_rules.tools.cli import main
 from tabula_rules.tools.play import Session, parse_seats
-from tabula_rules.spec import load_spec
 from tabula_rules.tools.textview import Drawer, abbreviate, grouped, known_scores
 
 from conftest import ROOT

@@ -27,7 +27,7 @@ def configs():
             for n in range(lo, hi + 1):
                 try:
                     spec.options(opts, n)
-                except Exception:   # an option that is not for this player count
+                except Exception:  # noqa: BLE001  an option that is not for this player count
                     continue
                 yield pytest.param(path, n, opts, id=f"{path.stem}-{n}p-" +
                                    "-".join(f"{v}" for v in opts.values()))

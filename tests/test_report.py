@@ -14,8 +14,12 @@ import pytest
 
 from tabula_rules import TabulaError
 from tabula_rules.tools.compare import Comparison, Metric, compare_records
-from tabula_rules.tools.report import (render_comparison_report, render_report,
-                                write_comparison_report, write_report)
+from tabula_rules.tools.report import (
+    render_comparison_report,
+    render_report,
+    write_comparison_report,
+    write_report,
+)
 from tabula_rules.tools.simulate import compare_variants, run_batch
 from tabula_rules.tools.stats import summarize
 
@@ -390,8 +394,8 @@ def test_word_diff_marks_the_changed_words():
 
 def test_the_rule_diff_of_diff_specs(tmp_path):
     # the dict of diff_specs is shown as `tabula diff` prints it
-    from tabula_rules.tools.diff import diff_specs, format_diff
     from tabula_rules.spec import load_spec
+    from tabula_rules.tools.diff import diff_specs, format_diff
     d = diff_specs(load_spec(MEDANG), load_spec(PRAMBANAN))
     recs = [record(i, 2, [3, 1 + i], [0]) for i in range(3)]
     c = comparison(recs, recs)
@@ -578,6 +582,7 @@ def check_in_browser(page: str, name: str, folder) -> list:
     (the measurements are written at the end of the page, below the screenshot's fold
     on a long page)."""
     import json
+
     from PIL import Image
     exe = browser()
     path = folder / f"{name}.html"
@@ -608,8 +613,8 @@ def test_the_pages_fit_a_browser_window(medang, medang_pair, tmp_path):
     its Prambanan variant), and a page of long unbroken strings, at 1280 and 800 px in
     headless Chromium: no horizontal scroll, no element outside the page, no text wider
     than its box; a screenshot of each (left in the test's folder)."""
-    from tabula_rules.tools.diff import diff_specs
     from tabula_rules.spec import load_spec
+    from tabula_rules.tools.diff import diff_specs
     c = medang_pair[0]
     d = diff_specs(load_spec(MEDANG), load_spec(PRAMBANAN))
     long = "x" * 300

@@ -6,8 +6,8 @@ import json
 import pytest
 
 from tabula_rules import SpecError
-from tabula_rules.tools.cli import main
 from tabula_rules.spec import Spec
+from tabula_rules.tools.cli import main
 
 SPEC = """\
 game: {id: tiny, name: Tiny, source: t.txt, players: {min: 2, max: 2}}

@@ -39,7 +39,7 @@ FOLDERS = sorted(p.parent for p in (ROOT / "specs").glob("*/RULINGS.md"))
 TOP_KINDS = ("data", "functions", "rules", "options", "variables", "zones", "components",
              "enums")
 KINDS = TOP_KINDS + ("steps", "points", "tiebreak")
-QUALIFIED = re.compile(r"(%s)\.([A-Za-z_]\w*(?:\.\w+)*)" % "|".join(KINDS))
+QUALIFIED = re.compile(rf"({'|'.join(KINDS)})\.([A-Za-z_]\w*(?:\.\w+)*)")
 DOTTED_ID = re.compile(r"[a-z_][a-z0-9_]*(?:\.[a-z0-9_]+)+")
 FILE_NAME = re.compile(r".*\.(ya?ml|md|txt|py|json)$")
 
@@ -96,7 +96,7 @@ def spec_names(folder: Path) -> dict:
             scoring = part.get("scoring") or {}
             names["points"] |= set(scoring.get("points") or {})
             names["points"] |= set(part.get("points") or {})
-            for t in (scoring.get("tiebreak") or []) + list((part.get("tiebreak") or {})):
+            for t in (scoring.get("tiebreak") or []) + list(part.get("tiebreak") or {}):
                 names["tiebreak"].add(t["id"] if isinstance(t, dict) else t)
             names["steps"] |= set(part.get("steps") or {})
         for key in ("setup", "play", "rules"):

@@ -43,7 +43,7 @@ scoring:
   points:
     largest:
       value: max(size(group(c from k where size(c) > 0 and top(c).colour == mine(player))) for k in cells(board), 0)
-"""
+"""  # noqa: E501  spec text, kept as written
 
 ROWS = """\
       - X X . . .

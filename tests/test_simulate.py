@@ -9,11 +9,11 @@ import pickle
 import pytest
 
 from tabula_rules import TabulaError, load_spec
-from tabula_rules.tools import simulate
 from tabula_rules.bots.agents import make_agent
+from tabula_rules.spec import Spec
+from tabula_rules.tools import simulate
 from tabula_rules.tools.simulate import game_seed, read_records, run_batch
 from tabula_rules.tools.stats import holm, percentile, summarize, t975, t_p_value, wilson
-from tabula_rules.spec import Spec
 
 from conftest import ROOT
 
@@ -327,8 +327,8 @@ def test_points_by_scoring_rule_and_seat():
 
 def test_records_name_the_first_player_and_every_decision_by_its_rule():
     from tabula_rules.bots.agents import play_game
-    from tabula_rules.tools.simulate import play_record
     from tabula_rules.spec import load_spec
+    from tabula_rules.tools.simulate import play_record
     game = load_spec(MEDANG).game(3)
     for i in range(12):
         rec = play_record(game, i, 3, ["random"] * 3)

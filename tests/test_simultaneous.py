@@ -13,8 +13,8 @@ import pytest
 
 from tabula_rules import SpecError
 from tabula_rules.bots.agents import RandomAgent, determinize, play_game
-from tabula_rules.runtime.engine import State
 from tabula_rules.errors import IllegalAction, RuleError, TabulaError
+from tabula_rules.runtime.engine import State
 from tabula_rules.spec import Spec
 
 # Two players each hold the cards 1, 2 and 3, and bid one at once, face down; the higher
@@ -74,7 +74,7 @@ play:
 scoring:
   points:
     total: {value: player.points}
-"""
+"""  # noqa: E501  spec text, kept as written
 
 
 def game(tmp_path, text=BID, players=2, recall=True):

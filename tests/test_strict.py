@@ -6,10 +6,10 @@ import json
 
 import pytest
 
-from tabula_rules.tools.cli import main
 from tabula_rules.errors import RuleError
-from tabula_rules.tools.scenario import run_file
 from tabula_rules.spec import Spec
+from tabula_rules.tools.cli import main
+from tabula_rules.tools.scenario import run_file
 
 from conftest import EMPTY as EMPTY_CHOICES
 
@@ -157,7 +157,8 @@ def test_scenario_expects_the_strict_error(empty):
 def test_the_shipped_scenarios_pass_strict():
     """Every skip the shipped specs mean is said with else: (Medang's two were found by
     strict play: an empty hand, an empty market and pile)."""
-    from conftest import ROOT
     from tabula_rules.tools.cli import main
+
+    from conftest import ROOT
     for folder in ("medang", "medina", "middag"):
         assert main(["test", "--strict", str(ROOT / "specs" / folder)]) == 0, folder

@@ -12,10 +12,11 @@ import threading
 
 import pytest
 
-from conftest import ROOT
 from tabula_rules import RuleError, load_game
 from tabula_rules.bots.agents import make_agents, play_game
 from tabula_rules.spec import Spec
+
+from conftest import ROOT
 
 
 def _in_threads(*jobs) -> list:
@@ -28,7 +29,7 @@ def _in_threads(*jobs) -> list:
         start.wait()
         try:
             results[i] = job()
-        except Exception as exc:             # returned, to be compared
+        except Exception as exc:  # noqa: BLE001  returned, to be compared
             results[i] = exc
     threads = [threading.Thread(target=run, args=(i, job)) for i, job in enumerate(jobs)]
     old = sys.getswitchinterval()

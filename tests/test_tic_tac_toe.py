@@ -32,5 +32,5 @@ def test_a_broken_rule_is_caught(theirs, tmp_path):
             three_in_a_row:
               params: [p]
               value: any(all(holds(k, p) for k in line) for line in lines where line[0] + 4 != line[1])
-        """)
+        """)  # noqa: E501  spec text, kept as written
     assert_mutation_caught(broken, theirs, range(GAMES))

@@ -8,14 +8,14 @@ import pytest
 
 from tabula_rules import RuleError, SpecError
 from tabula_rules.bots.agents import determinize
-from tabula_rules.tools.cli import main
 from tabula_rules.runtime.engine import State
+from tabula_rules.runtime.values import decode, encode
+from tabula_rules.spec import Spec
+from tabula_rules.tools.cli import main
 from tabula_rules.tools.gamelog import read_log
 from tabula_rules.tools.replay import check_full
 from tabula_rules.tools.scenario import run_file
 from tabula_rules.tools.simulate import run_batch
-from tabula_rules.spec import Spec
-from tabula_rules.runtime.values import decode, encode
 
 BASE = """\
 game: {id: v, name: V, source: none, players: {min: 2, max: 3}}

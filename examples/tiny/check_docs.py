@@ -141,7 +141,7 @@ def merge_into_tiny(frag) -> dict:
         doc["rules"]["doc_example"] = {"do": frag}
         doc["play"].append({"if": "size(deck) < 0", "then": ["call doc_example"]})
         return doc
-    own_rules = set((frag.get("rules") or {}))
+    own_rules = set(frag.get("rules") or {})
     for k, v in frag.items():
         if isinstance(v, dict) and isinstance(doc.get(k), dict) and k != "game":
             doc[k].update(v)
@@ -234,7 +234,8 @@ def main(argv):
         try:
             n, kind = check_block(body)
             ok = not wrong
-            what = "BAD: marked '# wrong' but passed" if wrong else f"{n} rule strings parsed; {kind}"
+            what = ("BAD: marked '# wrong' but passed" if wrong
+                    else f"{n} rule strings parsed; {kind}")
         except (TabulaError, yaml.YAMLError, ValueError) as exc:
             first = str(exc).splitlines()[0]
             ok = wrong

@@ -4,8 +4,8 @@ Input: a Game. Output: an Encoder whose `encode(state, player)` writes a float32
 of a size fixed by the spec, the player count and the options (`size`), made only of
 what State.observation(player) shows: a zone the player may not look into adds nothing
 but, where its visibility shows them, how many pieces it holds. numpy is imported by the
-adapters that use this (interpreter/adapters/openspiel.py, interpreter/adapters/pettingzoo.py), not here:
-`encode` fills any writable sequence of floats.
+adapters that use this (interpreter/adapters/openspiel.py, interpreter/adapters/pettingzoo.py),
+not here: `encode` fills any writable sequence of floats.
 
 The vector, in order (P players, S containers, K piece kinds = distinct piece names of
 the spec, A changeable attributes, G global and V per-player variables):

@@ -124,7 +124,7 @@ class Context:
             raise TabulaError("min_utility must be below max_utility")
 
     @classmethod
-    def get(cls, key: tuple) -> "Context":
+    def get(cls, key: tuple) -> Context:
         found = cls._cache.get(key)
         if found is None:
             found = cls._cache[key] = Context(key)

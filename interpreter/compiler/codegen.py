@@ -133,7 +133,7 @@ class Module:
             # built from the checked AST
             fail("this rule nests too deeply to be compiled", pos,
                  "split it with a function or a let")
-        exec(code, self.ns)      # generated from the checked AST only (see the docstring)
+        exec(code, self.ns)  # noqa: S102  generated from the checked AST only (see the docstring)
         self.chunks.append(text)
         return self.ns[name]
 
@@ -145,7 +145,7 @@ class Module:
         """The whole generated program, as `tabula compile` prints it: the constants
         (shown, not bound: a printed program is read, not run), then every function."""
         consts = [comment(title)] if title else []
-        for key, name in sorted(self._consts.items(), key=lambda kv: int(kv[1][1:])):
+        for _key, name in sorted(self._consts.items(), key=lambda kv: int(kv[1][1:])):
             value = self.ns[name]
             shown = repr(value) if isinstance(value, (int, str, tuple, list, dict, bool,
                                                       type(None))) else f"<{type(value).__name__}>"

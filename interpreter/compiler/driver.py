@@ -208,7 +208,7 @@ class Compiler:
                     fail(f"'{name}' is a builtin function: a function of the spec "
                          "of that name could never be called",
                          block.where_key(name), "choose another name")
-        for e, members in self.doc.get("enums", LMap()).items():
+        for members in self.doc.get("enums", LMap()).values():
             for i, m in enumerate(members):
                 if str(m) in seen and seen[str(m)][0] != "enum value":
                     self._claim(seen, str(m), "enum value", members.where(i))

@@ -348,7 +348,7 @@ class ExprCompiler:
             typ = T.NUM
         return "[" + ", ".join(s for s, _ in items) + "]", T.list_of(typ)
 
-    def generator(self, gen: ast.Generator, scope: Scope) -> "Gen":
+    def generator(self, gen: ast.Generator, scope: Scope) -> Gen:
         """A generator's parts as Python source; its variable (and lets) are Python
         locals of the comprehension or loop written from them."""
         src, styp = self.compile(gen.source, scope)

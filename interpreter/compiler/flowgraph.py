@@ -36,22 +36,22 @@ class Flow:
     through: bool = True
 
     @classmethod
-    def node(cls, name: str) -> "Flow":
+    def node(cls, name: str) -> Flow:
         return cls([name], [name], False)
 
     @classmethod
-    def either(cls, parts) -> "Flow":
+    def either(cls, parts) -> Flow:
         """One of several branches runs (if/else, match cases, a decision's options)."""
         parts = list(parts)
         return cls(_unique(e for p in parts for e in p.entries),
                    _unique(x for p in parts for x in p.exits),
                    not parts or any(p.through for p in parts))
 
-    def maybe(self) -> "Flow":
+    def maybe(self) -> Flow:
         """The same, possibly not run at all (a loop that runs no time)."""
         return Flow(list(self.entries), list(self.exits), True)
 
-    def then(self, part: "Flow", link) -> None:
+    def then(self, part: Flow, link) -> None:
         """Append `part`, run after what came before; link(a, b) for each way from
         this flow's exits into part."""
         for a in self.exits:

@@ -87,7 +87,8 @@ class Layout:
             kind = str(z["kind"])
             if "capacities" in z:
                 caps = self.const_value(z["capacities"])
-                if not isinstance(caps, list) or not all(isinstance(c, int) and c >= 0 for c in caps):
+                if not isinstance(caps, list) \
+                        or not all(isinstance(c, int) and c >= 0 for c in caps):
                     fail("capacities must be a list of numbers", z.where("capacities"))
             elif kind in BOARDS:
                 w, h = self.const_value(z.get("width", 1)), self.const_value(z.get("height", 1))
@@ -416,7 +417,7 @@ class Layout:
             parts = template_parts(str(template))
         except TemplateError as exc:
             fail(str(exc), at(exc.offset))
-        for lit, field in parts:
+        for _lit, field in parts:
             if field is not None and field not in attrs:
                 where = str(template).find("{" + field + "}")
                 fail(f"the name template refers to '{field}', which is not an "

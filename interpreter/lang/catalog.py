@@ -2,8 +2,8 @@
 
 Input: a name, as `tabula run NAME` or `extends: NAME` gives it: a shipped game's folder
 name or a shipped spec's id (a variant's id may differ from its folder's name), bare or
-after `tabula:` (`tabula:NAME`, which never means a file). Output: the spec file, and for `tabula list`
-every shipped spec with its names, title, player counts, place and what it extends.
+after `tabula:` (`tabula:NAME`, which never means a file). Output: the spec file, and for
+`tabula list` every shipped spec with its names, title, player counts, place and what it extends.
 
 The shipped games are the spec folders of `specs/` and `examples/`: inside the package
 when it is installed from a wheel (interpreter/specs, interpreter/examples: package

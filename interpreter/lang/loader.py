@@ -66,7 +66,7 @@ class LStr(str):
     segments: tuple  # ((offset in text, line, col, length), ...) sorted by offset
 
     @classmethod
-    def at(cls, text: str, pos: Pos) -> "LStr":
+    def at(cls, text: str, pos: Pos) -> LStr:
         """A string written at `pos` on one line (a piece cut out of another LStr)."""
         s = cls(text)
         s.pos, s.segments = pos, ((0, pos.line, pos.col, len(text)),)
@@ -567,7 +567,8 @@ def _schema_message(err) -> str:
     if err.validator == "required":
         return f"{where_}: {_short(err.message)}"
     if err.validator == "enum":
-        return f"{where_}: {err.instance!r} is not one of {', '.join(map(str, err.validator_value))}"
+        allowed = ", ".join(map(str, err.validator_value))
+        return f"{where_}: {err.instance!r} is not one of {allowed}"
     if err.validator == "pattern" and isinstance(err.schema, dict) \
             and "patternErrorMessage" in err.schema:
         return f"{where_}: {err.schema['patternErrorMessage']}"

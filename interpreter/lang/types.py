@@ -106,8 +106,9 @@ def describe(t) -> str:
         return "a table"
     if kind == "enumtype":
         return f"the enum {t[1]}"
-    return {"int": "a number", "num": "a number that may be a fraction", "bool": "a condition", "str": "a text", "piece": "a piece",
-            "player": "a player", "none": "none", "any": "a value"}[kind]
+    return {"int": "a number", "num": "a number that may be a fraction", "bool": "a condition",
+            "str": "a text", "piece": "a piece", "player": "a player", "none": "none",
+            "any": "a value"}[kind]
 
 
 def type_of_value(v) -> tuple:

@@ -86,7 +86,7 @@ class Pending:
             return False
         return True
 
-    def copy(self, frame) -> "Pending":
+    def copy(self, frame) -> Pending:
         new = Pending(self.decision, self.player, self.actions, frame, self.joint, self.weights)
         if self.joint is not None:
             new.chosen = self.chosen[:]
@@ -112,7 +112,7 @@ class Game:
     def id(self) -> str:
         return self.prog.spec_id
 
-    def new_state(self, seed: int = 0, start: str = "setup") -> "State":
+    def new_state(self, seed: int = 0, start: str = "setup") -> State:
         """A new game, run up to its first decision."""
         st = State(self, seed)
         root = self.prog.root_full if start == "setup" else self.prog.root_play
@@ -122,11 +122,11 @@ class Game:
             st._run()
         return st
 
-    def blank_state(self, seed: int = 0) -> "State":
+    def blank_state(self, seed: int = 0) -> State:
         """A state with every piece at home and nothing run (for scenarios)."""
         return State(self, seed)
 
-    def start_play(self, st: "State", setup: bool = False) -> None:
+    def start_play(self, st: State, setup: bool = False) -> None:
         """Run a state whose position was set by hand (a scenario's) from the start of
         play (or, with setup, from the start of setup) up to its first decision."""
         prog = self.prog
@@ -559,7 +559,7 @@ class State:
                 if not self._computed(f"the invariant '{iid}'", fn, self, [None] * size)]
 
     # ---- copies -----------------------------------------------------------------------------
-    def clone(self) -> "State":
+    def clone(self) -> State:
         new = State.__new__(State)
         new.game, new.prog = self.game, self.prog
         new.slots = [s[:] for s in self.slots]
@@ -734,7 +734,7 @@ class State:
         return json.dumps(self.to_json(), sort_keys=True, separators=(",", ":"))
 
     @classmethod
-    def from_json(cls, game: Game, d: dict) -> "State":
+    def from_json(cls, game: Game, d: dict) -> State:
         prog = game.prog
         try:
             if d.get("format") != STATE_FORMAT or d.get("spec") != prog.spec_id \

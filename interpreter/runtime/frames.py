@@ -16,9 +16,10 @@ class Frame:
     """A block being run: `ins` its instructions (block.ins, kept here for the run loop),
     `pc` the next one, `L` the list of local values (named L, as in the generated code
     that indexes it: shared by the frames of one rule), `loop` the Loop that runs the
-    block again when it ends (None: it runs once), `data` and `at` that loop's own state (a for loop: its items and the next one's
-    index; a counted loop: the rounds left; a while loop: the rounds run; a joint
-    move's reveal: the choices and the next one), `block` the Block itself. A list in
+    block again when it ends (None: it runs once), `data` and `at` that loop's own state (a
+    for loop: its items and the next one's index; a counted loop: the rounds left; a while
+    loop: the rounds run; a joint move's reveal: the choices and the next one), `block` the
+    Block itself. A list in
     `data` is never changed in place (the loop reads it), so copies share it."""
 
     # slots, not a list read by index: named, and as fast to read and write (measured:

@@ -85,4 +85,4 @@ def value_text(v) -> str:
     try:
         return str(v)
     except ValueError:
-        return "<a number of more than %d digits>" % MAX_TEXT_DIGITS
+        return f"<a number of more than {MAX_TEXT_DIGITS} digits>"

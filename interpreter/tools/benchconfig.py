@@ -1,7 +1,8 @@
 """The bench suite file (`bench.yaml`): what `tabula bench --suite` measures beyond every
 spec at every player count, and the targets it marks as met or missed.
 
-Input: the file's path (read by errors.read_input and loader.load_yaml_source), then the specs the suite found.
+Input: the file's path (read by errors.read_input and loader.load_yaml_source), then the specs
+the suite found.
 Output: a SuiteFile (games per spec, reference programs, cross-spec ratios, the parallel
 run, targets), or an error located at the entry that is wrong (exit 1, no traceback).
 """

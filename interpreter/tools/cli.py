@@ -162,8 +162,8 @@ def _play_check(spec, args) -> int:
     for (at, error), recs in groups.items():
         first = recs[0]
         print(f"{at + ': ' if at else ''}error: {error}\n  in {len(recs)} of the games "
-              f"of --play; the first: tabula run {shown_path(spec.path)} --players {first['players']} "
-              f"--seed {first['seed']} --agents random"
+              f"of --play; the first: tabula run {shown_path(spec.path)} "
+              f"--players {first['players']} --seed {first['seed']} --agents random"
               + (" --strict" if args.strict else ""), file=sys.stderr)
     never = r["never_fired"]
     status = "ok  " if not r["failed"] else "FAIL"
@@ -408,7 +408,7 @@ def cmd_compile(args) -> int:
     return EXIT_OK
 
 
-# ---- tabula graph ---------------------------------------------------------------------------------
+# ---- tabula graph --------------------------------------------------------------------------------
 
 def _write_text(text: str, out: str | None) -> None:
     if not out:

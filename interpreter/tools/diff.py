@@ -5,9 +5,9 @@ changed, id by id (game settings, options, enums, data, components, zones, varia
 functions, rules, scoring points and tie-breakers, and the top-level steps of setup and
 play), each with its normalised text. Rule text is compared by its syntax tree, so a
 reformatting (spacing, line breaks, YAML quoting) is not a difference. Then, apart from
-those entries, the two action graphs (named as interpreter/tools/graphview.py names them): steps, decisions and
-transitions added, removed or changed, each spec compiled for its least player count
-with its default options.
+those entries, the two action graphs (named as interpreter/tools/graphview.py names them):
+steps, decisions and transitions added, removed or changed, each spec compiled for its least
+player count with its default options.
 """
 
 from __future__ import annotations
@@ -221,7 +221,7 @@ def word_diff(a: str, b: str) -> tuple:
     return out_a, out_b
 
 
-# ---- the action graphs compared, node by node and transition by transition --------------------------------------------------------------------------------
+# ---- the action graphs compared, node by node and transition by transition ---------------------
 
 def _comparable(graph: nx.DiGraph, node: str) -> dict:
     """A node's attributes as compared: not its asker (in its key), none left empty."""

@@ -528,7 +528,8 @@ class Session:
             return found[0]
         number = {i: k + 1 for k, i in enumerate(order)}
         if found:
-            self.say(f"{excerpt(line)} could be {len(found)} actions; type more of it, or a number:")
+            self.say(f"{excerpt(line)} could be {len(found)} actions; "
+                     "type more of it, or a number:")
             for i in found[:SHOWN]:
                 self.say(f"  {number[i]:>4}) {strings[i]}")
             if len(found) > SHOWN:
@@ -743,7 +744,7 @@ def cmd_play(args) -> int:
         return 130
     except BrokenPipeError:          # `tabula play ... | head`: tabula's main quiets it
         raise
-    except Exception as e:  # noqa: BLE001  (never a traceback at the table)
+    except Exception as e:  # never a traceback at the table
         if os.environ.get("TABULA_DEBUG"):
             raise
         print(f"tabula play: internal error ({type(e).__name__}: {e}); set TABULA_DEBUG=1 "

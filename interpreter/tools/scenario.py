@@ -254,7 +254,7 @@ def build_position(game: Game, given: LMap, seed: int) -> State:
             st.where[p] = slot
     # pieces not named go home, under what was listed there
     rest: dict = {}
-    for name, pids in free.items():
+    for pids in free.values():
         for pid in pids:
             rest.setdefault(prog.piece_home[pid], []).append(pid)
     for slot, pids in rest.items():
@@ -264,7 +264,7 @@ def build_position(game: Game, given: LMap, seed: int) -> State:
             st.where[p] = slot
     for slot in prog.heaps:          # an unordered zone keeps its pieces in piece order
         st.slots[slot].sort()
-    for slot, pieces, where in placed:
+    for slot, _pieces, where in placed:
         cap = prog.slot_cap[slot]
         if cap is not None and len(st.slots[slot]) > cap:
             raise ScenarioFailure(f"{slot_name(prog, slot)} holds at most {cap} pieces", where)
@@ -630,7 +630,8 @@ def _check_table(st: State, expect: LMap) -> None:
     now = piece_names_now(st)
     for zname, content in expect.get("zones", LMap()).items():
         z = prog.zones.get(str(zname))
-        for slot, names, where in _slots_of(prog, str(zname), content, expect["zones"].where(zname)):
+        zwhere = expect["zones"].where(zname)
+        for slot, names, where in _slots_of(prog, str(zname), content, zwhere):
             want = [_wanted(n) for n in names]
             shown = st.slots[slot]
             # shown as each is wanted
@@ -660,8 +661,8 @@ def _check_table(st: State, expect: LMap) -> None:
                     raise ScenarioFailure(f"{zname} of player {k}: a number of pieces, not "
                                           f"{_shown_value(n)}", at)
                 if got != n:
-                    raise ScenarioFailure(f"{zname} of player {k}: expected {n} pieces, found {got}",
-                                          at)
+                    raise ScenarioFailure(
+                        f"{zname} of player {k}: expected {n} pieces, found {got}", at)
         else:
             if type(size) is not int:
                 raise ScenarioFailure(f"{zname}: a number of pieces (or, for a zone per "
@@ -710,8 +711,8 @@ def _check_table(st: State, expect: LMap) -> None:
                 raise ScenarioFailure(f"points for {rid}: expected {list(row)}, "
                                       f"found {_shown(pts[str(rid)])}", where)
     if "scores" in expect and st.scores() != _numbers(expect["scores"], expect.where("scores")):
-        raise ScenarioFailure(f"scores: expected {list(expect['scores'])}, found {_shown(st.scores())}",
-                              expect.where("scores"))
+        raise ScenarioFailure(f"scores: expected {list(expect['scores'])}, "
+                              f"found {_shown(st.scores())}", expect.where("scores"))
     if "returns" in expect and st.returns() != _numbers(expect["returns"],
                                                         expect.where("returns")):
         raise ScenarioFailure(f"returns: expected {list(expect['returns'])}, "

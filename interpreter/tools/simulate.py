@@ -350,7 +350,7 @@ def _ray_results(job: Job, todo: list, workers: int, address: str | None):
             kwargs["num_cpus"] = workers
         try:
             ray.init(**kwargs)
-        except Exception as e:               # Ray reports connection failures many ways
+        except Exception as e:  # noqa: BLE001  Ray reports connection failures many ways
             raise TabulaError(f"cannot start or reach Ray"
                               f"{' at ' + address if address else ''}: {e}") from None
         started = True
@@ -466,9 +466,9 @@ def _resume(path: Path, job: Job, game, warn=None) -> dict:
         return {}
     if not records:
         line, why = bad[0] if bad else (1, "empty")
-        raise TabulaError(f"{Pos(str(path), line)}: not a record file of tabula simulate ({why}; no "
-                          "line is a game record): --resume writes only to its own run's "
-                          "file, and this one was left as it was")
+        raise TabulaError(f"{Pos(str(path), line)}: not a record file of tabula simulate "
+                          f"({why}; no line is a game record): --resume writes only to its "
+                          "own run's file, and this one was left as it was")
     done: dict = {}
     for n, rec in records:
         i = rec["index"]

@@ -391,7 +391,8 @@ class Drawer:
                     f"{', hex' if zone.kind == 'hex' else ''})"] + \
                    [indent + line for line in self.grid(value, zone)]
         if zone.nslots > 1:
-            return [f"{indent}{zone.name} ({zone.kind}: {zone.nslots} slots, numbered from 1, pieces bottom first)"] + \
+            return [f"{indent}{zone.name} ({zone.kind}: {zone.nslots} slots, "
+                    "numbered from 1, pieces bottom first)"] + \
                 self.slot_rows(value, zone, indent + "  ")
         return wrap(f"{indent}{zone.name:<{lw}}  ", self.pieces(value, zone), self.width)
 

@@ -327,7 +327,7 @@ def write(filename: str, header: str, scenarios: list, spec: str = "../medina.ya
             "# Boards are maps (x 0..W+1 left to right, y 0 first): towers 1-4 at the corners,",
             "# a lowercase glyph of its own for each building with a rooftop (see its legend).",
             "#"]
-    head += ["#" + (" " + l if l else "") for l in header.strip().splitlines()]
+    head += ["#" + (" " + line if line else "") for line in header.strip().splitlines()]
     (HERE / filename).write_text("\n".join(head + out) + "\n", encoding="utf-8")
     print(f"wrote {filename}: {len(scenarios)} scenarios")
 
