@@ -44,11 +44,12 @@ def _option(key: str, value: str, out: dict) -> None:
 
 def parse_options(pairs) -> dict:
     """--option KEY=VALUE pairs as a dict (values as text; the spec converts them)."""
-    out = {}
+    out: dict = {}
     for pair in pairs or ():
         if "=" not in pair:
             raise TabulaError(f"--option takes KEY=VALUE, not {excerpt(pair)}")
-        _option(*pair.split("=", 1), out)
+        key, value = pair.split("=", 1)
+        _option(key, value, out)
     return out
 
 
@@ -58,7 +59,7 @@ def parse_option_text(text) -> dict:
     take no '=' inside a value: there, write KEY:VALUE; PettingZoo's env())."""
     if isinstance(text, dict):
         return {str(k): str(v) for k, v in text.items()}
-    out = {}
+    out: dict = {}
     for pair in str(text or "").replace(",", ";").split(";"):
         if not pair.strip():
             continue
@@ -93,7 +94,7 @@ class Spec:
                  self.doc["game"].where("players"))
         rulings.check(self.doc)             # every reading of every ruling applies
         self.base_doc = self.doc            # the spec as written; .doc: default readings
-        self._docs = {(): self.doc}
+        self._docs: dict = {(): self.doc}
         self.doc = self.doc_for(rulings.selection(self.doc))
         self.hash = hashlib.sha256(canonical_text(self.doc).encode()).hexdigest()[:16]
         self._games: dict = {}
@@ -232,7 +233,7 @@ def _key_ordered(data):
         return dict(items)
 
     root = [data]
-    stack = [(root, 0)]
+    stack: list = [(root, 0)]
     while stack:
         holder, i = stack.pop()
         value = holder[i]

@@ -85,7 +85,7 @@ class Builtins:
         dflt = None
         if node.default is not None:
             dflt, _ = self.c.x.compile(node.default, scope)
-        if dflt is not None and name not in ("max", "min", "first"):
+        if node.default is not None and dflt is not None and name not in ("max", "min", "first"):
             fail(f"{name}() takes no default", node.default.pos,
                  "only max, min and first have a default (for nothing to choose from)")
         if name == "sum":

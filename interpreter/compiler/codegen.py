@@ -65,8 +65,9 @@ def is_unique(src: str) -> bool:
 
 def iterable(src: str) -> str:
     """What a loop over `src` may iterate over (the uncopied table, if there is one)."""
-    if getattr(src, "iter", ""):
-        return fresh_list(src.iter, unique=src.unique)
+    it = getattr(src, "iter", "")
+    if it:
+        return fresh_list(it, unique=getattr(src, "unique", False))
     return src
 
 
@@ -92,7 +93,7 @@ class Module:
     def const(self, value) -> str:
         """A name bound to `value` in the namespace (the same value, the same name)."""
         try:
-            key = ("v", type(value), value)
+            key: tuple = ("v", type(value), value)
             hash(key)
         except TypeError:
             key = ("id", id(value))

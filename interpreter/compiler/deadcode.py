@@ -58,7 +58,7 @@ def dead_data(doc, programs) -> list:
         if name not in keys:
             out.append(SpecError(f"data '{name}' is never read by a rule", data.where_key(name),
                                  "use it, or remove it", kind="warning"))
-        elif isinstance(value, dict):
+        elif isinstance(value, LMap):
             for k in value:
                 if str(k) not in keys[name]:
                     out.append(SpecError(

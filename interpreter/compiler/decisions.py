@@ -17,7 +17,7 @@ from ..errors import NOWHERE, RuleError, fail
 from ..lang import ast
 from ..lang import types as T
 from ..lang.ast import name_uses
-from ..lang.loader import LList, LStr
+from ..lang.loader import LList, LMap, LStr
 from ..runtime.frames import Frame
 from ..runtime.model import CHANCE, DONE, SKIP, Alt, Decision
 from ..runtime.readers import WORK_LIMIT
@@ -163,7 +163,7 @@ class Decisions:
 
     def _check_weights(self, step, options, chance: bool) -> None:
         """weight: belongs to chance decisions, and on every option if on one."""
-        weighted = [o for o in options if isinstance(o, dict) and "weight" in o]
+        weighted = [o for o in options if isinstance(o, LMap) and "weight" in o]
         if not weighted:
             return
         if not chance:
@@ -266,7 +266,7 @@ class Decisions:
     # -- one alternative ----------------------------------------------------------------------
     def _alternative(self, did, i, opt, scope: Scope, pos, oid=None, step=None):
         """-> (Alt, its lines of the listing function, the Flow of its body)."""
-        if not isinstance(opt, dict):
+        if not isinstance(opt, LMap):
             fail("an option is a mapping with a label and what it does", pos)
         c = self.c
         inner = scope.child()

@@ -227,7 +227,7 @@ class Compiler:
             items = list(names)
             for i, name in enumerate(items):
                 if str(name) in KEYWORDS:
-                    pos = names.where_key(name) if isinstance(names, dict) else names.where(i)
+                    pos = names.where_key(name) if isinstance(names, LMap) else names.where(i)
                     fail(f"'{name}' is a word of the language and cannot name a "
                          f"{what}", pos, "choose another name")
 

@@ -175,7 +175,7 @@ class Layout:
             return {}
         out = {}
         for d in dict.fromkeys(x for g in boards.values() for x in g.directions):
-            row = []
+            row: list = []
             for s, z, i in zip(range(p.nslots), zones, p.slot_index):
                 g = boards.get(z.name) if z.nslots > 1 else None
                 if g is None or d not in g.step:
@@ -190,7 +190,7 @@ class Layout:
             out[d] = tuple(row)
         return out
 
-    def table(self, name: str) -> tuple:
+    def table(self, name: str) -> tuple | dict:
         """A per-slot table the builtins read: capacity (unbounded as MAX_PIECES),
         index, width, x, y, xy, adj4, adj8, on_edge, corner."""
         found = self._tables.get(name)
@@ -294,7 +294,7 @@ class Layout:
         p = c.prog
         c.attr_types = {}
         comps = c.doc.get("components", LMap())
-        rows = []      # (component, attrs dict, label, its changeable attributes)
+        rows: list = []  # (component, attrs dict, label, its changeable attributes)
         for cname, comp in comps.items():
             for_each = comp.get("for_each", LMap())
             scope = Scope()

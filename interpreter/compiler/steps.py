@@ -163,7 +163,7 @@ class Steps:
         flush()
         return out
 
-    def block(self, body: Body, prefix: list = ()) -> Block:
+    def block(self, body: Body, prefix: list | tuple = ()) -> Block:
         """A Body as an engine block (a frame runs it)."""
         items = list(prefix) + self.instructions(body.parts, body.name)
         b = Block(len(self.c.prog.blocks), tuple(fn for fn, _ in items),
@@ -183,7 +183,7 @@ class Steps:
         if isinstance(step, str):
             node = self.c.parse(step, "statement")
             return self.statement(node, scope)
-        if not isinstance(step, dict):
+        if not isinstance(step, LMap):
             fail("a step is a statement or a mapping", where)
         g = self.g
         node_name = g.register_id(step, g.current) if "id" in step else None
@@ -604,6 +604,7 @@ class Steps:
             fail(f"'{t.id}' is not a variable", t.pos,
                  did_you_mean(t.id, p.gvar_names + list(scope.names)) or
                  "declare it under variables:")
+        assert isinstance(t, ast.Attr)   # the grammar's targets: an entry, a name, an attribute
         obj, otyp = c.x.compile(t.obj, scope)
         if otyp == T.PIECE:
             return self._assign_attribute(node, obj, value, vtyp)

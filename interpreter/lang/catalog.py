@@ -31,6 +31,7 @@ PREFIX = "tabula:"
 SECTIONS = ("specs", "examples")
 NAME = re.compile(r"^[A-Za-z0-9_][A-Za-z0-9_.-]*$")      # no path separator in a name
 
+_Loader: type[yaml.SafeLoader] | type[yaml.CSafeLoader]
 try:
     _Loader = yaml.CSafeLoader
 except AttributeError:               # PyYAML without libyaml
@@ -231,7 +232,9 @@ def resolve_spec_path(path: str | Path) -> Path:
         fail(f"{excerpt(name, 80)} is not a name a file can have (too long, or a NUL "
              "character), so no spec")
     if name.startswith(PREFIX):
-        return find(name).path
+        found = find(name)
+        assert found is not None    # a `tabula:NAME` that names none fails in find
+        return found.path
     try:
         return _resolve(Path(path))
     except OSError as exc:          # a name the system refuses (too long a part, say)

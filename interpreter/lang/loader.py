@@ -228,12 +228,12 @@ class _Builder:
                 out.val_pos[key] = self.pos(vnode)
             return out
         if isinstance(node, yaml.SequenceNode):
-            out = LList()
-            out.pos, out.item_pos = self.pos(node), []
+            items = LList()
+            items.pos, items.item_pos = self.pos(node), []
             for item in node.value:
-                out.append(self.build(item, depth + 1))
-                out.item_pos.append(self.pos(item))
-            return out
+                items.append(self.build(item, depth + 1))
+                items.item_pos.append(self.pos(item))
+            return items
         tag = node.tag
         if tag in _PLAIN_TAGS and node.style not in ("'", '"', "|", ">"):
             try:

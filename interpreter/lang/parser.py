@@ -357,12 +357,13 @@ def _syntax_error(exc: UnexpectedInput, text, what: str) -> SpecError:
     offset = getattr(exc, "pos_in_stream", None)
     at_end = isinstance(exc, UnexpectedEOF) or offset is None or (
         isinstance(exc, UnexpectedToken) and exc.token.type == "$END")
-    if at_end:
+    if at_end or offset is None:     # (at_end holds when offset is None: said for mypy)
         offset = len(source.rstrip())
         found = "unexpected end of the text"
     elif isinstance(exc, UnexpectedCharacters):
         found = f"unexpected character {source[offset]!r}"
     else:
+        assert isinstance(exc, UnexpectedToken)     # lark's third kind of UnexpectedInput
         found = f"unexpected '{exc.token}'"
         # a keyword read as a name just before ("to to", "and and"): point at it
         m = re.search(r"([A-Za-z][A-Za-z0-9_]*)\s*$", source[:offset])

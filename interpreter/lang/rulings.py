@@ -152,7 +152,7 @@ def listing(doc: LMap) -> list:
 
 def _summary(reading) -> list:
     """KIND.ID for every entry a reading changes: 'override rules.extend', ..."""
-    out = []
+    out: list = []
     if not isinstance(reading, dict):
         return out
     for action in ACTIONS:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
+from typing import Any
 
 from ..errors import Pos, SpecError, check_input, did_you_mean, excerpt, fail
 from . import catalog
@@ -64,6 +65,7 @@ def base_of(doc: LMap, path: Path) -> Path:
                  f"with tabula; {catalog.unknown_hint(ref)}")
     else:
         shipped = catalog.find(ref, where)
+    assert shipped is not None      # a `tabula:NAME` that names none fails in find
     return shipped.path.resolve()
 
 
@@ -103,12 +105,13 @@ def apply_variant(base: LMap, var: LMap) -> LMap:
 
 
 class _Change:
-    def __init__(self, doc: LMap, var: LMap):
+    def __init__(self, doc: LMap, var: LMap | None):
         self.doc = doc
         self.var = var
 
     # -- containers ---------------------------------------------------------------------
-    def _section(self, kind: str, create: bool = False) -> LMap | LList | None:
+    # Any: a mapped kind's LMap, the tiebreak LList, or None; each caller knows which
+    def _section(self, kind: str, create: bool = False) -> Any:
         if kind in MAPPED:
             if kind not in self.doc and create:
                 empty = LMap()
@@ -150,7 +153,7 @@ class _Change:
         return tb
 
     def _kinds(self, block, what: str):
-        if not isinstance(block, dict):
+        if not isinstance(block, LMap):
             fail(f"{what}: give a mapping from kinds ({', '.join(KINDS)}) to entries",
                  getattr(block, "pos", Pos()))
         for kind in block:
@@ -175,7 +178,7 @@ class _Change:
                 self._replace(kind, str(key), entries, key, must_exist=False)
 
     def remove(self, items) -> None:
-        if not isinstance(items, list):
+        if not isinstance(items, LList):
             fail("remove: give a list of KIND.ID (rules.leader, steps.setup.market, ...)",
                  getattr(items, "pos", Pos()))
         for i, item in enumerate(items):

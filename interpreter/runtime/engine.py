@@ -12,8 +12,9 @@ from __future__ import annotations
 import json
 import random
 from fractions import Fraction
+from typing import Any, NoReturn
 
-from ..errors import IllegalAction, RuleError, TabulaError, fail
+from ..errors import NOWHERE, IllegalAction, Pos, RuleError, TabulaError, fail
 from .frames import Frame
 from .model import CHANCE, DONE, SKIP, TERMINAL, Program
 from .readers import piece_names_now
@@ -67,10 +68,12 @@ class Pending:
         self.player = player
         self.actions = actions
         self.frame = frame
-        self.joint = joint
-        self.chosen = [] if joint is not None else None
+        # at a simultaneous decision, [(player, actions)] of every chooser and the actions
+        # chosen so far; None at any other (so typed Any: read only where joint is set)
+        self.joint: Any = joint
+        self.chosen: Any = [] if joint is not None else None
         self.weights = weights
-        self.seen = []
+        self.seen: list = []
 
     @property
     def waiting(self) -> list:
@@ -116,6 +119,7 @@ class Game:
         """A new game, run up to its first decision."""
         st = State(self, seed)
         root = self.prog.root_full if start == "setup" else self.prog.root_play
+        assert root is not None, "a Program is compiled with both its roots"
         st._stack.append(Frame(root.ins, 0, [None] * max(self.prog.root_nlocals, 1), None,
                                None, None, root))
         if start != "setup-only":
@@ -131,6 +135,7 @@ class Game:
         play (or, with setup, from the start of setup) up to its first decision."""
         prog = self.prog
         root = prog.root_full if setup else prog.root_play
+        assert root is not None, "a Program is compiled with both its roots"
         st._stack = [Frame(root.ins, 0, [None] * max(prog.root_nlocals, 1), None, None, None,
                            root)]
         st.changed()               # the position was set by hand
@@ -169,7 +174,7 @@ class State:
         prog = game.prog
         self.game = game
         self.prog = prog
-        self.slots = [[] for _ in range(prog.nslots)]
+        self.slots: list[list[int]] = [[] for _ in range(prog.nslots)]
         self.where = list(prog.piece_home)
         for pid, s in enumerate(prog.piece_home):
             self.slots[s].append(pid)
@@ -190,7 +195,7 @@ class State:
         self.terminal = False
         self.steps = 0
         self.history: list = []
-        self._scores = None
+        self._scores: list | None = None
         # derived facts (spec functions' results, groups) of this state: emptied by every
         # change of the state, so a fact is computed once between two changes
         self.facts: dict = {}
@@ -198,10 +203,10 @@ class State:
         # `turns` loop to start begins with them instead of its `first:`
         self.to_act: int | None = None
         # id -> times reached, in a game compiled with trace=True (see Spec.game)
-        self.fired = {} if prog.traced else None
+        self.fired: dict | None = {} if prog.traced else None
         # the decisions made so far as the players saw them, in a game with recall:
         # [(player, rule, action string, players who saw it or None for all)]
-        self._seen = [] if game.recall else None
+        self._seen: list | None = [] if game.recall else None
 
     # ---- the state's random generator, copied on write -----------------------------------
     @property
@@ -259,7 +264,7 @@ class State:
                         break
                     if self.steps > limit:
                         fail(f"the game ran more than {limit} steps without ending",
-                             fr.block.pos[pc] if pc < len(fr.block.pos) else None,
+                             fr.block.pos[pc] if pc < len(fr.block.pos) else NOWHERE,
                              "a loop never ends, or raise game.max_steps", error=RuleError)
                 else:
                     loop = fr.loop
@@ -272,9 +277,9 @@ class State:
         except RULE_FAILURES as exc:
             self._failed(exc, "this step cannot be carried out",
                          fr.block.pos[pc] if fr is not None and pc < len(fr.block.pos)
-                         else None)
+                         else NOWHERE)
 
-    def _computed(self, what: str, fn, *args, pos=None):
+    def _computed(self, what: str, fn, *args, pos: Pos = NOWHERE):
         """fn(*args) for generated code run outside State._run (scores, points, tie-breaks,
         labels, invariants): a failure is a located RuleError, never a traceback."""
         self.prog.work[0] = 0
@@ -285,7 +290,7 @@ class State:
         except RULE_FAILURES as exc:
             self._failed(exc, f"{what} cannot be computed", pos)
 
-    def _failed(self, exc: Exception, what: str, pos):
+    def _failed(self, exc: Exception, what: str, pos: Pos) -> NoReturn:
         """Raise a failure of generated code as a RuleError at the spec's place: the line
         of the generated code that failed (Module.position), else `pos`."""
         found = self.prog.module.position(exc.__traceback__) if self.prog.module else None
@@ -340,6 +345,7 @@ class State:
         outcomes' weights say; exact gives fractions instead of floats."""
         if not self.is_chance_node():
             return []
+        assert self.pending is not None     # a chance node is a pending decision
         acts, weights = self.pending.actions, self.pending.weights
         if weights is None:
             return [(a, Fraction(1, len(acts)) if exact else 1.0 / len(acts)) for a in acts]
@@ -351,6 +357,7 @@ class State:
         """A chance outcome drawn with its probability, with one draw of `rng` (equal
         outcomes: the one at int(draw * n), as drivers always drew them)."""
         p = self.pending
+        assert p is not None, "sample_chance is asked at a pending chance decision"
         acts, weights = p.actions, p.weights
         x = rng.random()
         if weights is None:
@@ -386,13 +393,14 @@ class State:
             if a not in acts:
                 raise IllegalAction(f"{a!r} is not a legal action of player {who} here")
         for who, _ in p.waiting:
-            self._apply(self.pending, tuple(actions[who]))
+            # each action applied makes the next chooser's pending decision the state's
+            self._apply(self.pending, tuple(actions[who]))  # type: ignore[arg-type]
 
     def apply_unchecked(self, action: tuple) -> None:
         """apply() without its checks, for a driver that takes `action` (a tuple) from
         this state's own pending decision (bots, replays of a checked log): the hot path
         of a search."""
-        self._apply(self.pending, action)
+        self._apply(self.pending, action)  # type: ignore[arg-type]  # the caller's contract
 
     def who_sees(self, action: tuple) -> frozenset | None:
         """The players who see `action` of the pending decision when it is applied (its
@@ -473,7 +481,7 @@ class State:
         if len(found) > 1:
             raise IllegalAction(f"'{text}' names {len(found)} different actions here; the "
                                 "decision's label must tell them apart")
-        self._apply(self.pending, found[0])
+        self._apply(self.pending, found[0])  # type: ignore[arg-type]  # found: one is pending
 
     @staticmethod
     def _bound(p: Pending, action: tuple, player) -> list:
@@ -503,11 +511,11 @@ class State:
     def points(self) -> dict:
         """Each scoring rule's points per player: {rule id: [p0, p1, ...]}."""
         prog = self.prog
-        out = {}
+        out: dict = {}
         for rid, fn in prog.points:
             row = []
             for p in range(prog.players):
-                L = [None] * prog.score_nlocals
+                L: list = [None] * prog.score_nlocals
                 L[0] = p
                 row.append(self._computed(f"the scoring rule '{rid}'", fn, self, L))
             out[rid] = row
@@ -525,7 +533,7 @@ class State:
         prog = self.prog
         keys = []
         for p in range(prog.players):
-            L = [None] * prog.score_nlocals
+            L: list = [None] * prog.score_nlocals
             L[0] = p
             keys.append(tuple(self._computed("a tie-breaker", fn, self, L)
                               for _, fn in prog.tiebreaks))
@@ -693,7 +701,7 @@ class State:
     def to_json(self) -> dict:
         """A canonical JSON-ready dict; State.from_json(game, d) gives the state back."""
         locals_ids: dict = {}
-        locals_list = []
+        locals_list: list = []
         frames = []
         for fr in self._stack:
             L = fr.L
@@ -813,7 +821,7 @@ class State:
                 if player is None or z.visibility == "public" or (
                         z.visibility == "owner" and o == player):
                     shown = [[names[p] for p in s] for s in content]
-                    value = shown[0] if z.nslots == 1 else shown
+                    value: Any = shown[0] if z.nslots == 1 else shown
                 elif z.visibility == "hidden":
                     value = None
                 else:

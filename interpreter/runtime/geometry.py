@@ -82,7 +82,7 @@ class RayTable(Sequence):
     def __len__(self) -> int:
         return len(self._line)
 
-    def __getitem__(self, cell: int) -> tuple:
+    def __getitem__(self, cell: int) -> tuple:  # type: ignore[override]  # a cell, no slices
         # no negative indices: -1 means off the board, and must not read the last cell
         if not isinstance(cell, int) or not 0 <= cell < len(self._line):
             raise IndexError(f"no cell {cell!r} on this board")
@@ -180,6 +180,8 @@ def _build(kind: str, w: int, h: int) -> Geometry:
 
     ray = {d: _rays(step[d], step[OPPOSITE[d]], cells) for d in directions}
 
+    adj4: Sequence[tuple[int, ...]]
+    adj8: Sequence[tuple[int, ...]]
     if kind == "grid":
         adj8, adj4 = [], []
         for x, y in xy:
@@ -216,11 +218,13 @@ def _rays(forward: tuple, backward: tuple, cells: tuple) -> RayTable:
     """Cut the board into lines along `forward`; a line starts where `backward` leaves
     the board. Every cell is on exactly one line, since stepping is one-to-one."""
     n = len(cells)
-    lines, line, place = [], [0] * n, [0] * n
+    lines: list[tuple[int, ...]] = []
+    line, place = [0] * n, [0] * n
     for start in cells:
         if backward[start] != -1:
             continue
-        chain, c = [], start
+        chain: list[int] = []
+        c = start
         while c != -1:
             line[c], place[c] = len(lines), len(chain)
             chain.append(c)

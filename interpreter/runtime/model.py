@@ -9,6 +9,7 @@ running state can be written to JSON and read back.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 from ..errors import NOWHERE, Pos
 from .templates import render_template, template_parts
@@ -109,7 +110,7 @@ class Decision:
     id: int
     rule: str
     alts: list
-    player: object = None    # callable(state, locals) -> player index or CHANCE
+    player: Any = None       # callable(state, locals) -> player index or CHANCE
     optional: str = ""       # label of the skip action ("" = not optional)
     done: str = ""           # label of the done action of an up_to decision
     upto: bool = False
@@ -193,7 +194,7 @@ class Program:
     # the work budget's counter, this game's own (readers.work_budget: B_spent)
     work: list = field(default_factory=lambda: [0])
     graph: object = None
-    module: object = None     # the generated code (codegen.Module): source and line table
+    module: Any = None        # the generated code (codegen.Module): source and line table
     # what the compiler tells the tools (compiler/driver.py fills these when it is done):
     # a tool reads them here and never reaches into the compiler. Types are lang/types.py's
     attr_types: dict = field(default_factory=dict)   # piece attribute -> its static type
@@ -203,11 +204,11 @@ class Program:
     usage: object = None      # what the rules read of data and attributes (analysis.Usage)
     # rule text compiled against this program, after the fact (scenarios, tools):
     # compile_expression(text) -> fn(state) -> value; a located SpecError if it is wrong
-    compile_expression: object = None
+    compile_expression: Any = None
     # what the compiler records of the rules (compiler/analysis.py Facts): randomness, the
     # read/write summary of every function, group, decision, rule, scoring expression and
     # statement (docs/compiler.md, "What the compiler records")
-    facts: object = None
+    facts: Any = None
 
     def reads(self, unit: str) -> frozenset:
         """What a unit (function:NAME, group:N, decision:N, rule:NAME, setup, play,

@@ -127,7 +127,9 @@ def B_in_zone(where: list, piece, base: int, n: int) -> bool:
 def B_distinct_kinds(pieces, kind: tuple) -> list:
     """The pieces, none left out, one of each kind (the first)."""
     seen = set()
-    return [v for v in pieces if v is not None and not (kind[v] in seen or seen.add(kind[v]))]
+    # set.add inside the test (it returns None): one pass, no second lookup
+    return [v for v in pieces if v is not None
+            and not (kind[v] in seen or seen.add(kind[v]))]  # type: ignore[func-returns-value]
 
 
 def B_kind_now(pa: list, kind: tuple, v) -> tuple:
@@ -152,7 +154,8 @@ def B_distinct_kinds_now(pieces, kind: tuple, pa: list) -> list:
 def B_distinct(values) -> list:
     """The values, none left out, each once (the first)."""
     seen = set()
-    return [v for v in values if v is not None and not (v in seen or seen.add(v))]
+    return [v for v in values if v is not None
+            and not (v in seen or seen.add(v))]  # type: ignore[func-returns-value]  # as above
 
 
 def B_tally(values) -> dict:
