@@ -13,9 +13,10 @@ import os
 import re
 import stat
 import threading
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import NoReturn
+from typing import BinaryIO, NoReturn
 
 
 @dataclass(frozen=True)
@@ -35,7 +36,7 @@ class Pos:
         return f"{name}:{self.line}:{self.col}"
 
 
-def shown_path(path) -> str:
+def shown_path(path: str | os.PathLike[str]) -> str:
     """A path as a user would type it: relative to the current folder when inside it."""
     p = Path(path)
     if p.is_absolute():
@@ -85,7 +86,7 @@ class SpecError(TabulaError):
         return "\n".join(out)
 
 
-def shown_line(src: str, col: int) -> tuple:
+def shown_line(src: str, col: int) -> tuple[str, int]:
     """(text, caret column) of a source line as an error quotes it: a control character
     (which could drive the terminal) shows as '?'."""
     return "".join(c if c == "\t" or c.isprintable() else "?" for c in src), col
@@ -115,7 +116,8 @@ def _why(exc: OSError) -> str:
     return exc.strerror or type(exc).__name__
 
 
-def check_input(path, what: str = "file", where: Pos | None = None) -> os.stat_result:
+def check_input(path: str | os.PathLike[str], what: str = "file",
+                where: Pos | None = None) -> os.stat_result:
     """Refuse, before opening it, anything but an existing regular file: a folder, a
     FIFO, a device (/dev/zero, /dev/urandom), a socket, a symbolic link loop. Errors are
     located at `where` (the key that names the file) when given, else at the file."""
@@ -136,7 +138,7 @@ def check_input(path, what: str = "file", where: Pos | None = None) -> os.stat_r
     return st
 
 
-def read_input(path, what: str = "file", limit: int = MAX_INPUT_BYTES,
+def read_input(path: str | os.PathLike[str], what: str = "file", limit: int = MAX_INPUT_BYTES,
                where: Pos | None = None) -> bytes:
     """The bytes of a user's input file, read safely: only a regular file (check_input),
     refused at once when its size is over `limit`, opened without blocking, and read at
@@ -175,7 +177,8 @@ def read_input(path, what: str = "file", limit: int = MAX_INPUT_BYTES,
     return b"".join(chunks)
 
 
-def open_input(path, what: str = "file", where: Pos | None = None):
+def open_input(path: str | os.PathLike[str], what: str = "file",
+               where: Pos | None = None) -> BinaryIO:
     """A binary file object on a user's input file that is a regular file (check_input),
     opened without blocking: for readers that go line by line (a game log), which must
     still bound each line they read (readline(limit))."""
@@ -205,7 +208,7 @@ class SourceLines:
     quotes; the newest read of a file wins. Safe across threads: a lock around every
     read and write (a file's lines are computed outside it)."""
 
-    def __init__(self):
+    def __init__(self) -> None:
         self._lines: dict[str, list[str] | None] = {}
         self._lock = threading.Lock()
 
@@ -232,7 +235,7 @@ SOURCES = SourceLines()
 _LINE_BREAK = re.compile("\r\n|[\r\n\x85\u2028\u2029]")
 
 
-def split_lines(text: str) -> list:
+def split_lines(text: str) -> list[str]:
     """A text's lines as YAML counts them (str.splitlines also breaks at a form feed, a
     vertical tab and other control characters, which YAML does not)."""
     lines = _LINE_BREAK.split(text)
@@ -281,7 +284,7 @@ def looks_like_yaml(text: str) -> bool:
     return True         # blank lines and comments only: nothing to hide
 
 
-def _head_lines(file: str, size: int = 1 << 20) -> list | None:
+def _head_lines(file: str, size: int = 1 << 20) -> list[str] | None:
     """The lines within the first `size` bytes of a regular file (the last, maybe cut
     off, left out), for quoting; None if it cannot be read, or does not start as YAML
     does (looks_like_yaml: the same rule for a file no loader registered, such as one
@@ -315,7 +318,7 @@ def fail(message: str, pos: Pos = NOWHERE, hint: str = "",
     raise error(message, pos, hint)
 
 
-def did_you_mean(word: str, candidates) -> str:
+def did_you_mean(word: str, candidates: Iterable[str]) -> str:
     """A hint naming the closest candidate, or the empty string."""
     close = difflib.get_close_matches(word, sorted(set(candidates)), n=1, cutoff=0.6)
     return f"did you mean '{close[0]}'?" if close else ""

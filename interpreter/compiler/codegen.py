@@ -16,7 +16,10 @@ from __future__ import annotations
 
 import builtins as _py
 import re
+from collections.abc import Callable
 from fractions import Fraction
+from types import TracebackType
+from typing import Any
 
 from ..errors import NOWHERE, Pos, fail
 
@@ -74,15 +77,15 @@ def iterable(src: str) -> str:
 class Module:
     """The generated program of one game: constants, functions, and their source."""
 
-    def __init__(self, helpers: dict):
-        self.ns: dict = {"__builtins__": {n: getattr(_py, n) for n in SAFE_BUILTINS
+    def __init__(self, helpers: dict[str, Any]):
+        self.ns: dict[str, Any] = {"__builtins__": {n: getattr(_py, n) for n in SAFE_BUILTINS
                                           if hasattr(_py, n)}}
         self.ns.update(helpers)
         self.ns["MISSING"] = MISSING
-        self._consts: dict = {}        # id or value key -> name
-        self._names: dict = {}         # prefix -> next number
-        self.chunks: list = []         # the source of every function, in order
-        self.lines: dict = {}          # (function name, line) -> Pos
+        self._consts: dict[tuple[Any, ...], str] = {}     # id or value key -> name
+        self._names: dict[str, int] = {}       # prefix -> next number
+        self.chunks: list[str] = []            # the source of every function, in order
+        self.lines: dict[tuple[str, int], Pos] = {}    # (function name, line) -> Pos
 
     # -- names --------------------------------------------------------------------------
     def fresh(self, prefix: str) -> str:
@@ -90,10 +93,10 @@ class Module:
         self._names[prefix] = n + 1
         return f"{prefix}{n}"
 
-    def const(self, value) -> str:
+    def const(self, value: object) -> str:
         """A name bound to `value` in the namespace (the same value, the same name)."""
         try:
-            key: tuple = ("v", type(value), value)
+            key: tuple[Any, ...] = ("v", type(value), value)
             hash(key)
         except TypeError:
             key = ("id", id(value))
@@ -103,7 +106,7 @@ class Module:
             self.ns[name] = value
         return name
 
-    def literal(self, value) -> str:
+    def literal(self, value: object) -> str:
         """Source for a constant: integers, booleans and none as literals, the rest bound."""
         if value is None or isinstance(value, bool):
             return repr(value)
@@ -112,8 +115,8 @@ class Module:
         return self.const(value)
 
     # -- functions ------------------------------------------------------------------------
-    def function(self, prefix: str, params: str, body: list, pos: Pos = NOWHERE,
-                 note: str = "", name: str = ""):
+    def function(self, prefix: str, params: str, body: list[tuple[int, str, Pos | None]],
+                 pos: Pos = NOWHERE, note: str = "", name: str = "") -> Callable[..., Any]:
         """Compile `def NAME(params): body` and return the function (NAME: a fresh one of
         the prefix, unless given). `body` is a list of (indent, line, position or None);
         the positions locate failures."""
@@ -136,9 +139,10 @@ class Module:
                  "split it with a function or a let")
         exec(code, self.ns)  # noqa: S102  generated from the checked AST only (see the docstring)
         self.chunks.append(text)
-        return self.ns[name]
+        fn: Callable[..., Any] = self.ns[name]
+        return fn
 
-    def expression(self, src: str, pos: Pos = NOWHERE, note: str = ""):
+    def expression(self, src: str, pos: Pos = NOWHERE, note: str = "") -> Callable[..., Any]:
         """fn(st, L) -> the value of the expression source `src`."""
         return self.function("E", "st, L", [(0, f"return {src}", pos)], pos, note)
 
@@ -158,7 +162,7 @@ class Module:
             consts.append(f"# {name} = " + shown.replace("\n", " ").replace("\r", " "))
         return "\n".join(consts) + "\n\n" + "\n".join(self.chunks)
 
-    def position(self, tb) -> Pos | None:
+    def position(self, tb: TracebackType | None) -> Pos | None:
         """The spec position of the innermost generated line in a traceback."""
         found = None
         while tb is not None:

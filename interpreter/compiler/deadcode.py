@@ -22,24 +22,27 @@ programs (each one's Program.usage, filled while it was compiled). (Program.usag
 is analysis.py's Usage: its whole, keys, attrs and own are these records.)"""
 from __future__ import annotations
 
+from collections.abc import Iterable
+from typing import Any
+
 from ..errors import SpecError
 from ..lang.loader import LMap
 from ..runtime.templates import template_fields
 
 
-def plain_key(k):
+def plain_key(k: object) -> int | str:
     """A table's key as the rules write it: a number, or a text (quoted when shown)."""
     return k if isinstance(k, (bool, int)) else str(k)
 
 
-def dead_data(doc, programs) -> list:
+def dead_data(doc: LMap, programs: Iterable[Any]) -> list[SpecError]:
     """Warnings (SpecError, kind 'warning') for every data entry, data table key and
     component attribute that none of the programs compiled from `doc` reads, in the order
     of the spec (the programs: Spec.validate's, one for each player count and choice)."""
-    whole: set = set()
-    keys: dict = {}
-    attrs: set = set()
-    own: dict = {}
+    whole: set[str] = set()
+    keys: dict[str, set[str]] = {}
+    attrs: set[str] = set()
+    own: dict[str, set[str]] = {}
     for prog in programs:
         use = prog.usage
         whole |= use.whole
@@ -48,7 +51,7 @@ def dead_data(doc, programs) -> list:
             keys.setdefault(k, set()).update(v)
         for k, v in use.own.items():
             own.setdefault(k, set()).update(v)
-    out = []
+    out: list[SpecError] = []
     data = doc.get("data", LMap())
     for name, entry in data.items():
         name = str(name)

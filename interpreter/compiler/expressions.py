@@ -316,7 +316,7 @@ class ExprCompiler:
             x, y = self.constant(a), self.constant(b)
             if type(x) is int and type(y) is int and y != 0:     # known when compiled
                 # its type is still a number that may be a fraction: '/' gives one
-                return self.c.mod.literal(B_frac(x, y, None)), T.NUM
+                return self.c.mod.literal(B_frac(x, y, node.pos)), T.NUM
             return f"B_frac({a}, {b}, {self.c.mod.const(node.pos)})", T.NUM
         exact = T.NUM in (ta, tb)
         if op in ("//", "%"):

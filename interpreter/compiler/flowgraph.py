@@ -13,16 +13,18 @@ by `tabula graph` and compared by `tabula diff`; running a game never reads the 
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
+from typing import Any
 
 import networkx as nx
 
-from ..errors import fail
+from ..errors import Pos, fail
 
 STRUCTURE = ("contains", "calls")      # the action graph's edges that are not flow
 
 
-def _unique(items) -> list:
+def _unique(items: Iterable[str]) -> list[str]:
     return list(dict.fromkeys(items))
 
 
@@ -31,8 +33,8 @@ class Flow:
     """How control passes through a body, as the action graph sees it: the graph nodes
     (steps with an id, decisions, called rules) the body may reach first (`entries`),
     those it may leave from (`exits`), and whether it may run reaching none (`through`)."""
-    entries: list = field(default_factory=list)
-    exits: list = field(default_factory=list)
+    entries: list[str] = field(default_factory=list)
+    exits: list[str] = field(default_factory=list)
     through: bool = True
 
     @classmethod
@@ -40,7 +42,7 @@ class Flow:
         return cls([name], [name], False)
 
     @classmethod
-    def either(cls, parts) -> Flow:
+    def either(cls, parts: Iterable[Flow]) -> Flow:
         """One of several branches runs (if/else, match cases, a decision's options)."""
         parts = list(parts)
         return cls(_unique(e for p in parts for e in p.entries),
@@ -51,7 +53,7 @@ class Flow:
         """The same, possibly not run at all (a loop that runs no time)."""
         return Flow(list(self.entries), list(self.exits), True)
 
-    def then(self, part: Flow, link) -> None:
+    def then(self, part: Flow, link: Callable[[str, str], None]) -> None:
         """Append `part`, run after what came before; link(a, b) for each way from
         this flow's exits into part."""
         for a in self.exits:
@@ -66,13 +68,13 @@ class Flow:
 class FlowGraph:
     """The graph of one Compiler, with the bookkeeping of the bodies being compiled."""
 
-    def __init__(self):
+    def __init__(self) -> None:
         self.graph = nx.DiGraph()
         self.current = "setup"          # the node whose body is being compiled
-        self.stack: list = []           # the Flow of each body being compiled
-        self.step_ids: dict = {}        # step id -> its position
+        self.stack: list[Flow] = []     # the Flow of each body being compiled
+        self.step_ids: dict[str, Pos] = {}     # step id -> its position
 
-    def node(self, name: str, **attrs) -> None:
+    def node(self, name: str, **attrs: object) -> None:
         self.graph.add_node(name, **attrs)
 
     def contains(self, parent: str, child: str) -> None:
@@ -108,7 +110,8 @@ class FlowGraph:
                 self.edge(a, b, "loop", self.current)
         self.then(flow if runs_once else flow.maybe())
 
-    def register_id(self, step, parent: str) -> str:
+    # step: its LMap (lang/loader.py), not imported here so that no import chain grows
+    def register_id(self, step: Any, parent: str) -> str:
         """A step (or option) with an id becomes a node of the action graph."""
         sid = str(step["id"])
         if sid in self.step_ids:
@@ -121,10 +124,11 @@ class FlowGraph:
         self.contains(parent, name)
         return name
 
-    def decision(self, dnode: str, option_nodes: list, bodies: list, upto: bool) -> None:
+    def decision(self, dnode: str, option_nodes: list[str | None], bodies: list[Flow],
+                 upto: bool) -> None:
         """A decision leads to each option (its node if it has an id, then its body's
         first nodes); it is one node of the enclosing body; up_to asks it again."""
-        def link(a, b):
+        def link(a: str, b: str) -> None:
             self.edge(a, b, "next", dnode)
         branches = []
         for node, body in zip(option_nodes, bodies):
@@ -138,12 +142,12 @@ class FlowGraph:
         if upto:
             self.edge(dnode, dnode, "loop", dnode)
 
-    def unreachable_rules(self, rules) -> list:
+    def unreachable_rules(self, rules: Iterable[str]) -> list[str]:
         """The rules (names) that setup and play never reach through the structure."""
         graph = self.graph
         structure = nx.subgraph_view(
             graph, filter_edge=lambda a, b: graph.edges[a, b]["kind"] in STRUCTURE)
-        reach = set()
+        reach: set[str] = set()
         for root in ("setup", "play"):
             reach |= {root} | nx.descendants(structure, root)
         return [name for name in rules if f"rule:{name}" not in reach]

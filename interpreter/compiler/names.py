@@ -11,11 +11,15 @@ declared, and nothing outside the spec's own declarations is reachable.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
-from ..errors import did_you_mean, fail
+from ..errors import Pos, did_you_mean, fail
 from ..lang import ast
 from ..lang import types as T
 from .codegen import MISSING, paren
+from .common import Scope
+
+Type = tuple[Any, ...]     # a type of the language (lang/types.py: ("int",), ("list", t), ...)
 
 SPECIAL_NAMES = ("current", "players", "option")
 
@@ -25,23 +29,23 @@ class TableRef:
     """A table variable (resources by kind): stored as one variable per key."""
     per_player: bool
     base: int            # index of the first key's variable
-    keys: tuple
+    keys: tuple[Any, ...]
     owner: str | None    # source of the player, for a per-player table
-    vtyp: tuple
+    vtyp: Type
 
 
 class Names:
     """Resolves names, options and attributes for one Compiler."""
 
-    def __init__(self, comp):
+    def __init__(self, comp: Any):          # the Compiler (driver.py, which imports this)
         self.c = comp
 
-    def all_names(self) -> list:
+    def all_names(self) -> list[str]:
         d = self.c.doc
         return (list(SPECIAL_NAMES) + list(d.get("zones", {})) + list(d.get("variables", {}))
                 + list(d.get("data", {})) + list(d.get("enums", {})) + list(self.c.member_of))
 
-    def resolve_name(self, node: ast.Name):
+    def resolve_name(self, node: ast.Name) -> tuple[str, Type]:
         c = self.c
         name = node.id
         p = c.prog
@@ -81,7 +85,7 @@ class Names:
         fail(f"unknown name '{name}'", node.pos,
              did_you_mean(name, self.all_names()))
 
-    def resolve_option(self, node: ast.Attr):
+    def resolve_option(self, node: ast.Attr) -> tuple[str, Type]:
         opts = self.c.doc.get("options", {})
         if node.name not in opts:
             fail(f"unknown option '{node.name}'", node.pos,
@@ -90,7 +94,7 @@ class Names:
         v = self.c.prog.options[node.name]
         return self.c.mod.literal(v), T.type_of_value(v)
 
-    def resolve_attr(self, node: ast.Attr, obj: str, typ):
+    def resolve_attr(self, node: ast.Attr, obj: str, typ: Type) -> tuple[str, Type]:
         """obj.name, obj being the source of a piece or a player."""
         c = self.c
         p = c.prog
@@ -128,7 +132,7 @@ class Names:
              "attributes belong to pieces (t.value) and players (p.hand)")
 
     # -- table variables --------------------------------------------------------------
-    def table_ref(self, node, scope) -> TableRef | None:
+    def table_ref(self, node: ast.Node, scope: Scope) -> TableRef | None:
         """If node names a table variable (NAME or p.NAME), its TableRef; else None."""
         c = self.c
         if isinstance(node, ast.Name) and node.id in c.tables and node.id not in scope.names:
@@ -147,7 +151,7 @@ class Names:
         """Source of the list holding the table's variables."""
         return f"st.pv[{ref.owner}]" if ref.per_player else "st.gv"
 
-    def table_index(self, ref: TableRef, key: str, pos) -> str:
+    def table_index(self, ref: TableRef, key: str, pos: Pos) -> str:
         """Source of the index of NAME[key] in its list; a missing key is a rule error."""
         mod = self.c.mod
         where = {k: ref.base + i for i, k in enumerate(ref.keys)}
@@ -161,7 +165,7 @@ class Names:
         return (f"B_table_index({mod.const(where)}, {key}, "
                 f"{mod.const(', '.join(map(str, ref.keys)))}, {mod.const(pos)})")
 
-    def table_entry(self, ref: TableRef, key: str, pos) -> str:
+    def table_entry(self, ref: TableRef, key: str, pos: Pos) -> str:
         return f"{self.table_box(ref)}[{self.table_index(ref, key, pos)}]"
 
 

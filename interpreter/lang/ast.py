@@ -69,7 +69,7 @@ class Region(Node):
 class Func(Node):
     """name(args): a builtin or a spec function."""
     name: str
-    args: tuple
+    args: tuple[Node, ...]
 
 
 @dataclass(frozen=True)
@@ -79,7 +79,7 @@ class Generator(Node):
     var: str
     source: Node
     cond: Node | None
-    lets: tuple  # ((name, value), ...)
+    lets: tuple[tuple[str, Node], ...]
     take: Node | None = None    # the items are taken while it holds
 
 
@@ -94,7 +94,7 @@ class Aggregate(Node):
 @dataclass(frozen=True)
 class ListExpr(Node):
     """[a, b, c]"""
-    items: tuple
+    items: tuple[Node, ...]
 
 
 @dataclass(frozen=True)
@@ -114,7 +114,7 @@ class Cond(Node):
 @dataclass(frozen=True)
 class LetIn(Node):
     """`let a = x, b = y in body`: body with the names bound, each after the one before."""
-    lets: tuple  # ((name, value), ...)
+    lets: tuple[tuple[str, Node], ...]
     body: Node
 
 
@@ -217,7 +217,7 @@ class EndGame(Stmt):
 class Call(Node):
     """call rule(args); pos is the statement's, name_pos the rule name's."""
     name: str
-    args: tuple
+    args: tuple[Node, ...]
     name_pos: Pos = field(default=NOWHERE, compare=False, repr=False)
 
 
@@ -248,12 +248,12 @@ class Binding(Node):
 @dataclass(frozen=True)
 class Bindings(Node):
     """var in source, var2 in source2 while take where cond"""
-    items: tuple
+    items: tuple[Binding, ...]
     cond: Node | None
     take: Node | None = None    # a `for` goes on while it holds
 
 
-def name_uses(node, out=None, weight: int = 1) -> dict:
+def name_uses(node: object, out: dict[str, int] | None = None, weight: int = 1) -> dict[str, int]:
     """How many times each name is read when an expression is evaluated once; a read
     inside a generator or a group counts as many (it runs once per item)."""
     out = {} if out is None else out
@@ -275,7 +275,7 @@ def name_uses(node, out=None, weight: int = 1) -> dict:
     return out
 
 
-def uncounted(source) -> bool:
+def uncounted(source: object) -> bool:
     """A generator or binding source whose items need not be counted: a list written
     with at most one item ([neighbour(c, d)], the idiom that names one value). However
     deep such sources nest, they take at most one item for each item of a counted source

@@ -9,15 +9,17 @@ keep `State.where` (the slot of every piece) true, enforce slot capacities, and 
 from __future__ import annotations
 
 from bisect import insort
+from collections.abc import Callable, Sequence
+from typing import Any
 
-from ..errors import RuleError, fail
+from ..errors import NOWHERE, Pos, RuleError, fail
 from .frames import Frame
 from .readers import slot_name, unordered
 
 _new_frame = object.__new__
 
 
-def shuffle_list(items: list, random) -> None:
+def shuffle_list(items: list[Any], random: Callable[[], float]) -> None:
     """Fisher-Yates driven by the state's generator: random() floats, so the result is
     the same on every machine for the same seed."""
     for i in range(len(items) - 1, 0, -1):
@@ -25,14 +27,16 @@ def shuffle_list(items: list, random) -> None:
         items[i], items[j] = items[j], items[i]
 
 
-def take_out(st, piece: int) -> None:
+# st: an engine.State (Any: the engine imports this module)
+def take_out(st: Any, piece: int) -> None:
     s = st.where[piece]
     if s >= 0:
         st.slots[s].remove(piece)
         st.where[piece] = -1
 
 
-def R_move_pieces(st, pieces, dest: int, bottom: bool, shuffled: bool, pos) -> None:
+def R_move_pieces(st: Any, pieces: Sequence[int | None], dest: int, bottom: bool,
+                  shuffled: bool, pos: Pos) -> None:
     """Move pieces (a list, in order) onto slot `dest`, at its top or its bottom (an
     unordered zone's slot keeps them in piece order)."""
     prog = st.prog
@@ -66,7 +70,7 @@ def R_move_pieces(st, pieces, dest: int, bottom: bool, shuffled: bool, pos) -> N
             target.sort()
 
 
-def R_move_one(st, piece, dest: int, pos) -> None:
+def R_move_one(st: Any, piece: int | None, dest: int, pos: Pos) -> None:
     """The common case, kept short: one piece onto the top of a slot."""
     if piece is None:
         fail("there is no piece to move (none)", pos, error=RuleError)
@@ -88,7 +92,7 @@ def R_move_one(st, piece, dest: int, pos) -> None:
     target.append(piece)
 
 
-def R_move_sorted(st, piece, dest: int, pos) -> None:
+def R_move_sorted(st: Any, piece: int | None, dest: int, pos: Pos) -> None:
     """R_move_one onto a slot that may be an unordered zone's: there the piece goes to its
     place in piece order (a bisection), not on top."""
     R_move_one(st, piece, dest, pos)
@@ -98,7 +102,7 @@ def R_move_sorted(st, piece, dest: int, pos) -> None:
         insort(target, piece)
 
 
-def R_swap_pieces(st, a, b, pos) -> None:
+def R_swap_pieces(st: Any, a: int | None, b: int | None, pos: Pos) -> None:
     if a is None or b is None:
         fail("swap needs two pieces (one of them is none)", pos, error=RuleError)
     st.facts.clear()
@@ -117,14 +121,14 @@ def R_swap_pieces(st, a, b, pos) -> None:
             lb.sort()
 
 
-def R_shuffle_slot(st, s: int, pos=None) -> None:
+def R_shuffle_slot(st: Any, s: int, pos: Pos = NOWHERE) -> None:
     if s in st.prog.heaps:
         unordered(st.prog, s, "shuffle", pos)
     st.facts.clear()
     shuffle_list(st.slots[s], st.rng.random)
 
 
-def R_refill(st, dest: int, source: int, pos) -> None:
+def R_refill(st: Any, dest: int, source: int, pos: Pos) -> None:
     """Move pieces from the top of `source` onto `dest` until it is full."""
     cap = st.prog.slot_cap[dest]
     if cap is None:
@@ -137,7 +141,7 @@ def R_refill(st, dest: int, source: int, pos) -> None:
         move(st, pile[-1], dest, pos)
 
 
-def R_call(st, proc, args: list, pos) -> None:
+def R_call(st: Any, proc: Any, args: list[Any], pos: Pos) -> None:
     """Call a rule: its frame (with its own locals) runs next."""
     stack = st._stack
     if len(stack) > st.prog.max_depth:
@@ -158,7 +162,7 @@ def R_call(st, proc, args: list, pos) -> None:
     stack.append(fr)
 
 
-def R_finish(st) -> None:
+def R_finish(st: Any) -> None:
     """The game ends here (a compiled `end` step)."""
     st.terminal = True
     st._stack.clear()

@@ -9,6 +9,9 @@ lists it replaces were.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 __all__ = ["Frame"]
 
 
@@ -28,7 +31,10 @@ class Frame:
     # object.__new__(Frame) one by one instead of calling Frame(...)
     __slots__ = ("ins", "pc", "L", "loop", "data", "at", "block")
 
-    def __init__(self, ins, pc, L, loop, data, at, block):
+    # loop and block: a model.Loop (or None) and a model.Block, typed Any because this
+    # module imports nothing of the runtime's (the engine and the compiler import it)
+    def __init__(self, ins: tuple[Callable[[Any, Frame], Any], ...], pc: int, L: list[Any],
+                 loop: Any, data: Any, at: Any, block: Any) -> None:
         self.ins = ins
         self.pc = pc
         self.L = L
@@ -37,7 +43,7 @@ class Frame:
         self.at = at
         self.block = block
 
-    def copy(self, L: list) -> Frame:
+    def copy(self, L: list[Any]) -> Frame:
         """The frame for a copy of the state: its own locals `L` (shared with the copy's
         other frames of the same rule), the rest as here."""
         return Frame(self.ins, self.pc, L, self.loop, self.data, self.at, self.block)

@@ -9,6 +9,7 @@ names of pieces whose attributes change in play).
 from __future__ import annotations
 
 import re
+from typing import Any
 
 # plain name: no attribute walk, no indexing, no conversion, no format spec. It is read
 # here and filled by plain substitution (never str.format, which would reach Python's
@@ -26,10 +27,13 @@ class TemplateError(ValueError):
         self.field = field
 
 
-def template_parts(text: str) -> tuple:
+Parts = tuple[tuple[str, str | None], ...]   # (literal text, attribute name or None)
+
+
+def template_parts(text: str) -> Parts:
     """The parts of a name template: (literal text, attribute name or None), in order."""
-    parts = []
-    lit = []
+    parts: list[tuple[str, str | None]] = []
+    lit: list[str] = []
     at = 0
     for m in _TEMPLATE_PART.finditer(text):
         lit.append(text[at:m.start()])
@@ -55,7 +59,7 @@ def template_parts(text: str) -> tuple:
     return tuple(parts)
 
 
-def template_fields(text: str) -> list:
+def template_fields(text: str) -> list[str]:
     """The attribute names a template shows ([] when it is not a valid template)."""
     try:
         return [f for _, f in template_parts(text) if f is not None]
@@ -63,9 +67,9 @@ def template_fields(text: str) -> list:
         return []
 
 
-def render_template(parts: tuple, attrs: dict) -> str:
+def render_template(parts: Parts, attrs: dict[str, Any]) -> str:
     """A name template filled with attribute values, by plain substitution."""
-    out = []
+    out: list[str] = []
     for lit, field in parts:
         out.append(lit)
         if field is not None:
@@ -76,7 +80,7 @@ def render_template(parts: tuple, attrs: dict) -> str:
 MAX_TEXT_DIGITS = 4000     # Python's own limit on int to text is 4300 digits
 
 
-def value_text(v) -> str:
+def value_text(v: object) -> str:
     """The text of an attribute value, in the spec's own words (none, true, false, not
     Python's None, True, False); a number too long to show is shown by its size, never
     raising (Python refuses to convert ints beyond 4300 digits)."""

@@ -21,13 +21,14 @@ from __future__ import annotations
 
 import re
 from fractions import Fraction
+from typing import Any
 
-from ..errors import RuleError, fail
+from ..errors import Pos, RuleError, fail
 
 _FRACTION = re.compile(r"(\\*)(-?[0-9]+)/([0-9]+)")
 
 
-def B_frac(a, b, pos):
+def B_frac(a: int | Fraction, b: int | Fraction, pos: Pos) -> int | Fraction:
     """a / b, exactly: an int when whole, else a Fraction."""
     if b == 0:
         fail("division by zero", pos, error=RuleError)
@@ -35,7 +36,7 @@ def B_frac(a, b, pos):
     return q.numerator if q.denominator == 1 else q
 
 
-def B_num(x):
+def B_num(x: Any) -> Any:
     """A number as the language keeps it: a whole Fraction becomes an int."""
     if type(x) is Fraction and x.denominator == 1:
         return x.numerator
@@ -44,7 +45,7 @@ def B_num(x):
 
 # ---- JSON ------------------------------------------------------------------------------
 
-def encode(v):
+def encode(v: Any) -> Any:
     """A value as JSON data: fractions as "n/d" texts, tuples as lists, keys as texts."""
     t = type(v)
     if t is int or t is bool or v is None:
@@ -61,7 +62,7 @@ def encode(v):
     return v
 
 
-def decode(v):
+def decode(v: Any) -> Any:
     """JSON data written by encode() as values again ("7/3" is a fraction again)."""
     t = type(v)
     if t is str:
@@ -81,7 +82,7 @@ def decode(v):
     return v
 
 
-def is_number(x) -> bool:
+def is_number(x: object) -> bool:
     """Is JSON data a number as encode() writes one (an int, or a fraction "n/d")?"""
     if type(x) is int:
         return True
@@ -89,11 +90,11 @@ def is_number(x) -> bool:
         and not m.group(1) and int(m.group(3)) > 0
 
 
-def not_text(data) -> str | None:
+def not_text(data: object) -> str | None:
     """Why JSON data read from a file is not text, or None: json reads an escaped lone
     surrogate ("\\ud800") into a string that cannot be written as UTF-8, so a message or
     a report that printed it would fail. Nothing Tabula writes holds one."""
-    stack = [data]
+    stack: list[object] = [data]
     while stack:
         x = stack.pop()
         if isinstance(x, str):
@@ -110,7 +111,7 @@ def not_text(data) -> str | None:
     return None
 
 
-def as_float(x):
+def as_float(x: Any) -> Any:
     """A number of a record (an int, or a fraction as encode() writes it) for statistics:
     ints stay ints, fractions become floats (reports only; never game state)."""
     if type(x) is str:
