@@ -12,7 +12,9 @@ only level-1 modules (errors, lang/types), so that no stage imports another stag
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any, TypeVar
 
 from ..errors import fail
 from ..lang import types as T
@@ -24,32 +26,32 @@ class Var:
 
     __slots__ = ("src", "typ", "slot")
 
-    def __init__(self, src: str, typ: tuple, slot: int | None = None):
+    def __init__(self, src: str, typ: T.Type, slot: int | None = None):
         self.src, self.typ, self.slot = src, typ, slot
 
 
 class Scope:
     """Local names of one procedure (and the blocks and generators inside it)."""
 
-    def __init__(self, names: dict | None = None, counter: list | None = None):
+    def __init__(self, names: dict[str, Var] | None = None, counter: list[int] | None = None):
         self.names = dict(names or {})      # name -> Var
         self.counter = counter if counter is not None else [0]
 
     def child(self) -> Scope:
         return Scope(self.names, self.counter)
 
-    def alias(self, name: str, src: str, typ: tuple) -> None:
+    def alias(self, name: str, src: str, typ: T.Type) -> None:
         """A name that stands for an expression (an inlined function's argument)."""
         self.names[name] = Var(src, typ)
 
-    def add(self, name: str, typ: tuple) -> int:
+    def add(self, name: str, typ: T.Type) -> int:
         """A local kept in the frame (it lives across decisions): L[slot]."""
         slot = self.counter[0]
         self.counter[0] += 1
         self.names[name] = Var(f"L[{slot}]", typ, slot)
         return slot
 
-    def local(self, name: str, typ: tuple) -> str:
+    def local(self, name: str, typ: T.Type) -> str:
         """A local of one generated function (a generator's variable): a Python name."""
         n = self.counter[0]
         self.counter[0] += 1
@@ -65,14 +67,15 @@ class Scope:
 @dataclass
 class Part:
     """A compiled step: Python lines (native) or engine instructions (stack)."""
-    lines: list = field(default_factory=list)     # (indent, line, pos)
-    items: list = field(default_factory=list)     # (instruction, pos)
+    lines: list[tuple[int, str, Any]] = field(default_factory=list)   # (indent, line, pos)
+    items: list[tuple[Any, Any]] = field(default_factory=list)      # (instruction, pos)
     native: bool = True
     ends_game: bool = False
     tail: bool = False      # lines that end a generated function (they push a frame)
 
 
-def counted_lines(name: str, src: str, pos: str, limit: int, depth: int = 0) -> list:
+def counted_lines(name: str, src: str, pos: str, limit: int,
+                  depth: int = 0) -> list[tuple[int, str, None]]:
     """Statements that bind `name` to a source's items and count them against the work
     budget before any is taken (readers.B_work, inline: a loop written as statements
     spends no call on it). `pos`: the source's position, as a constant; `limit`: the
@@ -83,11 +86,11 @@ def counted_lines(name: str, src: str, pos: str, limit: int, depth: int = 0) -> 
             (depth + 1, f"B_work_over({pos})", None)]
 
 
-def call_params(scope: Scope, text: str) -> list:
+def call_params(scope: Scope, text: str) -> list[str]:
     """The parameters of a generated function whose body is `text`, called where
     `scope`'s names are: the state, the frame's locals if it reads them, and the
     Python locals of the call site that it reads."""
-    outer = set()       # the Python locals the call site has: those the names read
+    outer: set[str] = set()     # the Python locals the call site has: those the names read
     for var in scope.names.values():
         bound = set(re.findall(r"\b(?:lambda|for) (v[0-9]+)\b", var.src))
         outer |= set(re.findall(r"\bv[0-9]+\b", var.src)) - bound
@@ -95,19 +98,22 @@ def call_params(scope: Scope, text: str) -> list:
         v for v in outer if re.search(rf"\b{v}\b", text))
 
 
-def reads_place(emitter):
+Emitter = TypeVar("Emitter", bound=Callable[..., Any])
+
+
+def reads_place(emitter: Emitter) -> Emitter:
     """Marks a builtin's emitter (f_<name>) as reading where a piece is (its cell, level or
     neighbours in its slot), for the read summary (compiler/analysis.py): a builtin says
     what it reads where it is defined."""
-    emitter.reads_place = True
+    emitter.reads_place = True  # type: ignore[attr-defined]  # a mark on the function
     return emitter
 
 
-def merged(what: str, *tables: dict) -> dict:
+def merged(what: str, *tables: dict[str, Any]) -> dict[str, Any]:
     """The tables (name -> value) as one. A name two of them define is refused at once,
     an internal error (ValueError) when the package is imported: merged silently, one
     would overwrite the other and generated code would call the wrong one."""
-    out: dict = {}
+    out: dict[str, Any] = {}
     for table in tables:
         for name, value in table.items():
             if name in out:
@@ -117,13 +123,17 @@ def merged(what: str, *tables: dict) -> dict:
     return out
 
 
-def _where(value) -> str:
+def _where(value: object) -> str:
     module = getattr(value, "__module__", None) or type(value).__module__
     return f"{module}.{getattr(value, '__qualname__', type(value).__name__)}"
 
 
-# -- a builtin call's arguments: node is the call (ast.Func), args its (source, type) pairs
-def check_arity(node, n: int, lo: int, hi: int | None = None):
+# -- a builtin call's arguments: node is the call (ast.Func: Any, so that this module, which
+# most of the compiler imports, imports no more), args its (source, type) pairs
+Args = list[tuple[str, T.Type]]
+
+
+def check_arity(node: Any, n: int, lo: int, hi: int | None = None) -> None:
     hi = lo if hi is None else hi
     if not lo <= n <= hi:
         want = f"{lo}" if lo == hi else f"{lo} to {hi}"
@@ -131,7 +141,7 @@ def check_arity(node, n: int, lo: int, hi: int | None = None):
              f"not {n}", node.pos)
 
 
-def slot_arg(node, args, i=0, zone_ok=False):
+def slot_arg(node: Any, args: Args, i: int = 0, zone_ok: bool = False) -> tuple[str, T.Type]:
     src, typ = args[i]
     if typ[0] == "slot" or (zone_ok and typ[0] == "zone"):
         return src, typ
@@ -140,7 +150,7 @@ def slot_arg(node, args, i=0, zone_ok=False):
          node.args[i].pos)
 
 
-def piece_arg(node, args, i=0) -> str:
+def piece_arg(node: Any, args: Args, i: int = 0) -> str:
     src, typ = args[i]
     if typ not in (T.PIECE, T.ANY, T.NONE):
         fail(f"{node.name}() needs a piece, not {T.describe(typ)}",
@@ -148,6 +158,7 @@ def piece_arg(node, args, i=0) -> str:
     return src
 
 
-def width_of(typ) -> int:
+def width_of(typ: T.Type) -> int:
     """The slots of a zone's type (a slot's: 1)."""
-    return typ[1].nslots if typ[0] == "zone" else 1
+    n: int = typ[1].nslots if typ[0] == "zone" else 1
+    return n

@@ -19,8 +19,6 @@ from ..lang import types as T
 from .codegen import MISSING, paren
 from .common import Scope
 
-Type = tuple[Any, ...]     # a type of the language (lang/types.py: ("int",), ("list", t), ...)
-
 SPECIAL_NAMES = ("current", "players", "option")
 
 
@@ -31,7 +29,7 @@ class TableRef:
     base: int            # index of the first key's variable
     keys: tuple[Any, ...]
     owner: str | None    # source of the player, for a per-player table
-    vtyp: Type
+    vtyp: T.Type
 
 
 class Names:
@@ -45,7 +43,7 @@ class Names:
         return (list(SPECIAL_NAMES) + list(d.get("zones", {})) + list(d.get("variables", {}))
                 + list(d.get("data", {})) + list(d.get("enums", {})) + list(self.c.member_of))
 
-    def resolve_name(self, node: ast.Name) -> tuple[str, Type]:
+    def resolve_name(self, node: ast.Name) -> tuple[str, T.Type]:
         c = self.c
         name = node.id
         p = c.prog
@@ -85,7 +83,7 @@ class Names:
         fail(f"unknown name '{name}'", node.pos,
              did_you_mean(name, self.all_names()))
 
-    def resolve_option(self, node: ast.Attr) -> tuple[str, Type]:
+    def resolve_option(self, node: ast.Attr) -> tuple[str, T.Type]:
         opts = self.c.doc.get("options", {})
         if node.name not in opts:
             fail(f"unknown option '{node.name}'", node.pos,
@@ -94,7 +92,7 @@ class Names:
         v = self.c.prog.options[node.name]
         return self.c.mod.literal(v), T.type_of_value(v)
 
-    def resolve_attr(self, node: ast.Attr, obj: str, typ: Type) -> tuple[str, Type]:
+    def resolve_attr(self, node: ast.Attr, obj: str, typ: T.Type) -> tuple[str, T.Type]:
         """obj.name, obj being the source of a piece or a player."""
         c = self.c
         p = c.prog
@@ -105,7 +103,7 @@ class Names:
                 fail(f"pieces have no attribute '{name}'", node.pos,
                      did_you_mean(name, p.piece_attrs) or
                      f"attributes: {', '.join(sorted(p.piece_attrs))}")
-            # none (no piece) fails as a TypeError, reported by the engine at this step
+            # none (no piece) fails as a T.TypeError, reported by the engine at this step
             if name in p.changeable:        # read in the state: it may have changed
                 return f"st.pa[{p.changeable.index(name)}][{obj}]", c.attr_types[name]
             return f"{c.mod.const(p.piece_attrs[name])}[{obj}]", c.attr_types[name]

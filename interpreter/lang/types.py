@@ -7,6 +7,11 @@ in error messages. Types are plain tuples so they compare and hash cheaply.
 from __future__ import annotations
 
 from fractions import Fraction
+from typing import Any
+
+# a type: its kind, then what it is made of (a list's item type, a table's key and value
+# types, an enum's name, a zone's ZoneInfo)
+Type = tuple[Any, ...]
 
 INT = ("int",)        # a whole number
 NUM = ("num",)        # a number that may be a fraction (from '/'): int or Fraction
@@ -22,64 +27,67 @@ ANY = ("any",)
 HASHABLE = ("int", "num", "bool", "str", "piece", "player", "none", "enum", "slot")
 
 
-def enum(name: str) -> tuple:
+def enum(name: str) -> Type:
     return ("enum", name)
 
 
-def list_of(t: tuple) -> tuple:
+def list_of(t: Type) -> Type:
     return ("list", t)
 
 
-def map_of(k: tuple, v: tuple, counts: bool = False) -> tuple:
+def map_of(k: Type, v: Type, counts: bool = False) -> Type:
     return ("counts" if counts else "map", k, v)
 
 
-def slot(zone) -> tuple:
+def slot(zone: Any) -> Type:
     """One container (a pile, a hand, a column of a multi-slot zone); value: its index."""
     return ("slot", zone)
 
 
-def zone(zone) -> tuple:
+def zone(zone: Any) -> Type:
     """A zone of several slots (columns, grid, track); value: its first slot's index."""
     return ("zone", zone)
 
 
-def is_list(t) -> bool:
-    return t[0] == "list"
+def is_list(t: Type) -> bool:
+    return bool(t[0] == "list")
 
 
-def is_map(t) -> bool:
+def is_map(t: Type) -> bool:
     return t[0] in ("map", "counts")
 
 
-def elem(t) -> tuple:
+def elem(t: Type) -> Type:
     """What iterating over a value of type t gives."""
+    inner: Type
     if t[0] == "list":
-        return t[1]
+        inner = t[1]
+        return inner
     if t[0] in ("slot", "zone"):
         return PIECE
     if t[0] in ("map", "counts"):
-        return t[1]
+        inner = t[1]         # a table's keys
+        return inner
     if t[0] == "enumtype":
         return enum(t[1])
     return ANY
 
 
-def iterable(t) -> bool:
+def iterable(t: Type) -> bool:
     """Can a value of type t be iterated (for, choose, generators, in)?"""
     return t == ANY or t[0] in ("list", "slot", "zone", "map", "counts", "enumtype")
 
 
-def is_numeric(t) -> bool:
+def is_numeric(t: Type) -> bool:
     return t in (INT, BOOL, ANY, NUM)
 
 
-def number(a, b) -> tuple:
+def number(a: Type, b: Type) -> Type:
     """The type of a value that is a or b, both numbers: NUM if either may be a fraction."""
     return NUM if NUM in (a, b) else a
 
 
-def compatible(a, b) -> bool:
+def compatible(a: Type, b: Type) -> bool:
     """Can values of types a and b be compared for equality meaningfully?"""
     if ANY in (a, b) or NONE in (a, b):
         return True
@@ -94,7 +102,7 @@ def compatible(a, b) -> bool:
     return a == b
 
 
-def describe(t) -> str:
+def describe(t: Type) -> str:
     kind = t[0]
     if kind in ("slot", "zone"):
         return f"zone '{t[1].name}'" if kind == "zone" else f"a container of zone '{t[1].name}'"
@@ -111,7 +119,7 @@ def describe(t) -> str:
             "any": "a value"}[kind]
 
 
-def type_of_value(v) -> tuple:
+def type_of_value(v: object) -> Type:
     """The static type of a value of the spec (data, an initial value, an attribute)."""
     if isinstance(v, bool):
         return BOOL
@@ -130,7 +138,7 @@ def type_of_value(v) -> tuple:
     return ANY
 
 
-def _common_type(values) -> tuple:
+def _common_type(values: list[Any]) -> Type:
     """The type of a list's or a table's items: ANY when they differ (a data record)."""
     if not values:
         return ANY
