@@ -22,6 +22,7 @@ import re
 import threading
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import yaml
 
@@ -60,7 +61,7 @@ class Shipped:
     main: bool                    # the folder's own spec (named by the folder)
     id: str | None                # game.id as the file gives it (None: inherited)
     extends: str | None           # the file's extends: text
-    names: list = field(default_factory=list)
+    names: list[str] = field(default_factory=list)
 
     @property
     def name(self) -> str:
@@ -68,14 +69,14 @@ class Shipped:
         return self.names[0] if self.names else str(self.path)
 
 
-def _read(path: Path):
+def _read(path: Path) -> Any:
     try:
         return yaml.load(path.read_text(encoding="utf-8"), Loader=_Loader)
     except (OSError, UnicodeDecodeError, yaml.YAMLError):
         return None
 
 
-def _main_spec(folder: Path, files: list) -> Path | None:
+def _main_spec(folder: Path, files: list[Path]) -> Path | None:
     """A folder's own spec, as load_spec(folder) finds it: <folder>.yaml, else its only
     spec file."""
     own = folder / f"{folder.name}.yaml"
@@ -91,11 +92,11 @@ class Scans:
     makes two threads that scan the same folder at once share one scan. The lists it
     gives are shared: read them, never change them."""
 
-    def __init__(self):
-        self._found: dict = {}
+    def __init__(self) -> None:
+        self._found: dict[Path, list[Shipped]] = {}
         self._lock = threading.Lock()
 
-    def get(self, base: Path) -> list:
+    def get(self, base: Path) -> list[Shipped]:
         with self._lock:
             found = self._found.get(base)
             if found is None:
@@ -107,7 +108,7 @@ class Scans:
             self._found.clear()
 
 
-def shipped(base: Path | None = None) -> list:
+def shipped(base: Path | None = None) -> list[Shipped]:
     """Every shipped spec (cached per folder: SCANS): each game folder's own spec first,
     then the other spec files beside it (variants); specs/ before examples/, folders
     sorted."""
@@ -117,14 +118,14 @@ def shipped(base: Path | None = None) -> list:
     return SCANS.get(base)
 
 
-def _scan(base: Path) -> list:
-    found: list = []
+def _scan(base: Path) -> list[Shipped]:
+    found: list[Shipped] = []
     for section in SECTIONS:
         top = base / section
         if not top.is_dir():
             continue
         for folder in sorted(p for p in top.iterdir() if p.is_dir()):
-            docs = {}
+            docs: dict[Path, dict[str, Any]] = {}
             for f in sorted(folder.glob("*.yaml")):
                 doc = _read(f)
                 if isinstance(doc, dict) and isinstance(doc.get("game"), dict):
@@ -144,10 +145,10 @@ def _scan(base: Path) -> list:
 SCANS = Scans()
 
 
-def _name(found: list) -> None:
+def _name(found: list[Shipped]) -> None:
     """Give every spec its names: a folder's own spec the folder's name, every spec its id;
     a name two specs would share names neither (find() then says so)."""
-    claims: dict = {}
+    claims: dict[str, list[Shipped]] = {}
     for s in found:
         if s.main:
             claims.setdefault(s.folder.name, []).append(s)
@@ -159,12 +160,12 @@ def _name(found: list) -> None:
             specs[0].names.append(name)
 
 
-def names(base: Path | None = None) -> dict:
+def names(base: Path | None = None) -> dict[str, Shipped]:
     """{name: Shipped} of every unambiguous name."""
     return {n: s for s in shipped(base) for n in s.names}
 
 
-def split(text: str) -> tuple:
+def split(text: str) -> tuple[bool, str]:
     """(explicit, name): `tabula:NAME` is explicitly a shipped game's name."""
     text = str(text)
     if text.startswith(PREFIX):
@@ -203,11 +204,11 @@ def unknown_hint(name: str) -> str:
     return (near + " " if near else "") + "`tabula list` shows the games that come with tabula"
 
 
-def scenario_files(spec: Shipped) -> list:
+def scenario_files(spec: Shipped) -> list[Path]:
     """The scenario files of a shipped spec: those in its folder (*.test.yaml, or YAML in a
     tests/ folder) whose `spec:` is that spec file; a file whose spec cannot be read is
     kept, so that running it says why."""
-    out = []
+    out: list[Path] = []
     for f in sorted(spec.folder.rglob("*.yaml")):
         if not (f.name.endswith(".test.yaml") or f.parent.name == "tests"):
             continue

@@ -65,7 +65,7 @@ HEX_DELTA = (
 )
 
 
-class RayTable(Sequence):
+class RayTable(Sequence[tuple[int, ...]]):
     """ray[d][cell] for one direction: the cells from `cell` (exclusive) to the edge.
 
     Stored as the board's lines in that direction, each cell knowing its line and its
@@ -76,13 +76,14 @@ class RayTable(Sequence):
 
     __slots__ = ("_lines", "_line", "_place")
 
-    def __init__(self, lines: tuple, line: tuple, place: tuple):
+    def __init__(self, lines: tuple[tuple[int, ...], ...], line: tuple[int, ...],
+                 place: tuple[int, ...]):
         self._lines, self._line, self._place = lines, line, place
 
     def __len__(self) -> int:
         return len(self._line)
 
-    def __getitem__(self, cell: int) -> tuple:  # type: ignore[override]  # a cell, no slices
+    def __getitem__(self, cell: int) -> tuple[int, ...]:  # type: ignore[override]  # no slices
         # no negative indices: -1 means off the board, and must not read the last cell
         if not isinstance(cell, int) or not 0 <= cell < len(self._line):
             raise IndexError(f"no cell {cell!r} on this board")
@@ -99,18 +100,19 @@ class Geometry:
     width: int
     height: int
     size: int                      # width * height cells
-    directions: tuple              # names, in the order given in the module docstring
-    xy: tuple                      # xy[cell] -> (x, y)
-    step: MappingProxyType         # step[d][cell] -> neighbour in direction d, or -1
-    ray: MappingProxyType          # ray[d][cell] -> tuple of cells to the edge (RayTable)
-    adj4: tuple                    # grid: orthogonal neighbours; hex: the six
-    adj8: tuple                    # grid: with the diagonal ones; hex: the six
-    on_edge: tuple                 # grid: < 4 orthogonal neighbours; hex: < 6 neighbours
-    corner: tuple                  # grid: exactly 2 orthogonal neighbours; hex: the ends
+    directions: tuple[str, ...]    # names, in the order given in the module docstring
+    xy: tuple[tuple[int, int], ...]    # xy[cell] -> (x, y)
+    # step[d][cell] -> neighbour in direction d, or -1
+    step: MappingProxyType[str, tuple[int, ...]]
+    ray: MappingProxyType[str, RayTable]   # ray[d][cell] -> tuple of cells to the edge (RayTable)
+    adj4: tuple[tuple[int, ...], ...]      # grid: orthogonal neighbours; hex: the six
+    adj8: tuple[tuple[int, ...], ...]      # grid: with the diagonal ones; hex: the six
+    on_edge: tuple[bool, ...]      # grid: < 4 orthogonal neighbours; hex: < 6 neighbours
+    corner: tuple[bool, ...]       # grid: exactly 2 orthogonal neighbours; hex: the ends
                                    # of the first and last rows
 
     @property
-    def adjacent(self) -> tuple:
+    def adjacent(self) -> tuple[tuple[int, ...], ...]:
         """Neighbours sharing a side: adj4 on a grid, the six on a hex board."""
         return self.adj4
 
@@ -166,7 +168,7 @@ def _build(kind: str, w: int, h: int) -> Geometry:
     xy = tuple((i % w, i // w) for i in cells)
     directions = GRID_DIRECTIONS if kind == "grid" else HEX_DIRECTIONS
 
-    def delta(d: str, y: int) -> tuple:
+    def delta(d: str, y: int) -> tuple[int, int]:
         return GRID_DELTA[d] if kind == "grid" else HEX_DELTA[y & 1][d]
 
     step = {}
@@ -214,7 +216,8 @@ def _build(kind: str, w: int, h: int) -> Geometry:
                     MappingProxyType(ray), adj4, adj8, on_edge, corner)
 
 
-def _rays(forward: tuple, backward: tuple, cells: tuple) -> RayTable:
+def _rays(forward: tuple[int, ...], backward: tuple[int, ...],
+          cells: tuple[int, ...]) -> RayTable:
     """Cut the board into lines along `forward`; a line starts where `backward` leaves
     the board. Every cell is on exactly one line, since stepping is one-to-one."""
     n = len(cells)
