@@ -53,7 +53,8 @@ class Domain:
     def __init__(self, size: int, what: str, lo: int = 0, values=None):
         self.size, self.what, self.lo = size, what, lo
         self.values = tuple(values) if values is not None else None
-        self.table = {v: i for i, v in enumerate(self.values)} if values is not None else None
+        self.table = {v: i for i, v in enumerate(self.values)} if self.values is not None \
+            else None
 
     def index(self, v):
         if self.table is not None:
@@ -194,7 +195,7 @@ class ActionSpace:
     def ids(self, state, player: int | None = None) -> dict:
         """{id: action} of the legal actions of `player` (default: the one to move, or
         chance) in `state`."""
-        out = {}
+        out: dict = {}
         for a in state.legal_actions(player):
             i = self.action_id(a)
             if i in out and out[i] != a:
@@ -236,7 +237,7 @@ class ActionSpace:
         a digit (`x in [e]`) is None."""
         b = self.block_of(n, chance)
         rest = n - b.offset
-        values = []
+        values: list = []
         for d, stride in zip(b.domains, b.strides):
             if d is None:
                 values.append(None)

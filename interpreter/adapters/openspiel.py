@@ -197,7 +197,7 @@ class _Box:
 
     def __init__(self, st, ctx):
         self.st, self.ctx = st, ctx
-        self.known = (None, None)       # (key, {id: action}) of the last listing
+        self.known: tuple = (None, None)    # (key, {id: action}) of the last listing
 
     def __deepcopy__(self, memo):
         return _Box(self.st.clone() if self.st is not None else None, self.ctx)
@@ -399,7 +399,7 @@ class InfoStateObserver:
     def __init__(self, ctx: Context):
         self.ctx = ctx
         self.tensor = None
-        self.dict = {}
+        self.dict: dict = {}
 
     def set_from(self, state, player):
         pass
@@ -453,7 +453,7 @@ def play_game(game: TabulaGame, seats: list, seed: int = 0, fair: bool = True) -
 
 def load(spec, players: int | None = None, options=None, **settings) -> pyspiel.Game:
     """pyspiel.load_game('tabula', ...) with Python arguments: options a dict or text."""
-    params = {"spec": str(spec)}
+    params: dict = {"spec": str(spec)}
     if players:
         params["players"] = int(players)
     if options:

@@ -34,6 +34,7 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 
 from ..errors import IllegalAction, TabulaError
+from ..runtime.engine import State
 from ..spec import load_spec, parse_option_text
 from .actionspace import DEFAULT_INT_SPAN, ActionSpace
 from .observe import Encoder
@@ -47,8 +48,8 @@ def _options(options) -> dict:
 class TabulaEnv(AECEnv):
     """A spec as a PettingZoo AEC environment (see the module's docstring)."""
 
-    metadata = {"render_modes": ["ansi", "human"], "name": "tabula_v0",
-                "is_parallelizable": False}
+    metadata: dict = {"render_modes": ["ansi", "human"], "name": "tabula_v0",
+                      "is_parallelizable": False}
 
     def __init__(self, spec, players: int | None = None, options=None, returns: str = "",
                  int_span: int = DEFAULT_INT_SPAN, render_mode: str | None = None):
@@ -74,9 +75,11 @@ class TabulaEnv(AECEnv):
                                       np.float32),
             "action_mask": spaces.Box(0, 1, (size,), np.int8)})
             for a in self.possible_agents}
-        self.tabula = None
-        self._seeds = None
-        self._chance = None
+        # the game being played and its chance generator: set by reset(), which PettingZoo
+        # calls before any step
+        self.tabula: State = None  # type: ignore[assignment]
+        self._chance: random.Random = None  # type: ignore[assignment]
+        self._seeds: int | None = None
 
     # -- spaces ---------------------------------------------------------------------------
     def observation_space(self, agent):
@@ -104,7 +107,7 @@ class TabulaEnv(AECEnv):
         self._cumulative_rewards = {a: 0.0 for a in self.agents}
         self.terminations = {a: False for a in self.agents}
         self.truncations = {a: False for a in self.agents}
-        self.infos = {a: {} for a in self.agents}
+        self.infos: dict = {a: {} for a in self.agents}
         self._advance()
 
     def _advance(self) -> None:

@@ -20,7 +20,7 @@ import math
 import random
 
 from ..errors import IllegalAction, TabulaError, did_you_mean, excerpt
-from ..runtime.engine import Game, State, hidden_slots
+from ..runtime.engine import Game, Pending, State, hidden_slots
 from ..runtime.model import CHANCE
 
 __all__ = ["Agent", "GreedyAgent", "MCTSAgent", "RandomAgent", "View", "AGENTS", "BOTS",
@@ -56,8 +56,8 @@ class View:
             state.current_player() == player else ()
         self.rng = rng
         self._state = state
-        self._obs = None
-        self._strings = None
+        self._obs: dict | None = None
+        self._strings: list | None = None
 
     @property
     def observation(self) -> dict:
@@ -240,7 +240,8 @@ class MCTSAgent(Agent):
             path = []
             # selection and expansion
             while not st.terminal:
-                p = st.pending
+                # a game not over has a pending decision (typed: no check in this loop)
+                p: Pending = st.pending  # type: ignore[assignment]
                 if p.player == CHANCE:
                     st.apply_unchecked(st.sample_chance(rng))
                     continue
@@ -275,14 +276,14 @@ class MCTSAgent(Agent):
                     u = child.w / child.n + c * sqrt(log(child.avail) / child.n)
                     if u > best_u:
                         best, best_u = (child, a), u
-                child, a = best
+                child, a = best  # type: ignore[misc]  # avail is never empty here
                 path.append(child)
                 node = child
                 st.apply_unchecked(a)
             # playout
             left = -1 if self.rollout_depth is None else self.rollout_depth
             while not st.terminal and left != 0:
-                p = st.pending
+                p = st.pending  # type: ignore[assignment]  # as above
                 acts_ = p.actions
                 st.apply_unchecked(acts_[int(rnd() * len(acts_))])
                 left -= 1
@@ -290,20 +291,21 @@ class MCTSAgent(Agent):
             for child in path:
                 child.n += 1
                 child.w += r[child.player]
-        by_string = {}
+        by_string: dict = {}
         for a, text in zip(acts, view.action_strings):
             by_string.setdefault(text, a)
-        best, best_n = [], -1
+        most: list = []        # the actions of the most visited children
+        most_n = -1
         for (who, text), child in root.children.items():
             if who != me or text not in by_string:
                 continue
-            if child.n > best_n:
-                best, best_n = [by_string[text]], child.n
-            elif child.n == best_n:
-                best.append(by_string[text])
-        if not best:
+            if child.n > most_n:
+                most, most_n = [by_string[text]], child.n
+            elif child.n == most_n:
+                most.append(by_string[text])
+        if not most:
             return acts[int(rnd() * len(acts))]
-        return best[int(rnd() * len(best))]
+        return most[int(rnd() * len(most))]
 
 
 # ---- by name ------------------------------------------------------------------------------
@@ -382,7 +384,7 @@ def agent_rng(seed: int, seat: int) -> random.Random:
 def next_action(st: State, agents: list, rngs: list, crng: random.Random) -> tuple:
     """The action of the pending decision: chance's drawn uniformly with crng, a seat's
     asked of its agent (acting on its View, with the seat's generator) and checked."""
-    pend = st.pending
+    pend: Pending = st.pending  # type: ignore[assignment]  # asked at a pending decision
     who = pend.player
     if who == CHANCE:
         return st.sample_chance(crng)
@@ -416,7 +418,7 @@ def play_game(game: Game, seed: int, agents: list, record: bool = True) -> dict:
     rule_counts: dict = {}
     decisions = chances = 0
     while not st.terminal:
-        pend = st.pending
+        pend: Pending = st.pending  # type: ignore[assignment]  # a game not over: one is
         who = pend.player
         a = next_action(st, agents, rngs, crng)
         if who == CHANCE:
