@@ -19,8 +19,7 @@ from ..lang import types as T
 from ..lang.ast import name_uses
 from ..runtime.readers import MAX_RANGE, UNORDERED_HINT
 from .codegen import Src, fresh_list, is_unique, iterable, paren
-from .common import (Scope, call_params, check_arity, piece_arg, reads_place, slot_arg,
-                     width_of)
+from .common import Scope, call_params, check_arity, piece_arg, reads_place, slot_arg, width_of
 
 MAX_PIECES = 100_000
 MAX_CALL_DEPTH = 32     # spec functions calling spec functions, compiled inline or not
