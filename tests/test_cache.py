@@ -23,20 +23,58 @@ def params():
             yield pytest.param(path, n, id=f"{path.stem}-{n}p")
 
 
-def play(game, seed: int) -> tuple:
+def keepers(game) -> dict:
+    """{key of State.facts: the generated function that keeps its table}: the spec
+    function (F) or group (G) that reads the facts under the constant bound to the key."""
+    ns = game.prog.module.ns
+    out = {}
+    for fn in ns.values():
+        code = getattr(fn, "__code__", None)
+        if code is not None and "facts" in code.co_names and fn.__name__[0] in "FG":
+            for name in code.co_names:
+                value = ns.get(name)
+                if isinstance(value, str) and value in game.prog.facts.kept:
+                    out[value] = fn
+    return out
+
+
+def stale_facts(st, keep: dict) -> list:
+    """The kept entries of st.facts that differ from their value computed again now, on a
+    copy with no facts (a group whose flood also reads the frame's locals is not
+    checked): [(key, arguments, kept, now)]."""
+    out = []
+    fresh = st.clone()
+    for key, table in st.facts.items():
+        fn = keep[key]
+        nargs = fn.__code__.co_argcount - 1
+        if key[0] == "G" and nargs != 1:
+            continue
+        for args, value in table.items():
+            now = fn(fresh, *(args if nargs != 1 else (args,)))
+            if now != value:
+                out.append((key, args, value, now))
+    return out
+
+
+def play(game, seed: int, check: bool = False) -> tuple:
     """A random game: every decision's legal actions, the choice, the scores, and the
-    facts the cached game kept (to show that the cache was used)."""
+    facts the cached game kept (to show that the cache was used); `check`: and the
+    first kept entries found stale at a decision."""
     st = game.new_state(seed=seed)
     rng = random.Random(seed)
     trail = []
     used = 0
+    keep = keepers(game) if check else {}
+    stale: list = []
     while not st.terminal:
         acts = st.legal_actions()
         used = max(used, len(st.facts))
+        if check and not stale:
+            stale = stale_facts(st, keep)
         a = acts[int(rng.random() * len(acts))]
         trail.append((st.current_player(), tuple(acts), a))
         st.apply(a)
-    return trail, st.scores(), st.winners(), used
+    return (trail, st.scores(), st.winners(), used) + ((stale,) if check else ())
 
 
 @pytest.mark.parametrize("path,players", list(params()))
@@ -72,3 +110,96 @@ def test_the_cache_is_used_and_emptied_by_a_change():
         st.apply(st.legal_actions()[0])
     st.apply(st.legal_actions()[-1])
     assert st.facts != before or st.terminal
+
+
+# -- the invalidation by what facts read ---------------------------------------------------
+# A change drops only the facts whose unit reads what it writes (docs/compiler.md, "Facts:
+# computed once per state"): at every decision, every entry kept must equal its value
+# computed again, at every player count, on more games than above.
+
+def every_count():
+    for path in SPEC_FILES + EXAMPLES:
+        spec = load_spec(path)
+        lo, hi = spec.player_range
+        for n in range(lo, hi + 1):
+            yield pytest.param(path, n, id=f"{path.stem}-{n}p")
+
+
+CHECKED_SEEDS = (10, 11, 12, 13)
+
+
+@pytest.mark.parametrize("path,players", list(every_count()))
+def test_no_kept_fact_is_stale_at_any_decision(path, players):
+    spec = load_spec(path)
+    cached = spec.game(players)
+    uncached = spec.game(players, cache=False)
+    for seed in CHECKED_SEEDS:
+        t0 = time.perf_counter()
+        a = play(cached, seed, check=True)
+        slow = time.perf_counter() - t0 > SLOW_GAME_SECONDS
+        assert a[4] == [], f"seed {seed}: stale facts {a[4][:3]}"
+        b = play(uncached, seed)
+        assert a[:3] == b[:3], f"seed {seed}: the games differ"
+        if slow:
+            break
+
+
+MUTANT = """\
+game: {id: mutant, name: Mutant, source: a test, players: {min: 2, max: 3}}
+components:
+  card: {name: "card {rank}", for_each: {rank: "range(1, 6)"}, zone: deck}
+zones:
+  deck: {kind: stack, visibility: public}
+  hand: {kind: set, per_player: true, visibility: public}
+variables:
+  bonus: {value: 0}
+  rounds: {value: 0}
+functions:
+  best: {params: [p], value: "max(t.rank for t in p.hand, 0) + bonus"}
+setup:
+  - for: p in players
+    do:
+      - move top(deck) to p.hand
+play:
+  - id: turn
+    turns: {first: 0, until: rounds >= 8}
+    do:
+      - bonus += 1
+      - id: pick
+        choose: n in range(0, 20) where n <= best(current)
+        do:
+          - rounds += 1
+scoring:
+  points:
+    high: {value: best(player)}
+"""
+
+
+def mutant_games(tmp_path, monkeypatch, mutate: bool) -> tuple:
+    """MUTANT's games (its cached and uncached programs), compiled with the assignments'
+    invalidation removed (`mutate`: an assignment drops no fact) or as they are."""
+    from tabula_rules.compiler import analysis
+    from tabula_rules.spec import Spec
+    if mutate:
+        stale = analysis.Facts.stale
+        monkeypatch.setattr(analysis.Facts, "stale", lambda self, writes: () if any(
+            w[0] == analysis.VAR for w in writes) else stale(self, writes))
+    path = tmp_path / ("mutant.yaml" if mutate else "sound.yaml")
+    path.write_text(MUTANT)
+    spec = Spec(path)
+    return spec.game(2), spec.game(2, cache=False)
+
+
+def test_the_comparison_catches_a_removed_invalidation(tmp_path, monkeypatch):
+    """best() reads `bonus`: with `bonus += 1` dropping nothing, a kept best(current) is
+    stale at the player's next turn, and the comparison of the games says so; with the
+    invalidation, the same comparison passes."""
+    cached, uncached = mutant_games(tmp_path, monkeypatch, mutate=False)
+    assert ("var", "bonus") in cached.prog.facts.reads("function:best")
+    sound = play(cached, 0, check=True)
+    assert sound[4] == [] and sound[:3] == play(uncached, 0)[:3]
+    assert sound[3] > 0                   # best() was kept
+    cached, uncached = mutant_games(tmp_path, monkeypatch, mutate=True)
+    broken = play(cached, 0, check=True)
+    assert broken[4], "the stale check misses the removed invalidation"
+    assert broken[:3] != play(uncached, 0)[:3], "the games' comparison misses it"

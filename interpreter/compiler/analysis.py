@@ -18,7 +18,9 @@ a Facts on Program.facts (docs/compiler.md, "What the compiler records"):
   where), "rule:NAME", "setup", "play", "score:ID", "tiebreak:ID", "invariant:ID"; and
   per statement (Statement: unit, kind, pos, reads, writes). Reads and writes are facts,
   tuples of plain values (FACT KINDS below); a unit's reads and writes are transitive
-  through the units it calls (Facts.reads, Facts.writes).
+  through the units it calls (Facts.reads, Facts.writes); Facts.stale(writes), the kept
+  facts a change makes stale (what reads what it writes: touches), is what the generated
+  code drops after each change (steps.stale_lines).
 
 The same records serve dead data (deadcode.py): Usage.whole, .keys, .attrs and .own are
 what the rules read of data entries, data tables' keys and piece attributes, and what
@@ -54,6 +56,23 @@ ANY_ZONE = "*"               # a zone fact's name when the zone is not known sta
 ZONE, VAR, PVAR, TABLE, ATTR, CURRENT, OPTION, DATA, RANDOM, END = (
     "zone", "var", "pvar", "table", "attr", "current", "option", "data", "random", "end")
 
+
+
+def touches(write: tuple, read: tuple) -> bool:
+    """Does writing fact `write` change what reading fact `read` sees? A zone written or
+    read as "*" touches every zone, a slot None every slot of its zone; a table entry at
+    key None every entry of its table; other facts touch themselves only."""
+    kind = write[0]
+    if kind != read[0]:
+        return False
+    if kind == ZONE:
+        return write[1] == ANY_ZONE or read[1] == ANY_ZONE or (
+            write[1] == read[1] and (write[2] is None or read[2] is None
+                                     or write[2] == read[2]))
+    if kind == TABLE:
+        return write[1] == read[1] and (write[2] is None or read[2] is None
+                                        or write[2] == read[2])
+    return write == read
 
 
 @dataclass(frozen=True)
@@ -196,6 +215,19 @@ class Facts:
             "statements": [[s.unit, s.kind, at(s.pos), facts(s.reads), facts(s.writes),
                             sorted(s.calls)] for s in self.statements],
             "kept": dict(self.kept)}
+
+    def stale(self, writes) -> tuple:
+        """The keys of the kept facts that a statement writing `writes` makes stale: those
+        whose unit reads (transitively) something written, in the order they were kept
+        (the generated code drops only these: Program.stale)."""
+        out = []
+        for key, unit in self.kept.items():
+            reads = self.reads(unit)
+            for w in writes:
+                if w in reads or (w[0] in (ZONE, TABLE) and any(touches(w, r) for r in reads)):
+                    out.append(key)
+                    break
+        return tuple(out)
 
     def reads_current(self, name: str) -> bool:
         return (CURRENT,) in self.reads(name)

@@ -202,7 +202,7 @@ class Boards:
         # other locals its condition reads)
         def key(cell: str) -> str:
             return "(" + "".join(f"{x}, " for x in frees) + cell + ")" if frees else cell
-        cached = self.c.prog.cache
+        cached = self.c.prog.cache and not self.c.builtins.sealed   # (builtins.sealed)
         lines = [(0, "if first is None:", None), (1, "return []", None)]
         if cached:
             lines += [(0, "if st is not None:", None),

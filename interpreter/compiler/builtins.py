@@ -40,6 +40,9 @@ class Builtins:
         self._asts: dict = {}
         self._compiled: dict = {}        # (name, argument types) -> function name
         self.kept: list = []             # (key in State.facts, generated function's name)
+        # set once the program is compiled: its statements drop only the facts they know,
+        # so a function first compiled after that (an expression of a tool) keeps none
+        self.sealed = False
         self._tables: dict = {}
 
     @property
@@ -288,8 +291,8 @@ class Builtins:
         srcs = [own.local(p, typ) for p, (_, typ) in zip(params, args)]
         src, typ = self.c.x.compile(body, own)
         fname = self.mod.fresh("F")
-        cached = self.c.prog.cache and all(t[0] in T.HASHABLE for _, t in args) and (
-            not args or self._heavy(body))
+        cached = self.c.prog.cache and not self.sealed and all(
+            t[0] in T.HASHABLE for _, t in args) and (not args or self._heavy(body))
         if cached:
             # the function's own table of results in the facts, keyed by its arguments
             fid = self.mod.const(fname)

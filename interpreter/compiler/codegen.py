@@ -18,7 +18,7 @@ import builtins as _py
 import re
 from collections.abc import Callable
 from fractions import Fraction
-from types import TracebackType
+from types import FunctionType, TracebackType
 from typing import Any
 
 from ..errors import NOWHERE, Pos, fail
@@ -74,6 +74,24 @@ def iterable(src: str) -> str:
     return src
 
 
+class Stale(str):
+    """A generated line that drops the facts a statement made stale, written (and the
+    function holding it compiled) by Module.refine once every kept fact and what it reads
+    are known: none, pops, or the clear. `writes`: what the statement writes (analysis.py's
+    facts), set once the statement is compiled."""
+
+    writes: frozenset[tuple[Any, ...]] = frozenset()
+
+
+def _unrefined(*args: object) -> None:
+    """What a function with Stale lines runs until Module.refine compiles it."""
+    raise RuntimeError("generated code ran before its program was compiled (Module.refine)")
+
+
+Body = list[tuple[int, str, "Pos | None"]]
+LinesFor = Callable[[frozenset[tuple[Any, ...]]], list[tuple[int, str]]]
+
+
 class Module:
     """The generated program of one game: constants, functions, and their source."""
 
@@ -86,6 +104,9 @@ class Module:
         self._names: dict[str, int] = {}       # prefix -> next number
         self.chunks: list[str] = []            # the source of every function, in order
         self.lines: dict[tuple[str, int], Pos] = {}    # (function name, line) -> Pos
+        # functions with Stale lines, compiled by refine(): (function, chunk, params, body,
+        # pos, note)
+        self._stale: list[tuple[Callable[..., Any], int, str, Body, Pos, str]] = []
 
     # -- names --------------------------------------------------------------------------
     def fresh(self, prefix: str) -> str:
@@ -115,12 +136,25 @@ class Module:
         return self.const(value)
 
     # -- functions ------------------------------------------------------------------------
-    def function(self, prefix: str, params: str, body: list[tuple[int, str, Pos | None]],
+    def function(self, prefix: str, params: str, body: Body,
                  pos: Pos = NOWHERE, note: str = "", name: str = "") -> Callable[..., Any]:
         """Compile `def NAME(params): body` and return the function (NAME: a fresh one of
         the prefix, unless given). `body` is a list of (indent, line, position or None);
-        the positions locate failures."""
+        the positions locate failures. A body with Stale lines is compiled by refine(),
+        once: until then the function is a stand-in that may not run."""
         name = name or self.fresh(prefix)
+        if any(isinstance(line, Stale) for _, line, _ in body):
+            stand_in = FunctionType(_unrefined.__code__, self.ns, name)
+            self.ns[name] = stand_in
+            self.chunks.append("")                  # its text: written by refine()
+            self._stale.append((stand_in, len(self.chunks) - 1, params, body, pos, note))
+            return stand_in
+        text = self._render(name, params, body, pos, note)
+        self.chunks.append(text)
+        return self._compile(name, text, pos)
+
+    def _render(self, name: str, params: str, body: Body, pos: Pos, note: str) -> str:
+        """The text of `def NAME(params): body`; its lines' positions go to self.lines."""
         src = [f"def {name}({params}):" + (f"  {comment(note)}" if note else "")]
         self.lines[(name, 1)] = pos
         last = pos
@@ -129,7 +163,9 @@ class Module:
             if where is not None and where is not NOWHERE:
                 last = where
             self.lines[(name, len(src))] = last
-        text = "\n".join(src) + "\n"
+        return "\n".join(src) + "\n"
+
+    def _compile(self, name: str, text: str, pos: Pos) -> Callable[..., Any]:
         try:
             code = compile(text, FILENAME, "exec")
         except (RecursionError, MemoryError, SyntaxError, ValueError):
@@ -138,9 +174,28 @@ class Module:
             fail("this rule nests too deeply to be compiled", pos,
                  "split it with a function or a let")
         exec(code, self.ns)  # noqa: S102  generated from the checked AST only (see the docstring)
-        self.chunks.append(text)
         fn: Callable[..., Any] = self.ns[name]
         return fn
+
+    def refine(self, lines_for: LinesFor) -> None:
+        """Write every Stale line as `lines_for(its writes)` (a list of (indent, text),
+        maybe empty, indented from the Stale line's) and compile the functions holding
+        them. The function objects stay the same (the stand-ins get the compiled code),
+        so every instruction and closure that holds one runs it; generated functions
+        have no closures of their own."""
+        for fn, chunk, params, body, pos, note in self._stale:
+            new: Body = []
+            for indent, line, where in body:
+                if isinstance(line, Stale):
+                    new.extend((indent + more, text, where)
+                               for more, text in lines_for(line.writes))
+                else:
+                    new.append((indent, line, where))
+            name = fn.__name__
+            self.chunks[chunk] = text = self._render(name, params, new, pos, note)
+            fn.__code__ = self._compile(name, text, pos).__code__
+            self.ns[name] = fn
+        self._stale.clear()
 
     def expression(self, src: str, pos: Pos = NOWHERE, note: str = "") -> Callable[..., Any]:
         """fn(st, L) -> the value of the expression source `src`."""

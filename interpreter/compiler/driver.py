@@ -28,7 +28,7 @@ from .expressions import ExprCompiler
 from .flowgraph import FlowGraph
 from .layout import VAR_TYPES, Layout
 from .names import SPECIAL_NAMES, Names
-from .steps import Steps
+from .steps import Steps, stale_lines
 
 ANY_ZONE = ZoneInfo("any zone", "any", False, 1, 0, "public", [None])
 VAR_TYPES.setdefault("cell", T.slot(ANY_ZONE))
@@ -163,6 +163,10 @@ class Compiler:
                  "call it from setup, play or another rule, or remove it")
         p.facts = self.usage.facts()
         p.turn_facts = p.facts.turn_facts()
+        # every kept fact and what it reads are known now: each change drops only the
+        # facts it makes stale; a function compiled after this keeps no facts
+        self.mod.refine(stale_lines(p.facts, self.mod))
+        self.builtins.sealed = True
         p.graph = g.graph
         p.module = self.mod
         self._tell(p)

@@ -21,7 +21,7 @@ from ..lang.loader import LList, LMap
 from ..runtime.frames import Frame
 from ..runtime.model import Block, Loop
 from ..runtime.readers import B_piece_name_now
-from .codegen import MISSING, paren
+from .codegen import MISSING, Stale, paren
 from .common import Part, Scope
 from .flowgraph import Flow
 
@@ -85,6 +85,49 @@ def _new_turn(st) -> None:
             facts.pop(key, None)
 
 
+UNROLLED = 4      # at most this many tables dropped (or kept) one by one, else a loop
+
+
+def stale_lines(facts, mod):
+    """lines_for(writes) for Module.refine: the generated lines, [(indent, text)], after
+    a statement that writes `writes`, dropping the kept facts whose unit reads any of it
+    (Facts.stale). The cheapest form, as measured (a pop costs about the clear of an empty
+    table; a loop over a constant tuple a dozen nanoseconds a key more): none; the clear
+    where every kept table is stale; a few pops, or the few tables that stay saved around
+    the clear, under `if st.facts:` (they are often empty just after another change);
+    else a loop over the stale keys, under the same test."""
+    found: dict = {}
+
+    def lines_for(writes) -> list:
+        out = found.get(writes)
+        if out is None:
+            out = found[writes] = _stale_form(facts, mod, facts.stale(writes))
+        return out
+    return lines_for
+
+
+def _stale_form(facts, mod, keys: tuple) -> list:
+    """The lines dropping the kept tables `keys` (stale_lines)."""
+    stay = [k for k in facts.kept if k not in keys]
+    if not keys:
+        return []
+    if not stay:
+        return [(0, "st.facts.clear()")]
+    if len(keys) == 1:
+        return [(0, f"st.facts.pop({mod.const(keys[0])}, None)")]
+    if len(keys) <= UNROLLED:
+        return [(0, "if st.facts: " + "; ".join(f"st.facts.pop({mod.const(k)}, None)"
+                                               for k in keys))]
+    if len(stay) <= UNROLLED:         # the few that stay, saved around the clear
+        names = [(mod.fresh("t"), mod.const(k)) for k in stay]     # fresh scratch names
+        return [(0, "if st.facts:"),
+                (1, "; ".join(f"{v} = st.facts.get({k})" for v, k in names)
+                 + "; st.facts.clear()")] + [
+                (1, f"if {v} is not None: st.facts[{k}] = {v}") for v, k in names]
+    k = mod.fresh("t")
+    return [(0, "if st.facts:"), (1, f"for {k} in {mod.const(keys)}: st.facts.pop({k}, None)")]
+
+
 def B_too_long(limit: int, pos):
     fail(f"the game ran more than {limit} steps without ending", pos,
          "a loop never ends, or raise game.max_steps", error=RuleError)
@@ -114,6 +157,7 @@ class Steps:
         self.c = comp
         self.g = comp.flow
         self.mod = comp.mod
+        self._stale: Stale | None = None     # the statement being compiled: its facts' line
 
     # -- bodies and blocks ------------------------------------------------------------------
     def body(self, steps, scope: Scope, name: str, positions=None) -> Body:
@@ -468,8 +512,20 @@ class Steps:
 
     # -- statements ---------------------------------------------------------------------------
     def statement(self, node, scope: Scope) -> Part:
-        with self.c.usage.statement(node, scope):     # what it reads and writes
-            return getattr(self, "s_" + type(node).__name__)(node, scope)
+        outer = self._stale            # (a call compiles its rule's statements inside)
+        self._stale = stale = Stale("st.facts.clear()")
+        try:
+            with self.c.usage.statement(node, scope):     # what it reads and writes
+                part = getattr(self, "s_" + type(node).__name__)(node, scope)
+        finally:
+            self._stale = outer
+        stale.writes = self.c.usage.statements[-1].writes
+        return part
+
+    def stale(self) -> tuple:
+        """The line after a change to the state: it drops the facts the statement made
+        stale (decided once the program is compiled: Module.refine, Program.stale)."""
+        return (0, self._stale, None)
 
     def _dest(self, node, scope, order: str = "") -> str:
         return self._container(node, scope, order)[0]
@@ -496,7 +552,8 @@ class Steps:
         if wtyp in (T.PIECE, T.NONE) and not node.bottom:
             # onto an unordered zone (or one that may be): to its place in piece order
             move = "R_move_sorted" if self.c.builtins.may_be_unordered(dtyp) else "R_move_one"
-            return Part(lines=[(0, f"{move}(st, {what}, {dest}, {pos})", node.pos)])
+            return Part(lines=[(0, f"{move}(st, {what}, {dest}, {pos})", node.pos),
+                               self.stale()])
         if wtyp in (T.PIECE, T.NONE):
             get = f"[{what}]"
         elif wtyp[0] == "slot":
@@ -509,24 +566,24 @@ class Steps:
             fail(f"cannot move {T.describe(wtyp)}", node.what.pos,
                  "move a piece, a list of pieces or a zone's contents")
         return Part(lines=[(0, f"R_move_pieces(st, {get}, {dest}, {node.bottom}, "
-                               f"{node.shuffled}, {pos})", node.pos)])
+                               f"{node.shuffled}, {pos})", node.pos), self.stale()])
 
     def s_Swap(self, node, scope) -> Part:
         a = self.c.x.expect(node.a, scope, T.PIECE, "what is swapped")
         b = self.c.x.expect(node.b, scope, T.PIECE, "what is swapped")
         return Part(lines=[(0, f"R_swap_pieces(st, {a}, {b}, {self.mod.const(node.pos)})",
-                            node.pos)])
+                            node.pos), self.stale()])
 
     def s_Shuffle(self, node, scope) -> Part:
         dest = self._dest(node.zone, scope, "shuffle")
         return Part(lines=[(0, f"R_shuffle_slot(st, {dest}, {self.mod.const(node.pos)})",
-                            node.pos)])
+                            node.pos), self.stale()])
 
     def s_Refill(self, node, scope) -> Part:
         z = self._dest(node.zone, scope)
         src = self._dest(node.source, scope, "refill (it takes the top pieces)")
         return Part(lines=[(0, f"R_refill(st, {z}, {src}, {self.mod.const(node.pos)})",
-                            node.pos)])
+                            node.pos), self.stale()])
 
     def s_EndGame(self, node, scope) -> Part:
         return Part(lines=[(0, "R_finish(st)", node.pos), (0, "return True", None)],
@@ -666,8 +723,8 @@ class Steps:
             lines = [(0, f"{target} = {self._big(result, node)}", node.pos)]
         else:
             lines = [(0, f"{target} {node.op} {value}", node.pos)]
-        if state:                       # the state changed: its derived facts are stale
-            lines.append((0, "st.facts.clear()", None))
+        if state:                       # the state changed: the facts it made stale go
+            lines.append(self.stale())
         return Part(lines=lines)
 
     def _bounded(self, node, value: str) -> bool:

@@ -2,8 +2,9 @@
 
 Input: a State (interpreter/runtime/engine.py) and piece or slot indices. Output: the state,
 changed in place. Compiled statements call these R_ functions by their names; they
-keep `State.where` (the slot of every piece) true, enforce slot capacities, and empty
-`State.facts`, the state's derived facts, which a change makes stale.
+keep `State.where` (the slot of every piece) true and enforce slot capacities. They leave
+`State.facts` alone: the compiled statement drops, after the call, the facts its change
+made stale (the tables its compiler knows read what it writes: docs/compiler.md).
 """
 
 from __future__ import annotations
@@ -43,7 +44,6 @@ def R_move_pieces(st: Any, pieces: Sequence[int | None], dest: int, bottom: bool
     heap = dest in prog.heaps
     if heap and (bottom or shuffled):
         unordered(prog, dest, "moving to the bottom" if bottom else "moving shuffled", pos)
-    st.facts.clear()
     if shuffled and len(pieces) > 1:
         pieces = list(pieces)
         shuffle_list(pieces, st.rng.random)
@@ -75,7 +75,6 @@ def R_move_one(st: Any, piece: int | None, dest: int, pos: Pos) -> None:
     if piece is None:
         fail("there is no piece to move (none)", pos, error=RuleError)
     prog = st.prog
-    st.facts.clear()
     target = st.slots[dest]
     cap = prog.slot_cap[dest]
     where = st.where
@@ -105,7 +104,6 @@ def R_move_sorted(st: Any, piece: int | None, dest: int, pos: Pos) -> None:
 def R_swap_pieces(st: Any, a: int | None, b: int | None, pos: Pos) -> None:
     if a is None or b is None:
         fail("swap needs two pieces (one of them is none)", pos, error=RuleError)
-    st.facts.clear()
     sa, sb = st.where[a], st.where[b]
     if sa < 0 or sb < 0:
         fail("swap needs two pieces that are in zones", pos, error=RuleError)
@@ -124,7 +122,6 @@ def R_swap_pieces(st: Any, a: int | None, b: int | None, pos: Pos) -> None:
 def R_shuffle_slot(st: Any, s: int, pos: Pos = NOWHERE) -> None:
     if s in st.prog.heaps:
         unordered(st.prog, s, "shuffle", pos)
-    st.facts.clear()
     shuffle_list(st.slots[s], st.rng.random)
 
 
