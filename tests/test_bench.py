@@ -186,7 +186,7 @@ def test_suite_reference_and_summary(capsys, fake_reference):
         assert r["decisions_per_s_ratio"] == pytest.approx(
             rows[("tabula", other)]["decisions_per_s"] / medang["decisions_per_s"])
         assert r["met"] == (r["decisions_per_s_ratio"] >= r["target"])
-    [yardstick] = summary["yardsticks"]
+    [yardstick] = [y for y in summary["yardsticks"] if y["spec"] == "medang"]
     assert yardstick["yardstick"] == "reference" and yardstick["target"] == 1.0
     assert "parallel" not in summary
 
@@ -238,11 +238,12 @@ def test_shipped_suite_file_names_the_issue_targets():
         ("medina", "medang", 3, 0.333), ("middag", "medang", 3, 0.5)}
     assert SHIPPED.parallel == benchconfig.Parallel("medang", 400, 3, 3, 1.7)
     assert SHIPPED.targets == {"medang": {"reference": 1.0, "clone_us": 15},
-                               "medina": {"clone_us": 40},
+                               "medina": {"reference": 0.25, "clone_us": 40},
                                "tic_tac_toe": {"openspiel_python": 2.0},
                                "connect_four": {"openspiel": 0.1},
                                "othello": {"openspiel": 0.1}}
     assert SHIPPED.references["medang"] == (ROOT / "../shared/bench/medang_ref.py").resolve()
+    assert SHIPPED.references["medina"] == (ROOT / "../shared/bench/medina_ref.py").resolve()
 
 
 @pytest.mark.parametrize("text,message", [
