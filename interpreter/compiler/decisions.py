@@ -26,6 +26,7 @@ from .common import Part, Scope, counted_lines
 from .flowgraph import Flow
 
 MAX_ACTIONS = 100_000
+_THIN_FIRST = True       # distinct before a `where` that reads only the key (tests turn it off)
 _FIELD = re.compile(r"\{([^{}]*)\}")
 
 
@@ -338,15 +339,21 @@ class Decisions:
             return lines + loops + [(len(names), f"out.append(({did}, {alt}, "
                                                   f"{', '.join(names)}))", None)], \
                 tuple(slots), binds, tuple(domains)
+        # a condition that reads the bindings only through their distinct key holds for
+        # all candidates of a key or for none: thinning first keeps the same first
+        # candidate of each key, in the same order, and tests it once
+        thin_first = (_THIN_FIRST and distinct and independent and
+                      all(not pc or self._key_only(node.cond, b.var, set())
+                          for b, pc in zip(node.items, pieces)))
         lines = []
-        if distinct:
+        if distinct and not thin_first:
             lines.append((0, "seen = set()", None))
         # each part of `where A and B and ...` is tested as soon as the bindings it reads
         # are bound (in their order: an earlier part may guard a later one)
         tests = self._early_tests(node, listing)
         bound: list = []
         depth = 0
-        for (src, b), var in zip(srcs, names):
+        for (src, b), var, piece in zip(srcs, names, pieces):
             # every binding's values are counted before they are taken (readers.B_work,
             # inline: counted_lines)
             pos = self.mod.const(b.source.pos)
@@ -358,6 +365,10 @@ class Decisions:
                 bind = [(0, f"{hoisted} = {src}", None)] if ast.uncounted(b.source) \
                     else counted_lines(hoisted, src, pos, WORK_LIMIT)
                 bind[0] = (0, bind[0][1], b.source.pos)      # errors: at the source
+                if thin_first:
+                    thin = (self._distinct_kinds(hoisted, kind) if piece else
+                            hoisted if is_unique(src) else f"B_distinct({hoisted})")
+                    bind.append((0, f"{hoisted} = {thin}", None))
                 if dependent:
                     lines += [(d + depth, text, p) for d, text, p in bind]
                 else:                                  # the same for every earlier value
@@ -371,12 +382,12 @@ class Decisions:
                 test, pos, _ = tests.pop(0)
                 lines.append((depth, f"if not {paren(test)}:", pos))
                 lines.append((depth + 1, "continue", None))
-        if distinct:
+        if distinct and not thin_first:
             key = ", ".join(self._kind(kind, v) if pc else v for v, pc in zip(names, pieces))
             lines.append((depth, f"key = ({key},)", None))
             lines.append((depth, "if key in seen:", None))
             lines.append((depth + 1, "continue", None))
-        if distinct:
+        if distinct and not thin_first:
             lines.append((depth, "seen.add(key)", None))
         lines.append((depth, f"out.append(({did}, {alt}, {', '.join(names)}))", None))
         if len(names) > 1:
@@ -400,6 +411,34 @@ class Decisions:
         binding_names = {b.var for b in node.items}
         return [(self.c.x.expect(part, listing, T.BOOL, "a where condition"), part.pos,
                  set(name_uses(part)) & binding_names) for part in parts]
+
+    def _key_only(self, node, var: str, calling: set) -> bool:
+        """Does the expression read the piece bound to `var` only through its attributes
+        (`var.a`: the kind's fixed ones and the changeable ones, all in its distinct key)?
+        Any other use (the piece itself: its identity, its place, a comparison, a builtin
+        given it) says no; a spec function given the piece is looked into, its parameter
+        in the piece's stead (a function being looked into already: no, soundly). A name
+        that a generator or let binds again is taken for the piece: no, soundly."""
+        if isinstance(node, ast.Name):
+            return node.id != var
+        if isinstance(node, ast.Attr) and isinstance(node.obj, ast.Name) \
+                and node.obj.id == var:
+            return True
+        if isinstance(node, ast.Func) and node.name in self.c.functions and \
+                any(isinstance(a, ast.Name) and a.id == var for a in node.args):
+            params = [str(p) for p in self.c.functions[node.name].get("params", [])]
+            if node.name in calling or len(params) != len(node.args):
+                return False
+            body = self.c.builtins.function_ast(node.name)
+            return all(self._key_only(body, p, calling | {node.name})
+                       if isinstance(a, ast.Name) and a.id == var
+                       else self._key_only(a, var, calling)
+                       for p, a in zip(params, node.args))
+        if isinstance(node, ast.Node):
+            return all(self._key_only(v, var, calling) for v in vars(node).values())
+        if isinstance(node, tuple):
+            return all(self._key_only(v, var, calling) for v in node)
+        return True
 
     def _kind(self, kind: str, v: str) -> str:
         """The source of piece v's kind (changeable attributes: as they are now)."""
