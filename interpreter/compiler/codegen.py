@@ -18,6 +18,7 @@ import builtins as _py
 import re
 from collections.abc import Callable
 from fractions import Fraction
+from pathlib import Path
 from types import FunctionType, TracebackType
 from typing import Any
 
@@ -107,6 +108,10 @@ class Module:
         # functions with Stale lines, compiled by refine(): (function, chunk, params, body,
         # pos, note)
         self._stale: list[tuple[Callable[..., Any], int, str, Body, Pos, str]] = []
+        # what each function comes from in the spec, in words (Program.origin); within()
+        # says what is being compiled ("rule take_turn"; the driver sets it)
+        self.origins: dict[str, str] = {}
+        self.within: Callable[[], str] = lambda: ""
 
     # -- names --------------------------------------------------------------------------
     def fresh(self, prefix: str) -> str:
@@ -143,6 +148,7 @@ class Module:
         the positions locate failures. A body with Stale lines is compiled by refine(),
         once: until then the function is a stand-in that may not run."""
         name = name or self.fresh(prefix)
+        self.origins[name] = self._origin(prefix, note, pos)
         if any(isinstance(line, Stale) for _, line, _ in body):
             stand_in = FunctionType(_unrefined.__code__, self.ns, name)
             self.ns[name] = stand_in
@@ -152,6 +158,23 @@ class Module:
         text = self._render(name, params, body, pos, note)
         self.chunks.append(text)
         return self._compile(name, text, pos)
+
+    # what a function of each prefix is, and how it relates to the unit around it
+    KINDS = {"F": ("", ""), "D": ("decision", "of"), "I": ("statements", "of"),
+             "A": ("aggregate", "in"), "G": ("group", "in"), "E": ("expression", "in")}
+
+    def _origin(self, prefix: str, note: str, pos: Pos) -> str:
+        """A generated function in the spec's words: "function placeable (medina.yaml:120)",
+        "decision of rule take_turn (medina.yaml:300)", "label in rule bid (...)"."""
+        kind, rel = self.KINDS.get(prefix, ("code", "in"))
+        within = self.within()
+        if prefix == "F" or not within:     # a spec function is its own unit
+            what = note or within or kind
+        else:
+            what = f"{note if prefix in 'EG' and note else kind} {rel} {within}"
+        if pos is NOWHERE or not pos.line:
+            return what
+        return f"{what} ({Path(pos.file).name or '<input>'}:{pos.line})"
 
     def _render(self, name: str, params: str, body: Body, pos: Pos, note: str) -> str:
         """The text of `def NAME(params): body`; its lines' positions go to self.lines."""

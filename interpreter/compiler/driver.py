@@ -79,6 +79,7 @@ class Compiler:
         self.any_zone = ANY_ZONE
         self.plain = plain
         self.mod = Module(HELPERS)
+        self.mod.within = self._within    # names each generated function's origin
         self.mod.ns.update(readers.work_budget(self.prog.work))    # this game's own budget
         self.enums = {k: [str(m) for m in v] for k, v in doc.get("enums", {}).items()}
         self.member_of: dict = {}
@@ -179,8 +180,18 @@ class Compiler:
                        **dict(zip(p.pvar_names, self.pvar_types))}
         p.enums = {k: tuple(v) for k, v in self.enums.items()}
         p.step_ids = self.flow.step_ids
+        p.origins = self.mod.origins
         p.usage = self.usage
         p.compile_expression = lambda text: self.expression(text)[0]
+
+    def _within(self) -> str:
+        """What is being compiled, for a generated function's origin (Program.origin): the
+        innermost rule, function, phase or scoring expression ("rule take_turn")."""
+        for unit in reversed(self.usage.stack):
+            kind, _, name = unit.partition(":")
+            if kind not in ("group", "decision"):    # parts of the unit around them
+                return f"{kind} {name}" if name else kind
+        return ""
 
     def parse(self, text, start: str = "expression"):
         """Rule text to its AST (lang/parser.py): the stages parse through the driver."""

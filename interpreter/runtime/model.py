@@ -209,6 +209,15 @@ class Program:
     # read/write summary of every function, group, decision, rule, scoring expression and
     # statement (docs/compiler.md, "What the compiler records")
     facts: Any = None
+    # generated function name (F4, E15, ...) -> what it comes from in the spec, in words
+    # with its file and line (compiler/codegen.py Module.origins): profiles name them so
+    origins: dict = field(default_factory=dict)
+
+    def origin(self, name: str) -> str | None:
+        """What the generated function `name` comes from: "function placeable
+        (medina.yaml:120)", "decision of rule take_turn (medina.yaml:300)"; None if no
+        generated function has that name."""
+        return self.origins.get(name)
 
     def reads(self, unit: str) -> frozenset:
         """What a unit (function:NAME, group:N, decision:N, rule:NAME, setup, play,

@@ -16,16 +16,22 @@ runner and bench stay side by side, each imported by the command line only).
 
 from __future__ import annotations
 
+import cProfile
 import json
+import operator
 import os
 import platform
 import random
+import re
+import shutil
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
+from ..compiler.codegen import FILENAME as CODE_FILE  # generated code's file, in tracebacks
 from ..errors import TabulaError, did_you_mean, shown_path
 from ..runtime.model import CHANCE
 from ..spec import load_spec, resolve_spec_path
@@ -52,6 +58,16 @@ def _count(name: str, value) -> None:
 def bench(game, games: int, seed: int) -> dict:
     """Random playouts through the public API; decisions exclude chance decisions."""
     _count("games", games)
+    decisions, chance, branching, dt = playouts(game, games, seed)
+    return {"games": games, "seconds": dt, "playouts_per_s": games / dt,
+            "decisions_per_s": decisions / dt, "decisions_per_game": decisions / games,
+            "chance_per_game": chance / games,
+            "mean_branching": branching / decisions if decisions else 0.0}
+
+
+def playouts(game, games: int, seed: int) -> tuple:
+    """bench's random playouts, any number of them, 0 included (the run --instructions
+    subtracts): -> (decisions, chance decisions, summed branching, seconds)."""
     rng = bot_rng(seed)
     decisions = chance = branching = 0
     t0 = time.perf_counter()
@@ -68,11 +84,7 @@ def bench(game, games: int, seed: int) -> dict:
                 branching += n
             st.apply(acts[int(rnd() * n)])
         st.scores()
-    dt = time.perf_counter() - t0
-    return {"games": games, "seconds": dt, "playouts_per_s": games / dt,
-            "decisions_per_s": decisions / dt, "decisions_per_game": decisions / games,
-            "chance_per_game": chance / games,
-            "mean_branching": branching / decisions if decisions else 0.0}
+    return decisions, chance, branching, max(time.perf_counter() - t0, 1e-9)
 
 
 def clone_us(new_state, apply, terminal, seed: int = 1, games: int = CLONE_GAMES,
@@ -171,6 +183,272 @@ def spec_text(out: dict) -> str:
         lines.append(f"  ratio to the reference api: {out.get('ratio_to_reference_api', 0):.3f}"
                      + (f" (median of {len(ratios)}: " + ", ".join(f"{x:.3f}" for x in ratios)
                         + ")" if len(ratios) > 1 else ""))
+    return "\n".join(lines)
+
+
+# ---- instructions under callgrind ---------------------------------------------------------------
+
+INSTRUCTION_GAMES = 10     # `tabula bench SPEC --instructions` without --games
+INSTRUCTION_MAX = 300      # more only when asked (--long): callgrind runs about 50x slower
+# the child run under valgrind: this module's instruction_child, with its job as JSON
+CHILD = "import sys; from {module} import instruction_child; instruction_child(sys.argv[1])"
+# callgrind counts only inside this C function (operator.call, which runs the playouts):
+# a whole run's count also holds the imports and the compiling, whose instructions vary
+# by a few in 10,000 from run to run under callgrind (lark builds its parser with sets
+# ordered by address, and the addresses the allocator gets vary under callgrind)
+TOGGLE = "_operator_call"
+PACKAGE_DIR = Path(__file__).resolve().parents[1]     # interpreter/: the package's code
+DETERMINISM = ("the same spec, players, options, games and seed, PYTHONHASHSEED=0, "
+               "no bytecode written (python -B){aslr}, only the playouts counted (inside "
+               "operator.call): the same count to about 1 in 10,000 (what is left: addresses "
+               "under callgrind), unlike a time")
+
+
+def valgrind_missing() -> str | None:
+    """Why --instructions cannot run here (None: valgrind is on PATH)."""
+    if shutil.which("valgrind"):
+        return None
+    return ("--instructions counts instructions with valgrind's callgrind, and valgrind is "
+            "not installed here (no valgrind on PATH): install it (apt-get install valgrind), "
+            "or measure time without --instructions")
+
+
+def check_instruction_games(games: int, long: bool = False) -> None:
+    """A bound on the games played under valgrind, unless asked (long)."""
+    _count("games", games)
+    if games > INSTRUCTION_MAX and not long:
+        raise TabulaError(f"--instructions plays its games under valgrind, about 50 times "
+                          f"slower than without: at most {INSTRUCTION_MAX} games, not {games} "
+                          f"(give --long to play them anyway)")
+
+
+def instruction_child(job_text: str) -> None:
+    """The program valgrind runs (CHILD): load and compile the spec, play job["games"]
+    games (0: none) as bench plays them, print what was played as JSON."""
+    from ..spec import load_spec as load
+    job = json.loads(job_text)
+    game = load(job["spec"]).game(job["players"], job["options"])
+    # through operator.call: callgrind counts inside it only (TOGGLE), not the imports
+    decisions, chance, _, _ = operator.call(playouts, game, job["games"], job["seed"])
+    print(json.dumps({"decisions": decisions, "chance": chance, "options": game.options,
+                      "package": str(PACKAGE_DIR)}))
+
+
+def _no_aslr() -> list:
+    """setarch's prefix that turns address randomization off for the child (the order of
+    sets of objects hashed by address, and so the instructions, then repeat), if setarch
+    is here and allowed to; else nothing."""
+    setarch = shutil.which("setarch")
+    if setarch is None:
+        return []
+    cmd = [setarch, platform.machine(), "-R"]
+    try:
+        ok = subprocess.run(cmd + ["true"], capture_output=True, timeout=30).returncode == 0
+    except (OSError, subprocess.SubprocessError):
+        ok = False
+    return cmd if ok else []
+
+
+def callgrind(job: dict, prefix: list) -> tuple:
+    """Run instruction_child(job) under valgrind --tool=callgrind: -> (the instructions of
+    the whole run, the child's JSON)."""
+    env = {**os.environ, "PYTHONHASHSEED": "0"}
+    with tempfile.TemporaryDirectory(prefix="tabula-callgrind-") as tmp:
+        out_file = Path(tmp) / "callgrind.out"
+        cmd = prefix + ["valgrind", "-q", "--tool=callgrind", "--collect-atstart=no",
+                        f"--toggle-collect={TOGGLE}", f"--callgrind-out-file={out_file}",
+                        sys.executable, "-B", "-c",
+                        CHILD.format(module=__name__), json.dumps(job)]
+        try:
+            run = subprocess.run(cmd, capture_output=True, text=True, env=env)
+        except OSError as e:
+            raise TabulaError(f"cannot run valgrind: {e.strerror or e}") from None
+        if run.returncode:
+            last = (run.stderr.strip().splitlines() or ["(no message)"])[-1]
+            raise TabulaError(f"the run under valgrind failed (exit {run.returncode}): "
+                              f"{last}")
+        try:
+            text = out_file.read_text(encoding="utf-8", errors="replace")
+        except OSError as e:
+            raise TabulaError(f"valgrind wrote no callgrind output: {e.strerror or e}") from None
+    totals = [line.split()[1] for line in text.splitlines()
+              if line.startswith(("totals:", "summary:")) and len(line.split()) > 1]
+    try:
+        return int(totals[-1]), json.loads(run.stdout.strip().splitlines()[-1])
+    except (IndexError, ValueError):
+        raise TabulaError("valgrind's callgrind output has no total of instructions") from None
+
+
+def instructions(spec, game, games: int, seed: int, long: bool = False) -> dict:
+    """`tabula bench SPEC --instructions`: the instructions of `games` random playouts, as
+    `bench` plays them, counted by valgrind's callgrind in a child process (this Python,
+    this package): a run of `games` games less a run of none (import and compile), over
+    the decisions and the games. Deterministic (DETERMINISM), unlike a time."""
+    why = valgrind_missing()
+    if why:
+        raise TabulaError(why)
+    check_instruction_games(games, long)
+    prefix = _no_aslr()
+    job = {"spec": str(spec.path), "players": game.players, "options": game.options,
+           "seed": seed}
+    whole, played = callgrind({**job, "games": games}, prefix)
+    none, _ = callgrind({**job, "games": 0}, prefix)
+    if played.get("package") != str(PACKAGE_DIR) or played.get("options") != game.options:
+        raise TabulaError(f"the run under valgrind measured another package or game "
+                          f"({played.get('package')}, options {played.get('options')}), "
+                          f"not this one ({PACKAGE_DIR})")
+    if not whole:
+        raise TabulaError(f"callgrind counted no instructions inside operator.call "
+                          f"({TOGGLE}): this Python's symbols may be stripped")
+    decisions, spent = played["decisions"], whole - none
+    return {"spec": spec.id, "players": game.players, "options": game.options, "seed": seed,
+            "games": games, "decisions": decisions,
+            "decisions_per_game": decisions / games,
+            "chance_per_game": played["chance"] / games,
+            "instructions_per_decision": spent / decisions if decisions else None,
+            "instructions_per_game": spent / games,
+            "instructions_playouts": spent, "instructions_run": whole,
+            "instructions_none": none, "tool": f"{valgrind_version()} --tool=callgrind",
+            "python": platform.python_version(),
+            "repeatable": DETERMINISM.format(
+                aslr=", address randomization off (setarch -R)" if prefix else "")}
+
+
+def valgrind_version() -> str:
+    try:
+        return subprocess.run(["valgrind", "--version"], capture_output=True, text=True,
+                              timeout=30).stdout.strip() or "valgrind"
+    except (OSError, subprocess.SubprocessError):
+        return "valgrind"
+
+
+def instructions_text(out: dict) -> str:
+    per = out["instructions_per_decision"]
+    return "\n".join([
+        f"{out['spec']}, {out['players']} players, {out['games']} random playouts "
+        f"(seed {out['seed']}) under {out['tool']}",
+        "  instructions/decision " + (f"{per:14,.0f}" if per is not None else
+                                      f"{'-':>14} (no decisions)"),
+        f"  instructions/game     {out['instructions_per_game']:14,.0f}",
+        f"  decisions/game        {out['decisions_per_game']:14.2f}  "
+        f"(+ {out['chance_per_game']:.2f} chance)",
+        f"  counted: {out['games']} games {out['instructions_run']:,}, none "
+        f"{out['instructions_none']:,} instructions (the playouts' call only: not the "
+        "imports, not the compiling)",
+        f"  repeatable: {out['repeatable']}"])
+
+
+# ---- a profile in the spec's words -------------------------------------------------------------
+
+PROFILE_GAMES = 100        # `tabula bench SPEC --profile` without --games
+PROFILE_TOP = 15           # the spec's entries shown (text); the interpreter's, Python's:
+PROFILE_TOP_OTHER = 10     # this many
+SECTIONS = ("spec", "interpreter", "python")
+ADDRESS = re.compile(r" at 0x[0-9a-f]+")       # a builtin's name may hold an address
+
+
+def _where(code, prog, inside: dict) -> tuple:
+    """-> (section, the entry's name, the generated function's name or None) of a code
+    object cProfile saw (a text for a builtin): the spec's generated code (named by
+    Program.origin; a comprehension by the generated function that runs it, `inside`),
+    the interpreter's own code (grouped by name and module), or Python's."""
+    if isinstance(code, str):                    # a builtin: its name says where it is
+        return "python", ADDRESS.sub("", code), None
+    name = code.co_name
+    if code.co_filename == CODE_FILE:
+        if name.startswith("<") and code in inside:      # <listcomp>, <genexpr>, ...
+            fn = inside[code]
+            return "spec", f"{name[1:-1]} in {prog.origin(fn) or fn}", fn
+        return "spec", prog.origin(name) or name, name
+    path = Path(code.co_filename)
+    # a comprehension or lambda is named by its line, a function by its name alone
+    at = f":{code.co_firstlineno}" if name.startswith("<") else ""
+    if path.is_absolute() and PACKAGE_DIR in path.resolve().parents:
+        return "interpreter", f"{name} ({path.resolve().relative_to(PACKAGE_DIR)}{at})", None
+    return "python", f"{name} ({path.name}{at})", None
+
+
+def _inside(entries) -> dict:
+    """comprehension code of generated code -> the generated function that calls it (the
+    one calling it most), from the profile's own record of who called what."""
+    seen: dict = {}
+    for e in entries:
+        if isinstance(e.code, str) or e.code.co_filename != CODE_FILE \
+                or e.code.co_name.startswith("<"):
+            continue
+        for sub in e.calls or ():
+            code = sub.code
+            if not isinstance(code, str) and code.co_filename == CODE_FILE \
+                    and code.co_name.startswith("<"):
+                if sub.callcount > seen.get(code, ("", -1))[1]:
+                    seen[code] = (e.code.co_name, sub.callcount)
+    return {code: fn for code, (fn, _) in seen.items()}
+
+
+def profile(spec, game, games: int, seed: int) -> dict:
+    """`tabula bench SPEC --profile`: bench's playouts under cProfile, every entry named by
+    what it comes from: the spec's functions, rules and decisions (Program.origin), the
+    interpreter's helpers and engine grouped by name, Python's; own time and cumulative
+    time as shares of the time profiled."""
+    _count("games", games)
+    prof = cProfile.Profile()
+    decisions, chance, _, seconds = prof.runcall(playouts, game, games, seed)
+    entries = [e for e in prof.getstats()
+               if e.code != "<method 'disable' of '_lsprof.Profiler' objects>"]
+    inside = _inside(entries)
+    rows: dict = {}
+    for e in entries:
+        section, shown, fn = _where(e.code, game.prog, inside)
+        row = rows.setdefault((section, shown, fn), {"name": shown, "function": fn,
+                                                     "calls": 0, "own_s": 0.0, "cum_s": 0.0})
+        row["calls"] += e.callcount
+        row["own_s"] += e.inlinetime
+        row["cum_s"] += e.totaltime
+    total = sum(r["own_s"] for r in rows.values()) or 1e-9
+    out: dict = {s: [] for s in SECTIONS}
+    for (section, _, _), row in rows.items():
+        # entries grouped by name may nest (a function calling another of its name)
+        row["own_share"], row["cum_share"] = row["own_s"] / total, min(row["cum_s"] / total, 1)
+        if section != "spec":
+            del row["function"]
+        out[section].append(row)
+    for section in SECTIONS:
+        out[section].sort(key=lambda r: (-r["own_s"], r["name"]))
+    shares = {s: sum(r["own_s"] for r in out[s]) / total for s in SECTIONS}
+    return {"spec": spec.id, "players": game.players, "options": game.options, "seed": seed,
+            "games": games, "seconds": seconds, "decisions_per_game": decisions / games,
+            "chance_per_game": chance / games, "shares": shares,
+            "spec_entries": out["spec"],
+            "interpreter_entries": out["interpreter"], "python_entries": out["python"]}
+
+
+def _profile_rows(title: str, rows: list, top: int) -> list:
+    lines = [f"  {'own %':>6} {'cum %':>6} {'calls':>11}  {title}"]
+    for r in rows[:top]:
+        fn = f"  [{r['function']}]" if r.get("function") and r["function"] != r["name"] else ""
+        lines.append(f"  {100 * r['own_share']:6.1f} {100 * r['cum_share']:6.1f} "
+                     f"{r['calls']:11,}  {r['name']}{fn}")
+    if len(rows) > top:
+        rest = rows[top:]
+        lines.append(f"  {100 * sum(r['own_share'] for r in rest):6.1f} {'':>6} "
+                     f"{sum(r['calls'] for r in rest):11,}  ({len(rest)} more)")
+    return lines
+
+
+def profile_text(out: dict) -> str:
+    sh = out["shares"]
+    lines = [f"{out['spec']}, {out['players']} players, {out['games']} random playouts "
+             f"(seed {out['seed']}) under cProfile: {out['seconds']:.1f} s, "
+             f"{out['decisions_per_game']:.2f} decisions/game",
+             "(the profiler slows every call: read the shares, not the speed)",
+             f"own time: the spec's generated code {100 * sh['spec']:.1f}%, the interpreter "
+             f"{100 * sh['interpreter']:.1f}%, Python's builtins and library "
+             f"{100 * sh['python']:.1f}%", ""]
+    lines += _profile_rows(f"the spec's functions, rules and decisions (top {PROFILE_TOP} "
+                           "by own time)", out["spec_entries"], PROFILE_TOP)
+    lines += _profile_rows("the interpreter's helpers and engine, by name",
+                           out["interpreter_entries"], PROFILE_TOP_OTHER)
+    lines += _profile_rows("Python", out["python_entries"], PROFILE_TOP_OTHER // 2)
     return "\n".join(lines)
 
 

@@ -259,6 +259,8 @@ def cmd_test(args) -> int:
 
 def cmd_bench(args) -> int:
     if args.suite:
+        if args.instructions or args.profile:
+            args.usage_error("--instructions and --profile are for one SPEC, not --suite")
         return _bench_suite(args)
     for flag in ("root", "config", "games_scale", "only"):
         if getattr(args, flag) is not None:
@@ -269,11 +271,46 @@ def cmd_bench(args) -> int:
         args.usage_error("name a SPEC, or give --suite for every shipped spec")
     if len(args.reference or ()) > 1:
         args.usage_error("--reference: one script for one spec")
+    if args.instructions or args.profile:
+        return _bench_measure(args)
+    if args.long:
+        args.usage_error("--long goes with --instructions")
     spec = load_spec(args.spec)
     game = spec.game(args.players, _options(args.option))
     out = bench.bench_spec(spec, game, args.games or bench.SPEC_GAMES, args.seed, args.repeat,
                            args.reference[0] if args.reference else None)
     print(json.dumps(out) if args.json else bench.spec_text(out))
+    return EXIT_OK
+
+
+def _bench_measure(args) -> int:
+    """bench SPEC --instructions (callgrind's counts) or --profile (cProfile, in the spec's
+    words): valgrind is looked for and the games bounded before the spec is compiled."""
+    if args.instructions and args.profile:
+        args.usage_error("--instructions or --profile, not both (a profile under valgrind "
+                         "would take hours)")
+    if args.reference or args.repeat != 1:
+        args.usage_error("--reference and --repeat measure time: not with --instructions "
+                         "or --profile")
+    if args.instructions:
+        games = args.games or bench.INSTRUCTION_GAMES
+        why = bench.valgrind_missing()
+        if why:
+            raise TabulaError(why)
+        try:
+            bench.check_instruction_games(games, args.long)
+        except TabulaError as e:
+            args.usage_error(str(e))
+    elif args.long:
+        args.usage_error("--long goes with --instructions")
+    spec = load_spec(args.spec)
+    game = spec.game(args.players, _options(args.option))
+    if args.instructions:
+        out = bench.instructions(spec, game, games, args.seed, args.long)
+        print(json.dumps(out) if args.json else bench.instructions_text(out))
+    else:
+        out = bench.profile(spec, game, args.games or bench.PROFILE_GAMES, args.seed)
+        print(json.dumps(out) if args.json else bench.profile_text(out))
     return EXIT_OK
 
 
@@ -556,6 +593,18 @@ def commands() -> tuple:
                              "'bench --api --json' interface) to run in the same run, for a "
                              "ratio; with --suite: ID=PY for spec ID, replacing the suite "
                              "file's (repeatable)"),
+                    arg("--instructions", action="store_true",
+                        help=f"count the instructions of the playouts under valgrind's "
+                             f"callgrind instead of timing them: per decision and per game, "
+                             f"the same on a busy machine (default {bench.INSTRUCTION_GAMES} "
+                             f"games, at most {bench.INSTRUCTION_MAX} without --long)"),
+                    arg("--long", action="store_true",
+                        help=f"with --instructions: allow more than {bench.INSTRUCTION_MAX} "
+                             "games (callgrind runs about 50 times slower)"),
+                    arg("--profile", action="store_true",
+                        help=f"profile the playouts (cProfile): the time of the spec's own "
+                             f"functions, rules and decisions, named as the spec names them, "
+                             f"then the interpreter's (default {bench.PROFILE_GAMES} games)"),
                     arg("--suite", action="store_true",
                         help="every spec of specs/ and examples/ (variants too), every "
                              "player count, with State.clone() times, references and "
