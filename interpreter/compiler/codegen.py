@@ -109,7 +109,7 @@ class Module:
         # pos, note)
         self._stale: list[tuple[Callable[..., Any], int, str, Body, Pos, str]] = []
         # what each function comes from in the spec, in words (Program.origin); within()
-        # says what is being compiled ("rule take_turn"; the driver sets it)
+        # says what is being compiled ("rule turn"; the driver sets it)
         self.origins: dict[str, str] = {}
         self.within: Callable[[], str] = lambda: ""
 
@@ -164,8 +164,8 @@ class Module:
              "A": ("aggregate", "in"), "G": ("group", "in"), "E": ("expression", "in")}
 
     def _origin(self, prefix: str, note: str, pos: Pos) -> str:
-        """A generated function in the spec's words: "function placeable (medina.yaml:120)",
-        "decision of rule take_turn (medina.yaml:300)", "label in rule bid (...)"."""
+        """A generated function in the spec's words: "function best (game.yaml:120)",
+        "decision of rule turn (game.yaml:300)", "label in rule bid (...)"."""
         kind, rel = self.KINDS.get(prefix, ("code", "in"))
         within = self.within()
         if prefix == "F" or not within:     # a spec function is its own unit

@@ -186,7 +186,7 @@ class Compiler:
 
     def _within(self) -> str:
         """What is being compiled, for a generated function's origin (Program.origin): the
-        innermost rule, function, phase or scoring expression ("rule take_turn")."""
+        innermost rule, function, phase or scoring expression ("rule turn")."""
         for unit in reversed(self.usage.stack):
             kind, _, name = unit.partition(":")
             if kind not in ("group", "decision"):    # parts of the unit around them

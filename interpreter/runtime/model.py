@@ -214,8 +214,8 @@ class Program:
     origins: dict = field(default_factory=dict)
 
     def origin(self, name: str) -> str | None:
-        """What the generated function `name` comes from: "function placeable
-        (medina.yaml:120)", "decision of rule take_turn (medina.yaml:300)"; None if no
+        """What the generated function `name` comes from: "function best
+        (game.yaml:120)", "decision of rule turn (game.yaml:300)"; None if no
         generated function has that name."""
         return self.origins.get(name)
 
