@@ -30,6 +30,7 @@ import pytest
 from tabula_rules.compiler.codegen import SAFE_BUILTINS
 from tabula_rules.errors import MAX_INPUT_BYTES, SpecError
 from tabula_rules.spec import Spec
+from tabula_rules.tools.cli import main
 
 # ---- the valid base spec ------------------------------------------------------------------
 
@@ -324,3 +325,20 @@ GENERATED = re.compile(r"[KvFEIDGAsmrwt][0-9]+|n|x|first|todo|here|pop|[BR]_[a-z
                        r"clear|add|steps|values|def|return|if|else|elif|for|in|not|and|or|"
                        r"is|None|True|False|pass|continue|while|lambda|default|" +
                        "|".join(SAFE_BUILTINS))
+
+
+# ---- the command line, in process ------------------------------------------------------
+
+def run(capsys, *argv):
+    """`tabula ARGV...` in this process: (exit code, stdout, stderr)."""
+    code = main([str(a) for a in argv])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def usage_error(capsys, *argv) -> str:
+    """`tabula ARGV...` refused as a usage error (exit code 2): what it printed on stderr."""
+    with pytest.raises(SystemExit) as e:
+        main([str(a) for a in argv])
+    assert e.value.code == 2
+    return capsys.readouterr().err

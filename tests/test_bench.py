@@ -11,9 +11,9 @@ import pytest
 
 from tabula_rules.spec import resolve_spec_path
 from tabula_rules.tools import bench, benchconfig
-from tabula_rules.tools.cli import main
 
 from conftest import EXAMPLES, ROOT, SPEC_FILES
+from helpers import run, usage_error
 
 MEDANG = str(ROOT / "specs" / "medang")
 SHIPPED = benchconfig.load(ROOT / "bench.yaml")
@@ -28,17 +28,6 @@ print(json.dumps({"playouts_per_s": 800.0, "mean_decisions": 90.0,
 """
 
 
-def run(capsys, *argv):
-    code = main([str(a) for a in argv])
-    out, err = capsys.readouterr()
-    return code, out, err
-
-
-def usage_error(capsys, *argv) -> str:
-    with pytest.raises(SystemExit) as e:
-        main([str(a) for a in argv])
-    assert e.value.code == 2
-    return capsys.readouterr().err
 
 
 def suite_json(capsys, *argv) -> dict:

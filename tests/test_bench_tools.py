@@ -11,9 +11,9 @@ import pytest
 
 from tabula_rules.spec import load_spec
 from tabula_rules.tools import bench
-from tabula_rules.tools.cli import main
 
 from conftest import ROOT
+from helpers import run, usage_error
 
 TIC_TAC_TOE = ROOT / "examples" / "tic_tac_toe"
 
@@ -26,17 +26,6 @@ def small_spec(tmp_path):
     return path
 
 
-def run(capsys, *argv):
-    code = main([str(a) for a in argv])
-    out, err = capsys.readouterr()
-    return code, out, err
-
-
-def usage_error(capsys, *argv) -> str:
-    with pytest.raises(SystemExit) as e:
-        main([str(a) for a in argv])
-    assert e.value.code == 2
-    return capsys.readouterr().err
 
 
 def test_program_names_its_generated_functions():

@@ -10,14 +10,10 @@ import pytest
 from tabula_rules.tools.cli import main
 
 from conftest import ROOT
+from helpers import run
 
 MEDANG = str(ROOT / "specs" / "medang")
 
-
-def run(capsys, *argv):
-    code = main(list(argv))
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 def test_validate_ok(capsys):

@@ -17,6 +17,7 @@ from tabula_rules.tools.cli import bot_rng, main
 from tabula_rules.tools.gamelog import GameLog, player_views, read_log
 
 from conftest import EXAMPLES, ROOT, SPEC_FILES
+from helpers import run
 
 MEDANG = str(ROOT / "specs" / "medang")
 MEDINA = str(ROOT / "specs" / "medina" / "medina.yaml")
@@ -24,11 +25,6 @@ BSW = str(ROOT / "specs" / "medina" / "bsw-dm2003.yaml")
 TINY = str(ROOT / "examples" / "tiny" / "tiny.yaml")
 ALL_SPECS = [str(f) for f in SPEC_FILES] + [str(p) for p in EXAMPLES]
 
-
-def run(capsys, *argv):
-    code = main([str(a) for a in argv])
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 def players_for(spec_path) -> int:

@@ -12,16 +12,11 @@ from tabula_rules.tools.cli import main
 from tabula_rules.tools.gamelog import header_digest
 
 from conftest import ROOT
-from helpers import EXPECTED, alias_bomb
+from helpers import EXPECTED, alias_bomb, run
 
 TTT = str(ROOT / "examples" / "tic_tac_toe")
 MEDANG = str(ROOT / "specs" / "medang")
 
-
-def run(capsys, *argv):
-    code = main([str(a) for a in argv])
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 def rows_of(path):
