@@ -12,8 +12,6 @@ from tabula_rules.bots.agents import (
     MCTSAgent,
     RandomAgent,
     View,
-    determinize,
-    hidden_slots,
     make_agent,
     make_agents,
     play_game,
@@ -53,9 +51,9 @@ def test_determinize_agrees_with_what_the_player_sees(seed):
     for st in random_states(game, seed):
         before = st.to_json_text()
         for player in range(3):
-            hidden = set(hidden_slots(prog, player))
+            hidden = set(st.hidden_slots(player))
             obs = st.observation(player)
-            d = determinize(st, player, rng)
+            d = st.resample(player, rng)
             assert st.to_json_text() == before            # the true state is untouched
             seen = d.observation(player)
             if st.is_terminal():
@@ -98,19 +96,19 @@ def test_determinize_resamples_hidden_hands_and_secrets():
     rng = random.Random(1)
     seen_other = set()
     for _ in range(30):
-        d = determinize(st, 0, rng)
+        d = st.resample(0, rng)
         assert [d.slots[s] for s in mine] == [st.slots[s] for s in mine]
         seen_other.add(tuple(tuple(piece_names(d, s)) for s in theirs))
     assert len(seen_other) > 10
     # the sampler's world does not share the true state's future shuffles
-    assert determinize(st, 0, rng).rng.getstate() != st.rng.getstate()
+    assert st.resample(0, rng).rng.getstate() != st.rng.getstate()
 
 
 def test_determinize_is_reproducible_and_relists_the_pending_decision():
     game = load_game(MEDANG, players=2)
     st = game.new_state(seed=9)
-    a = determinize(st, 1, random.Random(5))
-    b = determinize(st, 1, random.Random(5))
+    a = st.resample(1, random.Random(5))
+    b = st.resample(1, random.Random(5))
     assert a.to_json_text() == b.to_json_text()
     # the pending decision (player 0's, listed from a hand player 1 cannot see) is the
     # one of the resampled hand

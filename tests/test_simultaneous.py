@@ -12,7 +12,7 @@ from fractions import Fraction
 import pytest
 
 from tabula_rules import SpecError
-from tabula_rules.bots.agents import RandomAgent, determinize, play_game
+from tabula_rules.bots.agents import RandomAgent, play_game
 from tabula_rules.errors import IllegalAction, RuleError, TabulaError
 from tabula_rules.runtime.engine import State
 from tabula_rules.spec import Spec
@@ -179,7 +179,7 @@ def test_determinizing_forgets_the_others_secret_choice(bid):
     st.apply(st.legal_actions(0)[2])              # player 0 bids c3
     bids = Counter()
     for i in range(200):
-        world = determinize(st, 1, random.Random(i))
+        world = st.resample(1, random.Random(i))
         assert world.current_player() == 1
         world.apply(world.legal_actions(1)[0])
         bids[tuple(world.observation(1)["zones"]["hand"]["0"])] += 1

@@ -7,7 +7,6 @@ from fractions import Fraction
 import pytest
 
 from tabula_rules import RuleError, SpecError
-from tabula_rules.bots.agents import determinize
 from tabula_rules.runtime.engine import State
 from tabula_rules.runtime.values import decode, encode
 from tabula_rules.spec import Spec
@@ -600,7 +599,7 @@ def test_a_determinized_copy_keeps_heaps_in_piece_order(tmp_path):
     """)
     st = game.new_state()
     for seed in range(10):
-        new = determinize(st, 0, random.Random(seed))
+        new = st.resample(0, random.Random(seed))
         for s in st.prog.heaps:
             assert new.slots[s] == sorted(new.slots[s])
         assert new.observation(0) == st.observation(0)

@@ -20,23 +20,11 @@ import math
 import random
 
 from ..errors import IllegalAction, TabulaError, did_you_mean, excerpt
-from ..runtime.engine import Game, Pending, State, hidden_slots
+from ..runtime.engine import Game, Pending, State
 from ..runtime.model import CHANCE
 
 __all__ = ["Agent", "GreedyAgent", "MCTSAgent", "RandomAgent", "View", "AGENTS", "BOTS",
-           "agent_rng", "chance_rng", "determinize", "hidden_slots", "make_agent",
-           "make_agents", "play_game", "relist"]
-
-
-# ---- what a seat cannot see (the state's own: State.hidden_slots, State.resample) ---------
-
-def determinize(state: State, player: int, rng: random.Random) -> State:
-    """A copy of `state` consistent with what `player` sees, the rest drawn with `rng`
-    (State.resample, which says how)."""
-    return state.resample(player, rng)
-
-
-relist = State.relist
+           "agent_rng", "chance_rng", "make_agent", "make_agents", "play_game"]
 
 
 # ---- the view an agent gets ---------------------------------------------------------------

@@ -24,7 +24,7 @@ import shutil
 import sys
 from dataclasses import dataclass, field
 
-from ..bots.agents import AGENTS, View, agent_rng, chance_rng, hidden_slots, make_agent
+from ..bots.agents import AGENTS, View, agent_rng, chance_rng, make_agent
 from ..errors import IllegalAction, TabulaError, did_you_mean, excerpt
 from ..runtime.model import CHANCE
 from ..runtime.readers import piece_names_now
@@ -275,7 +275,7 @@ class Session:
         where = list(st.where)
         seen = {}
         for h in self.humans:
-            hidden = set(hidden_slots(st.prog, h))
+            hidden = set(st.hidden_slots(h))
             seen[h] = {p for p, s in enumerate(where) if s >= 0 and s not in hidden}
         return where, names, seen
 
