@@ -437,24 +437,21 @@ def cmd_compile(args) -> int:
     options = ", ".join(f"{k}={v}" for k, v in game.options.items())
     text = game.prog.module.source(f"{spec.id}, {game.players} players"
                                    + (f", {options}" if options else ""))
-    if args.out:
-        with writing(args.out):
-            Path(args.out).write_text(text, encoding="utf-8")
-    else:
-        sys.stdout.write(text)
+    _write_text(text, args.out)
     return EXIT_OK
 
 
-# ---- tabula graph --------------------------------------------------------------------------------
-
 def _write_text(text: str, out: str | None) -> None:
+    """A command's text to the file --out names (a clear error if it cannot be written),
+    else to standard output."""
     if not out:
         sys.stdout.write(text)
         return
-    try:
+    with writing(out):
         Path(out).write_text(text, encoding="utf-8")
-    except OSError as e:
-        raise TabulaError(f"cannot write {out}: {e.strerror or e}") from None
+
+
+# ---- tabula graph --------------------------------------------------------------------------------
 
 
 def cmd_graph(args) -> int:
