@@ -29,6 +29,7 @@ each component's own expressions read.
 
 from __future__ import annotations
 
+import operator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -36,6 +37,7 @@ from fractions import Fraction
 from ..errors import NOWHERE, Pos
 from ..lang import ast
 from ..lang import types as T
+from ..runtime.values import B_num
 
 MISSING = object()
 MAX_RANGE = 1_000_000        # a constant range longer than this is not listed (kept as ends)
@@ -744,41 +746,24 @@ def _number(v) -> bool:
     return type(v) in (int, Fraction, bool)
 
 
+# the rule language's operators on constants, with its meaning of `/` (exact, a whole
+# result an int: values.B_num); an operator not here is not evaluated (MISSING)
+_ARITH = {"+": operator.add, "-": operator.sub, "*": operator.mul,
+          "/": lambda a, b: B_num(Fraction(a) / b), "//": operator.floordiv,
+          "%": operator.mod}
+_COMPARE = {"==": operator.eq, "!=": operator.ne, "<": operator.lt, "<=": operator.le,
+            ">": operator.gt, ">=": operator.ge, "in": lambda a, b: a in b,
+            "not in": lambda a, b: a not in b}
+
+
 def _arith(op: str, a, b):
-    if op == "+":
-        return a + b
-    if op == "-":
-        return a - b
-    if op == "*":
-        return a * b
-    if op == "/":
-        out = Fraction(a, 1) / b
-        return int(out) if out.denominator == 1 else out
-    if op == "//":
-        return a // b
-    if op == "%":
-        return a % b
-    return MISSING
+    f = _ARITH.get(op)
+    return MISSING if f is None else f(a, b)
 
 
 def _compare(op: str, a, b):
-    if op == "==":
-        return a == b
-    if op == "!=":
-        return a != b
-    if op == "<":
-        return a < b
-    if op == "<=":
-        return a <= b
-    if op == ">":
-        return a > b
-    if op == ">=":
-        return a >= b
-    if op == "in":
-        return a in b
-    if op == "not in":
-        return a not in b
-    return MISSING
+    f = _COMPARE.get(op)
+    return MISSING if f is None else f(a, b)
 
 
 class _Bounds:
