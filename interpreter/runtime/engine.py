@@ -118,10 +118,7 @@ class Game:
     def new_state(self, seed: int = 0, start: str = "setup") -> State:
         """A new game, run up to its first decision."""
         st = State(self, seed)
-        root = self.prog.root_full if start == "setup" else self.prog.root_play
-        assert root is not None, "a Program is compiled with both its roots"
-        st._stack.append(Frame(root.ins, 0, [None] * max(self.prog.root_nlocals, 1), None,
-                               None, None, root))
+        st._stack.append(self._root_frame(start == "setup"))
         if start != "setup-only":
             st._run()
         return st
@@ -133,13 +130,16 @@ class Game:
     def start_play(self, st: State, setup: bool = False) -> None:
         """Run a state whose position was set by hand (a scenario's) from the start of
         play (or, with setup, from the start of setup) up to its first decision."""
+        st._stack = [self._root_frame(setup)]
+        st.changed()               # the position was set by hand
+        st._run()
+
+    def _root_frame(self, setup: bool) -> Frame:
+        """The frame a game starts in: setup then play, or play alone."""
         prog = self.prog
         root = prog.root_full if setup else prog.root_play
         assert root is not None, "a Program is compiled with both its roots"
-        st._stack = [Frame(root.ins, 0, [None] * max(prog.root_nlocals, 1), None, None, None,
-                           root)]
-        st.changed()               # the position was set by hand
-        st._run()
+        return Frame(root.ins, 0, [None] * max(prog.root_nlocals, 1), None, None, None, root)
 
     def hidden_slots(self, player: int) -> tuple:
         """The slots whose pieces `player` cannot see (module function hidden_slots),
