@@ -163,7 +163,7 @@ class Spec:
 
     def game(self, players: int | None = None, options: dict | None = None,
              trace: bool = False, cache: bool = True, recall: bool = False,
-             strict: bool = False) -> Game:
+             strict: bool = False, views: bool = True) -> Game:
         """The game compiled for a player count and options (cached). With trace, its
         states count in `state.fired` how often each id'd step, option and rule was
         reached (an `if` step: when its condition held); untraced games pay nothing.
@@ -173,14 +173,18 @@ class Spec:
         each saw them: State.information_state), at the cost of an action string per
         decision. With strict, a mandatory choice with nothing legal and no `else:` is a
         rule error at the decision (docs/language.md 3.11); compiled in, so a game that
-        is not strict pays nothing."""
+        is not strict pays nothing. With views (the default; views=False: without), a
+        generator over a board's cells whose cells' conditions read pieces at fixed
+        steps from the cell is kept up to date across moves (runtime/views.py): the same
+        games, faster."""
         lo, hi = self.player_range
         players = lo if players is None else int(players)
         if not lo <= players <= hi:
             fail(f"{self.id} is for {lo} to {hi} players, not {players}",
                  self.doc["game"].where("players"))
         opts = self.options(options, players)
-        key = (players, tuple(sorted(opts.items())), bool(trace), bool(cache), bool(strict))
+        key = (players, tuple(sorted(opts.items())), bool(trace), bool(cache), bool(strict),
+               bool(views))
         game = self._games.get(key)
         if game is None:
             switchable = rulings.declared(self.base_doc)
@@ -190,7 +194,7 @@ class Spec:
             shown = {k: v for k, v in opts.items()
                      if k not in switchable or v != str(switchable[k]["default"])}
             prog = Compiler(doc, players, shown, str(self.path), trace=trace,
-                            cache=cache, strict=strict).compile()
+                            cache=cache, strict=strict, views=views).compile()
             game = self._games[key] = Game(prog, self)
         return Game(game.prog, self, recall=True) if recall else game
 

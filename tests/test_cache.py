@@ -8,6 +8,7 @@ import time
 import pytest
 
 from tabula_rules import CHANCE, load_spec
+from tabula_rules.runtime.views import SKIP, View
 
 from conftest import EXAMPLES, SPEC_FILES
 
@@ -41,10 +42,20 @@ def keepers(game) -> dict:
 def stale_facts(st, keep: dict) -> list:
     """The kept entries of st.facts that differ from their value computed again now, on a
     copy with no facts (a group whose flood also reads the frame's locals is not
-    checked): [(key, arguments, kept, now)]."""
+    checked), and the cells of a view, brought up to date, whose value differs from the
+    one its function gives now: [(key, arguments, kept, now)]."""
     out = []
     fresh = st.clone()
-    for key, table in st.facts.items():
+    for key, table in list(st.facts.items()):
+        if isinstance(table, View):
+            if table.dirty:
+                table.refresh(st)
+            for item in table.items:
+                now = table.fn(fresh, item)
+                kept = table.vals.get(item, SKIP)
+                if (now is SKIP) != (kept is SKIP) or (now is not SKIP and now != kept):
+                    out.append((key, item, kept, now))
+            continue
         fn = keep[key]
         nargs = fn.__code__.co_argcount - 1
         if key[0] == "G" and nargs != 1:

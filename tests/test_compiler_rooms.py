@@ -9,14 +9,15 @@ import pytest
 import tabula_rules
 from tabula_rules.compiler import common, driver
 from tabula_rules.errors import SpecError
-from tabula_rules.runtime import effects, readers, values
+from tabula_rules.runtime import effects, readers, values, views
 
 PACKAGE = Path(tabula_rules.__file__).parent
 STAGES = ("names", "layout", "expressions", "builtins", "boards", "steps", "decisions",
           "deadcode", "analysis")
 # what a stage may import: level-1 and level-2 modules of the package
 STAGE_MAY_IMPORT = {"errors", "lang.ast", "lang.types", "lang.loader", "compiler.codegen",
-                    "compiler.common", "compiler.flowgraph", "runtime.values",
+                    "compiler.common", "compiler.flowgraph", "compiler.stencil",
+                    "runtime.values",
                     "runtime.readers", "runtime.model", "runtime.geometry",
                     "runtime.effects", "runtime.templates", "runtime.frames"}
 
@@ -61,8 +62,9 @@ def test_registries_merge_and_a_name_defined_twice_is_refused():
         common.merged("helper", readers.HELPERS, {"B_top": len})
 
 
-def test_the_generated_code_helpers_are_the_four_registries():
-    tables = (readers.HELPERS, driver.steps.HELPERS, effects.HELPERS, values.HELPERS)
+def test_the_generated_code_helpers_are_the_five_registries():
+    tables = (readers.HELPERS, driver.steps.HELPERS, effects.HELPERS, values.HELPERS,
+              views.HELPERS)
     assert len(driver.HELPERS) == sum(len(t) for t in tables)
     for table in tables:
         assert all(driver.HELPERS[k] is v for k, v in table.items())

@@ -147,13 +147,19 @@ class Facts:
     statements  tuple of Statement, in the order they were compiled
     kept        {key of State.facts: unit name}, the unit whose results each kept fact
                 holds
+    tracked     the keys of kept facts kept up to date by the changes of pieces (views,
+                runtime/views.py): changes of pieces do not make them stale
     """
 
-    def __init__(self, units: dict, statements: list, randomness: list, kept: dict):
+    def __init__(self, units: dict, statements: list, randomness: list, kept: dict,
+                 tracked=()):
         self.units = units
         self.statements = tuple(statements)
         self.randomness = tuple(randomness)
         self.kept = dict(kept)
+        # the kept facts kept up to date by the changes of pieces at run time (views:
+        # runtime/views.py): only their other reads make them stale here
+        self.tracked = frozenset(tracked)
         self._closed: dict = {}
 
     @property
@@ -223,9 +229,10 @@ class Facts:
         whose unit reads (transitively) something written, in the order they were kept
         (the generated code drops only these: Program.stale)."""
         out = []
+        untracked = [w for w in writes if w[0] not in (ZONE, ATTR)]
         for key, unit in self.kept.items():
             reads = self.reads(unit)
-            for w in writes:
+            for w in (untracked if key in self.tracked else writes):
                 if w in reads or (w[0] in (ZONE, TABLE) and any(touches(w, r) for r in reads)):
                     out.append(key)
                     break
@@ -259,6 +266,8 @@ class Usage:
         self.statements: list = []
         self.randomness: list = []
         self.kept: dict = {}
+        self.tracked: set = set()
+        self.kept_groups: set = set()  # the units of groups kept across moves (boards.py)
         self.inlined: dict = {}        # id(call node) -> (node, the call was inlined?)
         self.groups = 0
         self._stmt: list = []          # (reads, calls) of the statements being compiled
@@ -298,6 +307,26 @@ class Usage:
         """The kept fact `key` (a key of State.facts) holds a unit's results (default:
         the current unit's)."""
         self.kept[key] = unit or self.current_unit()
+
+    def keep_view(self, key: str, unit: str) -> None:
+        """The view `key` holds what unit `unit` (its generator) reads."""
+        self.kept[key] = unit
+        self.tracked.add(key)
+
+    def reaches(self, name: str, targets: set) -> bool:
+        """Does unit `name` call one of `targets`, however deep (as compiled so far)?"""
+        todo, seen = [name], {name}
+        while todo:
+            s = self.units.get(todo.pop())
+            if s is None:
+                continue
+            for callee in s.calls:
+                if callee in targets:
+                    return True
+                if callee not in seen:
+                    seen.add(callee)
+                    todo.append(callee)
+        return False
 
     def new_group(self) -> str:
         """The unit name of the next group(...) compiled: group:1, group:2..."""
@@ -339,7 +368,7 @@ class Usage:
         self.types.clear()
         self.inlined.clear()
         self._new_whole.clear()
-        return Facts(self.units, self.statements, self.randomness, self.kept)
+        return Facts(self.units, self.statements, self.randomness, self.kept, self.tracked)
 
     # -- expressions (ExprCompiler.compile calls this for every node it compiled) --------
     def expr(self, node, scope, typ) -> None:

@@ -21,6 +21,7 @@ from ..runtime.geometry import (
 )
 from .codegen import fresh_list, paren
 from .common import call_params, check_arity, piece_arg, reads_place, slot_arg, width_of
+from .stencil import reads_its_cell
 
 DIRECTIONS = tuple(dict.fromkeys(GRID_DIRECTIONS + HEX_DIRECTIONS))
 
@@ -210,7 +211,11 @@ class Boards:
                       (1, "if known is None:", None),
                       (2, f"known = st.facts[{gid}] = {{}}", None),
                       (1, f"found = known.get({key('first')})", None),
-                      (1, "if found is not None:", None), (2, "return found", None)]
+                      (1, "if found is not None:", None)]
+            if self.c.prog.views and reads_its_cell(node, self.c):   # (kept: below)
+                lines.append((2, f"if st.gather is not None: B_group_seen(st, {gid}, "
+                                 f"{key('first')})", None))
+            lines.append((2, "return found", None))
         lines += [(0, f"{var} = first", None),
                   (0, f"if not {paren(cond)}:", None), (1, "found = []", None),
                   (0, "else:", None),
@@ -220,15 +225,26 @@ class Boards:
                   (3, f"if {var} not in seen and {paren(cond)}:", None),
                   (4, f"seen.add({var})", None), (4, f"todo.append({var})", None),
                   (1, "found = sorted(seen)", None)]
+        # a group whose condition reads the pieces of the cell it tests only is kept
+        # across moves: a move drops the groups whose cells or neighbours it changed
+        # (runtime/views.py); otherwise a move drops them all
+        kept = cached and self.c.prog.views and reads_its_cell(node, self.c)
         if cached:      # the flood from any cell of the group finds the same group
             lines += [(0, "if st is not None:", None),
                       (1, "for here in found or (first,):", None),
                       (2, f"known[{key('here')}] = found", None)]
+        if kept:
+            extra = "(" + "".join(f"{x}, " for x in frees) + ")" if frees else "None"
+            lines.append((1, f"B_group_kept(st, {gid}, known, found or (first,), {extra}, "
+                             f"{adj})", None))
         lines.append((0, "return found", None))
         fn = self.mod.function("G", ", ".join(params[:1] + ["first"] + params[1:]),
                                [(i, t, node.pos) for i, t, _ in lines], node.pos, node.name)
         if cached:
             self.c.builtins.keep(key_name, fn.__name__)
             self.c.usage.keep(key_name, unit)
+        if kept:
+            self.c.usage.tracked.add(key_name)
+            self.c.usage.kept_groups.add(unit)
         return (f"{fn.__name__}({', '.join(params[:1] + [start] + params[1:])})",
                 T.list_of(T.slot(self.c.any_zone)))

@@ -20,6 +20,7 @@ from ..lang.ast import name_uses
 from ..runtime.readers import MAX_RANGE, UNORDERED_HINT
 from .codegen import Src, fresh_list, is_unique, iterable, paren
 from .common import Scope, call_params, check_arity, piece_arg, reads_place, slot_arg, width_of
+from .stencil import stencil
 
 MAX_PIECES = 100_000
 MAX_CALL_DEPTH = 32     # spec functions calling spec functions, compiled inline or not
@@ -44,6 +45,8 @@ class Builtins:
         # so a function first compiled after that (an expression of a tool) keeps none
         self.sealed = False
         self._tables: dict = {}
+        self._views = 0                  # view units made (view:1, view:2...)
+        self._view_keys: dict = {}       # (zone, its parts' ASTs) -> (name, tables)
 
     @property
     def mod(self):
@@ -90,9 +93,15 @@ class Builtins:
         if node.default is not None and dflt is not None and name not in ("max", "min", "first"):
             fail(f"{name}() takes no default", node.default.pos,
                  "only max, min and first have a default (for nothing to choose from)")
+        if name == "sum" and etyp not in (T.INT, T.BOOL, T.ANY, T.NUM):
+            fail(f"sum() adds numbers, not {T.describe(etyp)}", node.gen.elt.pos)
+        viewed = self.as_view(gen, node.gen, scope, name, node.pos, dflt)
+        if viewed is not None:
+            return viewed, (T.BOOL if name in ("any", "all") else T.INT if name == "count"
+                            else T.list_of(etyp) if name == "list"
+                            else T.NUM if name == "sum" and etyp == T.NUM
+                            else T.INT if name == "sum" else etyp)
         if name == "sum":
-            if etyp not in (T.INT, T.BOOL, T.ANY, T.NUM):
-                fail(f"sum() adds numbers, not {T.describe(etyp)}", node.gen.elt.pos)
             if etyp == T.NUM:            # a sum of fractions may be whole
                 return self._loop(gen, scope, node.pos, [(0, f"n += {elt}", None)],
                                   "n = 0", "B_num(n)"), T.NUM
@@ -129,6 +138,153 @@ class Builtins:
         # the default is computed only when nothing comes: after the loop
         return self._loop(gen, scope, node.pos, [(0, f"return {elt}", None)], "",
                           dflt or "None"), etyp
+
+    # -- views: generators over a board's cells kept up to date (runtime/views.py) --------
+    def view_unit(self, source, scope: Scope) -> tuple[str, str]:
+        """(the unit name, the zone) for a generator over `source` that may become a
+        view: a board's cells, `cells(zone)` of a zone that is not per player, in a game
+        compiled with views; else ("", "")."""
+        zones = self.c.prog.zones
+        if not (self.c.prog.views and not self.sealed and isinstance(source, ast.Func)
+                and source.name == "cells" and len(source.args) == 1
+                and isinstance(source.args[0], ast.Name)
+                and source.args[0].id in zones and source.args[0].id not in scope.names
+                and not zones[source.args[0].id].per_player):
+            return "", ""
+        self._views += 1
+        return f"view:{self._views}", source.args[0].id
+
+    def as_view(self, gen, node: ast.Generator, scope: Scope, name: str, pos,
+                dflt=None) -> str | None:
+        """The source of aggregate `name` (or "list") over generator `gen` (compiled from
+        `node`) as a view, or None where it cannot be one: no view unit, a `while`, a
+        tally, parts that read a local besides the generator's own (a view's cells are
+        the same for every caller), or pieces read other than at fixed steps from the
+        cell (compiler/stencil.py)."""
+        if not gen.view or gen.take is not None or name == "tally":
+            return None
+        body = " ".join([gen.cond or "", gen.elt] + [src for _, src in gen.lets])
+        if call_params(scope, body) != ["st"]:
+            return None
+        tests = [gen.cond] if gen.cond is not None else []
+        value = gen.elt
+        if name == "any":
+            tests.append(gen.elt)
+        elif name == "all":
+            tests.append(f"not {paren(gen.elt)}")
+        if name in ("any", "all", "count") or gen.elt == gen.var:
+            value = "True"           # the passing cells are all that is asked for
+        # what the view is, as the spec says it (the AST: positions aside), for sharing
+        said = ([node.cond] if node.cond is not None else []) + (
+            [node.elt] if name == "any" else [ast.Not(node.elt)] if name == "all" else [])
+        same = (node.var, tuple(said), node.lets, None if value == "True" else node.elt)
+        parts = [node.cond, node.elt] + [v for _, v in node.lets]
+        zone = gen.view_zone
+        view = self.view(gen.var, zone, tests, gen.lets, value, gen.view, pos, parts, node.var,
+                         same)
+        if view is None:
+            return None
+        if name == "any":
+            return f"bool({view}.vals)"
+        if name == "all":
+            return f"(not {view}.vals)"
+        if name == "count":
+            return f"len({view}.vals)"
+        if name == "sum":
+            total = f"sum({view}.vals.values())"
+            return f"B_num({total})" if gen.etyp == T.NUM else total
+        if name == "list":
+            return f"list({view}.order())" if value == "True" else f"list({view}.values())"
+        # first, max, min: over the passing values in order; the default only if none
+        params = call_params(scope, dflt or "")
+        if name == "first":
+            lines = [(0, f"n = {view}.values()", None), (0, "if n:", None),
+                     (1, "return n[0]", None), (0, f"return {dflt or 'None'}", None)]
+        else:
+            empty = dflt if dflt is not None else (
+                f"B_best({name}, [], {self.mod.const(name)}, {self.mod.const(pos)}, "
+                "', and no default given')")
+            better = ">" if name == "max" else "<"
+            lines = [(0, f"n = {view}.values()", None), (0, "if not n:", None),
+                     (1, f"return {empty}", None), (0, "best = n[0]", None),
+                     (0, "for x in n:", None), (1, f"if x {better} best:", None),
+                     (2, "best = x", None), (0, "return best", None)]
+        fn = self.mod.function("A", ", ".join(params), [(i, t, pos) for i, t, _ in lines], pos,
+                               "aggregate")
+        return f"{fn.__name__}({', '.join(params)})"
+
+    def view(self, var: str, zone: str, tests: list, lets: list, value: str, unit: str,
+             pos, parts: list, name: str, same: tuple) -> str | None:
+        """The source of a view (runtime/views.py) over the cells of `zone`: a cell passes
+        if every test holds (the lets bound after the first), its value `value`; `parts`
+        are the ASTs the tests and value come from, over the cell named `name`. None if
+        they read pieces other than at fixed steps from the cell. Views of the same parts
+        are one (`any(p(c) for c in cells(b))` and a choice `c in cells(b) where p(c)`
+        share theirs): `same` is what the view is, as the spec's AST says it."""
+        lines = []
+        for i, test in enumerate(tests):
+            if i == 1 or (i == 0 and len(tests) == 1):
+                lines += [(0, f"{v} = {src}", None) for v, src in lets]
+            lines += [(0, f"if not {paren(test)}:", None), (1, "return B_VIEW_SKIP", None)]
+        if not tests:
+            lines += [(0, f"{v} = {src}", None) for v, src in lets]
+        lines.append((0, f"return {value}", None))
+        key = (zone, same)
+        found = self._view_keys.get(key)
+        if found is None:
+            tables = self._stencil_tables(zone, parts, name)
+            if tables is None:
+                return None
+            fn = self.mod.function("V", f"st, {var}", [(i, t, pos) for i, t, _ in lines], pos,
+                                   "view item")
+            found = self._view_keys[key] = (fn.__name__, tables)
+            self.keep(fn.__name__, fn.__name__)
+            self.c.usage.keep_view(fn.__name__, unit)
+        else:                              # its reads: the first's (the same parts)
+            self.c.usage.call(self.c.usage.kept[found[0]])
+        fname, (items, near, whole, groups) = found
+        return (f"B_view(st, {self.mod.const(fname)}, {fname}, {items}, {near}, {whole}"
+                + (", True)" if groups else ")"))
+
+    def _stencil_tables(self, zone: str, parts: list, name: str):
+        """(cells, near, whole) as constants' names: the zone's cells; for each slot a
+        cell's parts read the pieces of, the cells reading it; the slots of the zones read
+        whole. None if the parts have no stencil."""
+        found = stencil(parts, name, self.c)
+        if found is None:
+            return None
+        p = self.c.prog
+        z = p.zones[zone]
+        items = tuple(range(z.base, z.base + z.nslots))
+        steps = {"adj4": p.adj4, "adj8": p.adj8}
+        if found.steps and not self._steps_are_near(z):
+            return None
+        near: dict = {}
+        for c in items:
+            for path in found.paths:
+                here = {c}
+                for step in path:
+                    here = {n for x in here for n in steps[step][x]}
+                for x in here:
+                    near.setdefault(x, set()).add(c)
+        whole: set = set()
+        for zname in found.zones:
+            if zname == zone:
+                whole.update(items)
+                continue
+            other = p.zones[zname]
+            whole.update(range(other.base, other.base + other.nslots *
+                               (p.players if other.per_player else 1)))
+        near_t = {x: tuple(sorted(cs)) for x, cs in sorted(near.items()) if x not in whole}
+        return (self.mod.const(items), self.mod.const(near_t),
+                self.mod.const(frozenset(whole)), found.groups)
+
+    def _steps_are_near(self, z) -> bool:
+        """Is every step `neighbour(c, d)` can take on zone z to a cell of `around(c)`?"""
+        steps = self.c.layout.table("steps")
+        adj8 = self.c.prog.adj8
+        return all(n is None or n in adj8[s] for row in steps.values()
+                   for s, n in enumerate(row) if z.base <= s < z.base + z.nslots)
 
     def list_loop(self, gen, scope: Scope, pos) -> str:
         """A list built by a loop (a generator with `while` cannot be a comprehension)."""
@@ -276,6 +432,11 @@ class Builtins:
                     for pname, (src, typ) in zip(params, args):
                         inner.alias(pname, src, typ)
                     return self.c.x.compile(body, inner)
+                if not params:   # a function of the game's data alone: its value, written in
+                    value = self.c.usage.constant(body, None)
+                    if type(value) in (int, str, bool):
+                        _, typ = self.c.x.compile(body, Scope(counter=scope.counter))
+                        return self.mod.literal(value), typ
                 key = (name, tuple(t for _, t in args))
                 found = self._compiled.get(key)
                 if found is None:
@@ -299,12 +460,16 @@ class Builtins:
             self.keep(fname, fname)
             self.c.usage.keep(fname)
             key = srcs[0] if len(srcs) == 1 else "(" + "".join(f"{v}, " for v in srcs) + ")"
+            # a function that asks a group kept across moves is computed again while a
+            # view's cell is (runtime/views.py): the group says what it read
+            again = " or st.gather is not None" if self.c.usage.reaches(
+                f"function:{name}", self.c.usage.kept_groups) else ""
             lines = [(0, "if st is None:", None), (1, f"return {src}", None),
                      (0, f"known = st.facts.get({fid})", None),
                      (0, "if known is None:", None),
                      (1, f"known = st.facts[{fid}] = {{}}", None),
                      (0, f"found = known.get({key}, MISSING)", None),
-                     (0, "if found is MISSING:", None),
+                     (0, f"if found is MISSING{again}:", None),
                      (1, f"found = known[{key}] = {src}", None),
                      (0, "return found", None)]
         else:

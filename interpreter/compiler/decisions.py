@@ -22,7 +22,7 @@ from ..runtime.frames import Frame
 from ..runtime.model import CHANCE, DONE, SKIP, Alt, Decision
 from ..runtime.readers import WORK_LIMIT
 from .codegen import is_unique, paren
-from .common import Part, Scope, counted_lines
+from .common import Part, Scope, call_params, counted_lines
 from .flowgraph import Flow
 
 MAX_ACTIONS = 100_000
@@ -313,6 +313,11 @@ class Decisions:
             names.append(listing.local(b.var, et))
             slots.append(inner.add(b.var, et))
             pieces.append(et == T.PIECE)
+        binds = tuple((str(src), T.elem(styp) if T.iterable(styp) else T.ANY)
+                      for (src, _), styp in zip(srcs, styps))
+        viewed = self._view(did, alt, node, listing, srcs, names)
+        if viewed is not None:
+            return viewed, tuple(slots), binds, tuple(domains)
         cond = c.x.expect(node.cond, listing, T.BOOL, "a where condition") \
             if node.cond else None
         binds = tuple((str(src), T.elem(styp) if T.iterable(styp) else T.ANY)
@@ -395,6 +400,30 @@ class Decisions:
             lines.append((depth + 1, f"B_too_many_actions({MAX_ACTIONS}, "
                                      f"{self.mod.const(node.pos)})", None))
         return lines, tuple(slots), binds, tuple(domains)
+
+    def _view(self, did, alt, node, listing: Scope, srcs, names) -> list | None:
+        """The listing lines of a choice of one cell of a board with a `where` that reads
+        nothing but the state and the cell: the passing cells of a view (runtime/views.py),
+        kept up to date across moves; None for any other choice."""
+        c = self.c
+        if len(node.items) != 1 or node.cond is None:
+            return None
+        b = node.items[0]
+        unit, zone = c.builtins.view_unit(b.source, listing)
+        if not unit:
+            return None
+        with c.usage.unit(unit):
+            cond = c.x.expect(node.cond, listing, T.BOOL, "a where condition")
+        var = names[0]
+        if not set(call_params(listing, cond)) <= {"st", var}:
+            return None
+        view = c.builtins.view(var, zone, [cond], [], "True", unit,
+                               node.cond.pos, [node.cond], b.var,
+                               (b.var, (node.cond,), (), None))
+        if view is None:
+            return None
+        return [(0, f"for {var} in {view}.order():", b.source.pos),
+                (1, f"out.append(({did}, {alt}, {var}))", None)]
 
     def _early_tests(self, node, listing: Scope) -> list:
         """The parts of a `where` joined by `and`, each compiled: [(source, position,

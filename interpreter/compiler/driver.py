@@ -15,7 +15,7 @@ from ..lang import types as T
 from ..lang.loader import LList, LMap, plain
 from ..lang.parser import KEYWORDS, parse, parse_budget
 from ..lang.types import type_of_value
-from ..runtime import effects, readers, values
+from ..runtime import effects, readers, values, views
 from ..runtime.model import Block, Proc, Program, ZoneInfo
 from . import steps
 from .analysis import Usage
@@ -36,7 +36,7 @@ __all__ = ["Compiler", "plain", "type_of_value"]
 
 # the namespace of generated code: every helper it calls, each name defined once
 HELPERS = merged("generated-code helper", readers.HELPERS, steps.HELPERS, effects.HELPERS,
-                 values.HELPERS)
+                 values.HELPERS, views.HELPERS)
 
 
 def catalogue(*emitters) -> dict:
@@ -64,7 +64,8 @@ class Compiler:
     """One spec, one player count, one set of options -> one Program."""
 
     def __init__(self, doc: LMap, players: int, options: dict, file: str = "",
-                 trace: bool = False, cache: bool = True, strict: bool = False):
+                 trace: bool = False, cache: bool = True, strict: bool = False,
+                 views: bool = True):
         self.doc = doc
         self.file = file
         self.trace = trace
@@ -73,7 +74,7 @@ class Compiler:
         self.compiling: list = []  # rules being compiled, each at its first call
         game = doc["game"]
         self.prog = Program(spec_id=str(game["id"]), players=players, options=options,
-                            traced=trace, cache=cache)
+                            traced=trace, cache=cache, views=cache and views)
         self.prog.max_steps = int(game.get("max_steps", self.prog.max_steps))
         self.prog.returns = str(game.get("returns", self.prog.returns))
         self.any_zone = ANY_ZONE

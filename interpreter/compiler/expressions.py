@@ -10,6 +10,7 @@ it; no text of the spec reaches the source (see codegen.py).
 from __future__ import annotations
 
 import re
+from contextlib import nullcontext
 
 from ..errors import did_you_mean, fail
 from ..lang import ast
@@ -43,6 +44,8 @@ class Gen:
         self.take: str | None = None  # items are taken while it holds (then the loop ends)
         self.lets: list = []          # (local, source)
         self.elt, self.etyp = "", T.ANY
+        self.view = ""                # the unit of its view, if it may be one
+        self.view_zone = ""           # (and the zone whose cells it goes over)
 
     @property
     def clauses(self) -> str:
@@ -364,18 +367,25 @@ class ExprCompiler:
         else:
             pos = self.c.mod.const(gen.source.pos)
             out = Gen(var, f"B_work({items}, {pos})", (self.c.mod.fresh("w"), items, pos))
-        if gen.take is not None:
-            out.take = self.expect(gen.take, inner, T.BOOL, "a while condition")
-        if gen.cond is not None:
-            out.cond = self.expect(gen.cond, inner, T.BOOL, "a where condition")
-        for name, value in gen.lets:
-            vsrc, vtyp = self.compile(value, inner)
-            out.lets.append((inner.local(name, vtyp), vsrc))
-        out.elt, out.etyp = self.compile(gen.elt, inner)
+        # a generator over a board's cells may become a view (runtime/views.py): what
+        # its parts read is then a unit of its own, the view's
+        out.view, out.view_zone = self.c.builtins.view_unit(gen.source, scope)
+        with self.c.usage.unit(out.view) if out.view else nullcontext():
+            if gen.take is not None:
+                out.take = self.expect(gen.take, inner, T.BOOL, "a while condition")
+            if gen.cond is not None:
+                out.cond = self.expect(gen.cond, inner, T.BOOL, "a where condition")
+            for name, value in gen.lets:
+                vsrc, vtyp = self.compile(value, inner)
+                out.lets.append((inner.local(name, vtyp), vsrc))
+            out.elt, out.etyp = self.compile(gen.elt, inner)
         return out
 
     def x_ListComp(self, node, scope):
         gen = self.generator(node.gen, scope)
+        viewed = self.c.builtins.as_view(gen, node.gen, scope, "list", node.pos)
+        if viewed is not None:
+            return viewed, T.list_of(gen.etyp)
         if gen.take is not None:          # a comprehension cannot stop: a loop can
             return self.c.builtins.list_loop(gen, scope, node.pos), T.list_of(gen.etyp)
         # as long as its source at most: every source (a zone, a range, a table, a list

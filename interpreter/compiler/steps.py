@@ -696,17 +696,20 @@ class Steps:
                            "an attribute keeps the type of its initial value")
         c.x._check_enum_literal(node.value, vtyp, want)
         lines = []
+        if not re.fullmatch(r"L\[[0-9]+\]|v[0-9]+", obj):
+            piece = c.scratch()
+            lines.append((0, f"{piece} = {obj}", node.pos))
+            obj = piece
         if not all(p.changeable_by[name]):     # some pieces may not change it: check
-            if not re.fullmatch(r"L\[[0-9]+\]|v[0-9]+", obj):
-                piece = c.scratch()
-                lines.append((0, f"{piece} = {obj}", node.pos))
-                obj = piece
             lines += [(0, f"if not {self.mod.const(p.changeable_by[name])}[{obj}]:", node.pos),
                       (1, f"B_unchangeable(st, {self.mod.const(name)}, {obj}, "
                           f"{self.mod.const(node.pos)})", node.pos)]
         target = f"st.pa[{p.changeable.index(name)}][{obj}]"
         part = self._assign(target, node, value, state=True, exact=vtyp == T.NUM)
+        # the views that read the piece's attribute see it change (runtime/views.py)
         part.lines[:0] = lines
+        touch = f"if st.tracked is not None: R_attribute_set(st, {obj})"
+        part.lines.insert(len(lines) + 1, (0, touch, node.pos))
         return part
 
     def _assign(self, target: str, node, value: str, state: bool, exact: bool = False) -> Part:

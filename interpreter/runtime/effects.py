@@ -16,6 +16,8 @@ from typing import Any
 from ..errors import NOWHERE, Pos, RuleError, fail
 from .frames import Frame
 from .readers import slot_name, unordered
+from .views import touch_piece as R_attribute_set  # noqa: F401  (a helper: HELPERS)
+from .views import touch_slot, touch_slots
 
 _new_frame = object.__new__
 
@@ -34,6 +36,8 @@ def take_out(st: Any, piece: int) -> None:
     if s >= 0:
         st.slots[s].remove(piece)
         st.where[piece] = -1
+        if st.tracked is not None:
+            touch_slot(st, s)
 
 
 def R_move_pieces(st: Any, pieces: Sequence[int | None], dest: int, bottom: bool,
@@ -62,6 +66,8 @@ def R_move_pieces(st: Any, pieces: Sequence[int | None], dest: int, bottom: bool
         if s >= 0:
             slots[s].remove(p)
         where[p] = dest
+        if st.tracked is not None:
+            touch_slots(st, s, dest)
     if bottom:
         target[:0] = pieces
     else:
@@ -89,6 +95,8 @@ def R_move_one(st: Any, piece: int | None, dest: int, pos: Pos) -> None:
             source.remove(piece)
     where[piece] = dest
     target.append(piece)
+    if st.tracked is not None:
+        touch_slots(st, s, dest)
 
 
 def R_move_sorted(st: Any, piece: int | None, dest: int, pos: Pos) -> None:
@@ -98,7 +106,7 @@ def R_move_sorted(st: Any, piece: int | None, dest: int, pos: Pos) -> None:
     if dest in st.prog.heaps:
         target = st.slots[dest]
         target.pop()
-        insort(target, piece)
+        insort(target, piece)      # (R_move_one touched the slot)
 
 
 def R_swap_pieces(st: Any, a: int | None, b: int | None, pos: Pos) -> None:
@@ -111,6 +119,8 @@ def R_swap_pieces(st: Any, a: int | None, b: int | None, pos: Pos) -> None:
     ia, ib = la.index(a), lb.index(b)
     la[ia], lb[ib] = b, a
     st.where[a], st.where[b] = sb, sa
+    if st.tracked is not None:
+        touch_slots(st, sa, sb)
     heaps = st.prog.heaps
     if heaps:                        # an unordered zone keeps its pieces in piece order
         if sa in heaps:
@@ -123,6 +133,8 @@ def R_shuffle_slot(st: Any, s: int, pos: Pos = NOWHERE) -> None:
     if s in st.prog.heaps:
         unordered(st.prog, s, "shuffle", pos)
     shuffle_list(st.slots[s], st.rng.random)
+    if st.tracked is not None:
+        touch_slot(st, s)
 
 
 def R_refill(st: Any, dest: int, source: int, pos: Pos) -> None:

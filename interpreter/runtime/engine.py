@@ -168,7 +168,7 @@ class State:
 
     __slots__ = ("game", "prog", "slots", "where", "gv", "pv", "current", "turn", "_stack",
                  "pending", "_rng", "_rng_shared", "terminal", "steps", "history", "_scores",
-                 "facts", "fired", "to_act", "_seen", "pa")
+                 "facts", "fired", "to_act", "_seen", "pa", "tracked", "gather")
 
     def __init__(self, game: Game, seed: int = 0):
         prog = game.prog
@@ -199,6 +199,9 @@ class State:
         # derived facts (spec functions' results, groups) of this state: emptied by every
         # change of the state, so a fact is computed once between two changes
         self.facts: dict = {}
+        # what the views among the facts read, slot by slot (runtime/views.py)
+        self.tracked = None
+        self.gather = None      # (while a view's cell is computed: what its groups read)
         # a player given from outside (a scenario's position) to act first: the first
         # `turns` loop to start begins with them instead of its `first:`
         self.to_act: int | None = None
@@ -580,6 +583,8 @@ class State:
         new.history = self.history[:]
         new._scores = self._scores
         new.facts = {}
+        new.tracked = None
+        new.gather = None
         new.to_act = self.to_act
         new.fired = None if self.fired is None else dict(self.fired)
         # the generator is shared until one of the two draws (see State.rng); neither
@@ -615,6 +620,7 @@ class State:
         """The position was changed from outside the rules (a tool set pieces or variables
         by hand): forget the derived facts and the scores kept, which are stale."""
         self.facts.clear()
+        self.tracked = None
         self._scores = None
 
     def relist(self) -> None:

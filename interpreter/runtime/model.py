@@ -189,6 +189,7 @@ class Program:
     returns: str = "scores"   # game.returns: what State.returns() gives (scores, win_loss)
     traced: bool = False      # compiled with trace: states count the ids they reach
     cache: bool = True        # spec functions' results kept in State.facts (see builtins.py)
+    views: bool = True        # generators over a board's cells kept as views (views.py)
     turn_facts: tuple = ()    # the keys of State.facts that read whose turn it is (facts)
     max_depth: int = 200
     # the work budget's counter, this game's own (readers.work_budget: B_spent)

@@ -1,0 +1,239 @@
+"""Views: generators over a board's cells kept up to date across moves, by what each
+cell's condition reads.
+
+Input: a State, and what the generated code hands over (a view's key, its function, its
+cells, and its stencil's tables). Output: a View, whose passing cells and values are
+those the generator would give now. What the compiler decides and the rules it follows:
+docs/compiler.md, "Views".
+
+A view is a generator over a board's cells whose parts read the pieces of cells at fixed
+steps from its own cell only (the cell, its neighbours, their neighbours: the stencil,
+compiler/stencil.py), and maybe other zones whole: `any(fresh(c) for c in cells(board))`,
+`[c for c in cells(board) where new_street(c)]`, a choice `c in cells(board) where ...`.
+The compiler turns the stencil into a table, `near[slot]`: the cells whose condition
+reads that slot. The first time a view is asked for in a state every cell is computed;
+after that a change of pieces (effects.py: a move, a swap, a shuffle; an attribute set,
+by the generated assignment) touches the slots it changed, and the cells `near` them, or
+every cell if the slot is one of a zone the view reads whole, are marked dirty and
+computed again when the view is next asked for. The cells are computed by the same
+generated code as the loop they replace, on the state itself.
+
+Everything else a view reads (variables, whose turn it is, tables, per-player variables)
+is the compiler's business: a statement that writes it drops the view, as it drops any
+kept fact (Facts.stale); the view is then built again. A clone starts without views.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+SKIP = object()             # an item's function: this item does not pass
+ALL = -2                    # a view's cell read every slot (not a slot number)
+GROUP_LIMIT = 100_000       # slots listed for a group's table before it starts over
+NOTHING: frozenset = frozenset()
+
+
+class View:
+    """The passing items of a generator over a board's cells and each one's value, in
+    the cells' order; dirty items are computed again when the view is next asked for."""
+    __slots__ = ("fn", "items", "near", "whole", "vals", "dirty", "_order", "_values",
+                 "groups", "watch", "reads")
+
+    def __init__(self, fn, items: tuple, near: dict, whole: frozenset, groups: bool):
+        self.fn = fn
+        self.items = items           # the cells, in order (slot numbers, ascending)
+        self.near = near             # slot -> the cells whose value reads it
+        self.whole = whole           # slots of zones read whole: any change, every cell
+        self.groups = groups         # cells read kept groups: what they read is gathered
+        self.watch: dict = {}        # slot -> the cells whose groups read it
+        self.reads: dict = {}        # cell -> the slots its groups read
+        self.vals: dict = {}
+        self.dirty: set = set(items)
+        self._order: list | None = None
+        self._values: list | None = None
+
+    def touch(self, slot: int) -> None:
+        found = self.near.get(slot)
+        if found is not None:
+            self.dirty.update(found)
+        elif slot in self.whole:
+            self.dirty.update(self.items)
+        if self.groups:
+            found = self.watch.get(slot)
+            if found:
+                self.dirty.update(found)
+            found = self.watch.get(ALL)
+            if found:
+                self.dirty.update(found)
+
+    def refresh(self, st: Any) -> None:
+        fn = self.fn
+        vals = self.vals
+        changed = False
+        items = self.dirty
+        self.dirty = set()
+        st.prog.work[0] += len(items)     # as many as a loop over them would count
+        groups = self.groups
+        for item in sorted(items):
+            if groups:
+                outer = st.gather
+                st.gather = set()
+                try:
+                    v = fn(st, item)
+                    read = st.gather
+                    self._watch(item, frozenset(read))
+                finally:
+                    st.gather = outer
+                if outer is not None:
+                    outer |= read
+            else:
+                v = fn(st, item)
+            if v is SKIP:
+                if item in vals:
+                    del vals[item]
+                    changed = True
+            elif item not in vals or vals[item] is not v:
+                vals[item] = v
+                changed = True
+        if changed:
+            self._order = self._values = None
+
+    def _watch(self, item, new: frozenset) -> None:
+        old = self.reads.get(item, NOTHING)
+        if new == old:
+            return
+        watch = self.watch
+        for s in old - new:
+            watch[s].discard(item)
+        for s in new - old:
+            found = watch.get(s)
+            if found is None:
+                watch[s] = {item}
+            else:
+                found.add(item)
+        self.reads[item] = new
+
+    def order(self) -> list:
+        """The passing items, in the cells' order."""
+        o = self._order
+        if o is None:
+            o = self._order = sorted(self.vals)
+        return o
+
+    def values(self) -> list:
+        """The passing items' values, in the cells' order."""
+        v = self._values
+        if v is None:
+            vals = self.vals
+            v = self._values = [vals[i] for i in self.order()]
+        return v
+
+
+def B_view(st: Any, key: str, fn, items: tuple, near: dict, whole: frozenset,
+           groups: bool = False) -> View:
+    """The view `key` of this state, brought up to date."""
+    v = st.facts.get(key)
+    if v is None:
+        v = st.facts[key] = View(fn, items, near, whole, groups)
+        views = st.tracked
+        if views is None:
+            views = st.tracked = {}
+        views[key] = v               # (a view dropped and built again replaces its entry)
+        v.refresh(st)
+    elif v.dirty:
+        v.refresh(st)
+    return v
+
+
+def touch_slots(st: Any, a: int, b: int) -> None:
+    """The pieces of slots a and b changed (a move from a to b; a may be -1)."""
+    for v in st.tracked.values():
+        v.touch(a)
+        v.touch(b)
+
+
+def touch_slot(st: Any, slot: int) -> None:
+    for v in st.tracked.values():
+        v.touch(slot)
+
+
+def touch_piece(st: Any, piece: int) -> None:
+    """A piece's changeable attribute changed: its slot reads differently."""
+    if st.tracked is not None:
+        s = st.where[piece]
+        if s >= 0:
+            touch_slot(st, s)
+
+
+class _Groups:
+    """A group's table kept across moves (State.tracked[its key]): for each slot, the
+    groups whose flood read it (their cells and the cells next to them), by the keys they
+    are kept under, and what each key's flood read; a touch of the slot drops them."""
+    __slots__ = ("known", "by_slot", "reads", "count")
+
+    def __init__(self, known: dict):
+        self.known = known
+        self.by_slot: dict = {}
+        self.reads: dict = {}        # key -> the slots its group's flood read
+        self.count = 0
+
+    def touch(self, slot: int) -> None:
+        found = self.by_slot.pop(slot, None)
+        if found:
+            known = self.known
+            reads = self.reads
+            for keys in found:
+                for k in keys:
+                    known.pop(k, None)
+                    reads.pop(k, None)
+
+
+def B_group_seen(st: Any, key: str, at) -> None:
+    """A kept group was found in its table while a view's cell is computed: what its
+    flood read is the cell's too."""
+    found = st.tracked[key].reads.get(at)
+    if found is None:                # (kept before the registry started over: all)
+        st.gather.add(ALL)
+    else:
+        st.gather.update(found)
+
+
+def B_group_kept(st: Any, key: str, known: dict, cells, extra: tuple | None, adj) -> None:
+    """A group just flooded and kept in `known` under each of `cells` (and the other
+    values `extra` its key holds first): the slots it read are its cells and their
+    neighbours (its condition reads the cell it tests only: compiler/boards.py)."""
+    tracked = st.tracked
+    if tracked is None:
+        tracked = st.tracked = {}
+    w = tracked.get(key)
+    if w is None or w.known is not known:
+        w = tracked[key] = _Groups(known)
+    elif w.count > GROUP_LIMIT:          # what was dropped is still listed: start over
+        known.clear()
+        w.by_slot.clear()
+        w.reads.clear()
+        w.count = 0
+        if st.gather is not None:
+            st.gather.add(ALL)
+        return
+    keys = tuple(cells) if extra is None else tuple(extra + (c,) for c in cells)
+    near = set(cells)
+    for c in cells:
+        near.update(adj[c])
+    reads = frozenset(near)
+    if st.gather is not None:        # a view's cell is being computed: it read these
+        st.gather.update(reads)
+    for k in keys:
+        w.reads[k] = reads
+    by = w.by_slot
+    for s in reads:
+        found = by.get(s)
+        if found is None:
+            by[s] = [keys]
+        else:
+            found.append(keys)
+    w.count += len(reads)
+
+
+HELPERS = {"B_view": B_view, "B_VIEW_SKIP": SKIP, "B_group_kept": B_group_kept,
+           "B_group_seen": B_group_seen}
