@@ -17,6 +17,7 @@ STAGES = ("names", "layout", "expressions", "builtins", "boards", "steps", "deci
 # what a stage may import: level-1 and level-2 modules of the package
 STAGE_MAY_IMPORT = {"errors", "lang.ast", "lang.types", "lang.loader", "compiler.codegen",
                     "compiler.common", "compiler.flowgraph", "compiler.stencil",
+                    "compiler.narrowing",
                     "runtime.values",
                     "runtime.readers", "runtime.model", "runtime.geometry",
                     "runtime.effects", "runtime.templates", "runtime.frames"}

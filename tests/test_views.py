@@ -46,6 +46,11 @@ functions:
       size(c) == 0 and size(bag) > 0 and c != marked
       and (rounds % 3 == 1 or any(size(a) > 0 for a in adjacent(c)))
   big: {params: [c], value: "size(c) > 0 and size(region(c)) >= 3"}
+  grow:
+    params: [p]
+    value: >-
+      [c for c in cells(board) where size(c) == 0 and size(bag) > 0
+       and any(a in p for a in adjacent(c))]
   lonely:
     params: [c]
     value: size(c) > 0 and not any(shows(a, top(c).colour) for a in around(c))
@@ -63,6 +68,11 @@ play:
               - move top(bag) to c
               - top(c).colour = colour_of[current]
               - marked = c
+          - choose: c in grow(region(marked))
+            label: "grow {x(c)},{y(c)}"
+            do:
+              - move top(bag) to c
+              - top(c).colour = colour_of[current]
           - choose: c in cells(board) where big(c)
             label: "flip {x(c)},{y(c)}"
             do:
@@ -133,6 +143,12 @@ def test_the_generators_over_cells_with_a_stencil_are_views(tmp_path):
     st.legal_actions()
     assert set(st.tracked) <= set(found) and st.tracked
     assert all(isinstance(st.facts[k], views.View) for k in st.tracked)
+
+
+def test_a_loop_over_the_cells_next_to_a_list_goes_over_those_only(tmp_path):
+    """grow(p) keeps the cells next to p: it goes over p's neighbours, not every cell."""
+    assert "B_near(" in "".join(grid(tmp_path, views=True).prog.module.chunks)
+    assert "B_near(" not in "".join(grid(tmp_path, views=False).prog.module.chunks)
 
 
 def test_the_same_games_with_views_and_without(tmp_path):

@@ -268,6 +268,7 @@ class Usage:
         self.kept: dict = {}
         self.tracked: set = set()
         self.kept_groups: set = set()  # the units of groups kept across moves (boards.py)
+        self.reaching: set = set()     # the units that call one of them, however deep
         self.inlined: dict = {}        # id(call node) -> (node, the call was inlined?)
         self.groups = 0
         self._stmt: list = []          # (reads, calls) of the statements being compiled
@@ -300,6 +301,8 @@ class Usage:
         """The current unit (and the statements being compiled) call unit `name`."""
         if self.stack:
             self._summary(self.stack[-1]).calls.add(name)
+            if name in self.reaching:
+                self.reaching.update(self.stack)
         for _, calls in self._stmt:
             calls.add(name)
 
@@ -313,20 +316,12 @@ class Usage:
         self.kept[key] = unit
         self.tracked.add(key)
 
-    def reaches(self, name: str, targets: set) -> bool:
-        """Does unit `name` call one of `targets`, however deep (as compiled so far)?"""
-        todo, seen = [name], {name}
-        while todo:
-            s = self.units.get(todo.pop())
-            if s is None:
-                continue
-            for callee in s.calls:
-                if callee in targets:
-                    return True
-                if callee not in seen:
-                    seen.add(callee)
-                    todo.append(callee)
-        return False
+    def keep_group(self, unit: str) -> None:
+        """Group `unit` is kept across moves (boards.py): it and every unit that calls it,
+        however deep, reach a kept group (Usage.reaching)."""
+        self.kept_groups.add(unit)
+        self.reaching.add(unit)
+        self.reaching.update(self.stack)
 
     def new_group(self) -> str:
         """The unit name of the next group(...) compiled: group:1, group:2..."""

@@ -245,6 +245,6 @@ class Boards:
             self.c.usage.keep(key_name, unit)
         if kept:
             self.c.usage.tracked.add(key_name)
-            self.c.usage.kept_groups.add(unit)
+            self.c.usage.keep_group(unit)
         return (f"{fn.__name__}({', '.join(params[:1] + [start] + params[1:])})",
                 T.list_of(T.slot(self.c.any_zone)))

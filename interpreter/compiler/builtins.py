@@ -20,6 +20,7 @@ from ..lang.ast import name_uses
 from ..runtime.readers import MAX_RANGE, UNORDERED_HINT
 from .codegen import Src, fresh_list, is_unique, iterable, paren
 from .common import Scope, call_params, check_arity, piece_arg, reads_place, slot_arg, width_of
+from .narrowing import required_near
 from .stencil import stencil
 
 MAX_PIECES = 100_000
@@ -47,6 +48,7 @@ class Builtins:
         self._tables: dict = {}
         self._views = 0                  # view units made (view:1, view:2...)
         self._view_keys: dict = {}       # (zone, its parts' ASTs) -> (name, tables)
+        self._symmetry: dict = {}        # (zone, adj4 or adj8) -> is it symmetric?
 
     @property
     def mod(self):
@@ -96,7 +98,9 @@ class Builtins:
         if name == "sum" and etyp not in (T.INT, T.BOOL, T.ANY, T.NUM):
             fail(f"sum() adds numbers, not {T.describe(etyp)}", node.gen.elt.pos)
         viewed = self.as_view(gen, node.gen, scope, name, node.pos, dflt)
-        if viewed is not None:
+        if viewed is None:
+            self.narrow(gen, node.gen, scope)
+        else:
             return viewed, (T.BOOL if name in ("any", "all") else T.INT if name == "count"
                             else T.list_of(etyp) if name == "list"
                             else T.NUM if name == "sum" and etyp == T.NUM
@@ -212,6 +216,40 @@ class Builtins:
         fn = self.mod.function("A", ", ".join(params), [(i, t, pos) for i, t, _ in lines], pos,
                                "aggregate")
         return f"{fn.__name__}({', '.join(params)})"
+
+    def narrow(self, gen, node: ast.Generator, scope: Scope) -> None:
+        """A generator over a board's cells that is not a view, whose condition holds only
+        for the neighbours of a list in hand (compiler/narrowing.py), goes over those
+        instead of every cell, in the cells' order (the same items pass: the board's
+        adjacency is symmetric)."""
+        if not gen.view_zone or gen.take is not None or node.cond is None:
+            return
+        found = required_near(node.cond, node.var, self.c)
+        if found is None:
+            return
+        whole, rel = found
+        src, typ = self.c.x.compile(whole, scope)
+        if not (T.is_list(typ) and T.elem(typ)[0] == "slot") or \
+                not self._symmetric(gen.view_zone, rel):
+            return
+        z = self.c.prog.zones[gen.view_zone]
+        items = f"B_near({src}, {self.table(rel)}, {z.base}, {z.base + z.nslots})"
+        if gen.counted is not None:
+            tmp, _, pos = gen.counted
+            gen.counted = (tmp, items, pos)
+            gen.items = f"B_work({items}, {pos})"
+        else:
+            gen.items = items
+
+    def _symmetric(self, zone: str, rel: str) -> bool:
+        """Is a cell of `zone` a neighbour (by table rel) of each of its neighbours?"""
+        found = self._symmetry.get((zone, rel))
+        if found is None:
+            z = self.c.prog.zones[zone]
+            adj = getattr(self.c.prog, rel)
+            found = self._symmetry[(zone, rel)] = all(
+                s in adj[n] for s in range(z.base, z.base + z.nslots) for n in adj[s])
+        return found
 
     def view(self, var: str, zone: str, tests: list, lets: list, value: str, unit: str,
              pos, parts: list, name: str, same: tuple) -> str | None:
@@ -462,8 +500,8 @@ class Builtins:
             key = srcs[0] if len(srcs) == 1 else "(" + "".join(f"{v}, " for v in srcs) + ")"
             # a function that asks a group kept across moves is computed again while a
             # view's cell is (runtime/views.py): the group says what it read
-            again = " or st.gather is not None" if self.c.usage.reaches(
-                f"function:{name}", self.c.usage.kept_groups) else ""
+            again = " or st.gather is not None" \
+                if f"function:{name}" in self.c.usage.reaching else ""
             lines = [(0, "if st is None:", None), (1, f"return {src}", None),
                      (0, f"known = st.facts.get({fid})", None),
                      (0, "if known is None:", None),

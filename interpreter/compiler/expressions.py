@@ -386,6 +386,7 @@ class ExprCompiler:
         viewed = self.c.builtins.as_view(gen, node.gen, scope, "list", node.pos)
         if viewed is not None:
             return viewed, T.list_of(gen.etyp)
+        self.c.builtins.narrow(gen, node.gen, scope)
         if gen.take is not None:          # a comprehension cannot stop: a loop can
             return self.c.builtins.list_loop(gen, scope, node.pos), T.list_of(gen.etyp)
         # as long as its source at most: every source (a zone, a range, a table, a list

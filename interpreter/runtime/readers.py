@@ -359,4 +359,14 @@ def unordered(prog, s: int, what: str, pos):
          UNORDERED_HINT, error=RuleError)
 
 
+def B_near(cells, adj, lo: int, hi: int) -> list:
+    """The neighbours (by the per-slot table adj) of the cells, those of slots lo to hi - 1,
+    in slot order, once each (compiler/narrowing.py)."""
+    out: set = set()
+    for c in cells:
+        if c is not None:
+            out.update(adj[c])
+    return sorted(n for n in out if lo <= n < hi)
+
+
 HELPERS = {name: value for name, value in globals().items() if name.startswith("B_")}
