@@ -190,3 +190,39 @@ play: []
         load_game(spec, players=2).new_state(seed=0)
     assert (err.value.pos.line, err.value.pos.col) == (13, 5), str(err.value)
     assert "no piece" in err.value.message
+
+
+LOOKUP = """\
+game: {id: lookup, name: Lookup, source: a test, players: {min: 2, max: 2}}
+data:
+  cost: {value: {wood: 2, stone: 3}}
+  kinds: {value: [wood, stone, gold]}
+variables:
+  done: {value: 0}
+functions:
+  amount: {params: [k], value: "sum(cost[j] for j in keys(cost) where j == k)"}
+  listed: {params: [k], value: "count(j for j in keys(cost) where k == j and cost[j] > 2)"}
+  each: {value: "[amount(k) for k in kinds]"}
+play:
+  - id: turn
+    turns: {first: 0, until: done >= 1}
+    do:
+      - done += 1
+scoring:
+  points:
+    total: {value: "sum(each()) * 10 + listed('stone') + listed('wood') + listed('gold')"}
+"""
+
+
+def test_a_filtered_sum_over_a_tables_keys_is_a_lookup(tmp_path):
+    """`sum(t[j] for j in keys(t) where j == k)` takes k alone if it is a key: the same
+    values (2, 3 and 0 for a kind the table lacks), with no loop over the keys."""
+    path = tmp_path / "lookup.yaml"
+    path.write_text(LOOKUP)
+    game = load_game(path, players=2)
+    code = "".join(game.prog.module.chunks)
+    assert code.count("B_one_key(") == 2
+    st = game.new_state(seed=1)
+    while not st.terminal:
+        st.apply(st.legal_actions()[0])
+    assert st.scores() == [51, 51]

@@ -362,6 +362,9 @@ class ExprCompiler:
         var = inner.local(gen.var, T.elem(styp))
         # every generator's items are counted before it takes any (readers.B_work)
         items = self.c.builtins.items(styp, src)
+        key = self._one_key(gen, scope)
+        if key is not None:                  # `j in keys(t) where j == k`: k, if a key
+            items = key
         if ast.uncounted(gen.source):
             out = Gen(var, items)
         else:
@@ -380,6 +383,31 @@ class ExprCompiler:
                 out.lets.append((inner.local(name, vtyp), vsrc))
             out.elt, out.etyp = self.compile(gen.elt, inner)
         return out
+
+    def _one_key(self, gen: ast.Generator, scope: Scope) -> str | None:
+        """The items of `j in keys(t) where j == e and ...` (e not reading j): e alone if
+        it is a key of table t, else none (the same items: a table's keys are unique),
+        instead of every key tested; None for any other generator."""
+        src = gen.source
+        if gen.cond is None or not (isinstance(src, ast.Func) and src.name == "keys"
+                                    and len(src.args) == 1):
+            return None
+        inner = {gen.var} | {n for n, _ in gen.lets}
+        part = gen.cond
+        while isinstance(part, ast.BoolOp) and part.op == "and":
+            part = part.left                 # the first of the parts joined by and
+        if not (isinstance(part, ast.Compare) and part.op == "=="):
+            return None
+        sides = [part.left, part.right]
+        for this, other in (sides, sides[::-1]):
+            if isinstance(this, ast.Name) and this.id == gen.var \
+                    and not set(ast.name_uses(other)) & inner:
+                table, ttyp = self.compile(src.args[0], scope)
+                if ttyp == T.ANY or ttyp[0] not in ("map", "counts"):
+                    return None
+                value, _ = self.compile(other, scope)
+                return f"B_one_key({table}, {value})"
+        return None
 
     def x_ListComp(self, node, scope):
         gen = self.generator(node.gen, scope)

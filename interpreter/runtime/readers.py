@@ -359,6 +359,11 @@ def unordered(prog, s: int, what: str, pos):
          UNORDERED_HINT, error=RuleError)
 
 
+def B_one_key(table: dict, key) -> tuple:
+    """(key,) if it is a key of the table, else (): `j in keys(t) where j == key`."""
+    return (key,) if key in table else ()
+
+
 def B_near(cells, adj, lo: int, hi: int) -> list:
     """The neighbours (by the per-slot table adj) of the cells, those of slots lo to hi - 1,
     in slot order, once each (compiler/narrowing.py)."""
