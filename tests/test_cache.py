@@ -47,14 +47,17 @@ def stale_facts(st, keep: dict) -> list:
     out = []
     fresh = st.clone()
     for key, table in list(st.facts.items()):
-        if isinstance(table, View):
-            if table.dirty:
-                table.refresh(st)
-            for item in table.items:
-                now = table.fn(fresh, item)
-                kept = table.vals.get(item, SKIP)
+        views = [table] if isinstance(table, View) else [
+            v for v in table.values() if isinstance(v, View)] if key[0] == "V" else []
+        for view in views:               # (a view per value of the locals it reads)
+            if view.dirty:
+                view.refresh(st)
+            for item in view.items:
+                now = view.fn(fresh, item, *view.args)
+                kept = view.vals.get(item, SKIP)
                 if (now is SKIP) != (kept is SKIP) or (now is not SKIP and now != kept):
                     out.append((key, item, kept, now))
+        if views:
             continue
         fn = keep[key]
         nargs = fn.__code__.co_argcount - 1

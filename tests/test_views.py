@@ -90,6 +90,7 @@ play:
               - swap top(c) with top(first(d for d in cells(board) where size(d) > 0 and d != c))
 scoring:
   points:
+    shown: {value: "count(c for c in cells(board) where shows(c, colour_of[player]))"}
     regions:
       value: >-
         count(c for c in cells(board) where shows(c, colour_of[player])
@@ -133,16 +134,24 @@ def test_the_generators_over_cells_with_a_stencil_are_views(tmp_path):
     g = grid(tmp_path, views=True)
     found = view_functions(g)
     # open(c) (the choice, and `until`'s any: one view), lonely(c), the count of filled
-    # cells; not big(c) (a flood), not the swap's choice (it reads every cell), not the
-    # scoring (it reads `player`)
-    assert len(found) == 3, found
+    # cells, the cells showing a player's colour (a view per player: it reads `player`);
+    # not big(c) nor the scoring's regions (a group whose condition reads top(c) of the
+    # cell it starts from is not kept), not the swap's choice (it reads every cell)
+    assert len(found) == 4, found
     assert not any(re.search(r"\bG[0-9]+\(", src) for src in found.values())
     assert set(g.prog.facts.tracked) == set(found)
+    assert sum(", a0)" in src.splitlines()[0] for src in found.values()) == 1
     assert "B_view(" not in "".join(grid(tmp_path, views=False).prog.module.chunks)
     st = g.new_state(seed=1)
     st.legal_actions()
     assert set(st.tracked) <= set(found) and st.tracked
     assert all(isinstance(st.facts[k], views.View) for k in st.tracked)
+    while not st.terminal:
+        st.apply(st.legal_actions()[0])
+    st.scores()
+    per_player = [k for k in st.tracked if isinstance(k, tuple)]
+    assert {args for _, args in per_player} == {(0,), (1,)}
+    assert all(st.facts[k][args] is st.tracked[(k, args)] for k, args in per_player)
 
 
 def test_a_loop_over_the_cells_next_to_a_list_goes_over_those_only(tmp_path):

@@ -13,6 +13,8 @@ a heavy one's results are kept in `state.facts` until the state changes.
 
 from __future__ import annotations
 
+import re
+
 from ..errors import did_you_mean, fail
 from ..lang import ast
 from ..lang import types as T
@@ -168,7 +170,8 @@ class Builtins:
         if not gen.view or gen.take is not None or name == "tally":
             return None
         body = " ".join([gen.cond or "", gen.elt] + [src for _, src in gen.lets])
-        if call_params(scope, body) != ["st"]:
+        given = self._view_args(scope, body)
+        if given is None:
             return None
         tests = [gen.cond] if gen.cond is not None else []
         value = gen.elt
@@ -176,16 +179,28 @@ class Builtins:
             tests.append(gen.elt)
         elif name == "all":
             tests.append(f"not {paren(gen.elt)}")
+        # the item function takes the locals read as parameters of its own (a frame's
+        # local L[i] too: the view is kept per value, not per frame)
+        own = {src: f"a{i}" for i, (_, src) in enumerate(given)}
+
+        def mine(text: str) -> str:
+            for src, param in own.items():
+                text = re.sub(rf"(?<![\w\]]){re.escape(src)}(?![\w\[])", param, text)
+            return text
+        tests = [mine(t) for t in tests]
+        lets = [(v, mine(src)) for v, src in gen.lets]
         if name in ("any", "all", "count") or gen.elt == gen.var:
             value = "True"           # the passing cells are all that is asked for
+        value = mine(value)
         # what the view is, as the spec says it (the AST: positions aside), for sharing
         said = ([node.cond] if node.cond is not None else []) + (
             [node.elt] if name == "any" else [ast.Not(node.elt)] if name == "all" else [])
-        same = (node.var, tuple(said), node.lets, None if value == "True" else node.elt)
+        same = (node.var, tuple(said), node.lets, None if value == "True" else node.elt,
+                tuple(n for n, _ in given))
         parts = [node.cond, node.elt] + [v for _, v in node.lets]
         zone = gen.view_zone
-        view = self.view(gen.var, zone, tests, gen.lets, value, gen.view, pos, parts, node.var,
-                         same)
+        view = self.view(gen.var, zone, tests, lets, value, gen.view, pos, parts, node.var,
+                         same, list(own.values()), [src for _, src in given])
         if view is None:
             return None
         if name == "any":
@@ -216,6 +231,25 @@ class Builtins:
         fn = self.mod.function("A", ", ".join(params), [(i, t, pos) for i, t, _ in lines], pos,
                                "aggregate")
         return f"{fn.__name__}({', '.join(params)})"
+
+    @staticmethod
+    def _view_args(scope: Scope, body: str) -> list | None:
+        """[(name, source)] of the locals of the rule text a view's parts read (a Python
+        local, or a frame's local L[i]); None if one is not a player or an enum value (a
+        view is kept per value of them, so they must have few) or the parts read the
+        frame's locals otherwise."""
+        out = []
+        rest = body
+        for n, v in scope.names.items():
+            if re.search(rf"(?<![\w\]]){re.escape(v.src)}(?![\w\[])", body):
+                if v.typ[0] not in ("player", "enum") or not re.fullmatch(
+                        r"v[0-9]+|L\[[0-9]+\]", v.src):
+                    return None
+                out.append((n, v.src))
+                rest = rest.replace(v.src, "")
+        if call_params(scope, rest) != ["st"]:
+            return None                        # another local, or the frame's locals
+        return sorted(out)
 
     def narrow(self, gen, node: ast.Generator, scope: Scope) -> None:
         """A generator over a board's cells that is not a view, whose condition holds only
@@ -252,7 +286,8 @@ class Builtins:
         return found
 
     def view(self, var: str, zone: str, tests: list, lets: list, value: str, unit: str,
-             pos, parts: list, name: str, same: tuple) -> str | None:
+             pos, parts: list, name: str, same: tuple, given: list | None = None,
+             args: list | None = None) -> str | None:
         """The source of a view (runtime/views.py) over the cells of `zone`: a cell passes
         if every test holds (the lets bound after the first), its value `value`; `parts`
         are the ASTs the tests and value come from, over the cell named `name`. None if
@@ -273,16 +308,17 @@ class Builtins:
             tables = self._stencil_tables(zone, parts, name)
             if tables is None:
                 return None
-            fn = self.mod.function("V", f"st, {var}", [(i, t, pos) for i, t, _ in lines], pos,
-                                   "view item")
+            fn = self.mod.function("V", ", ".join(["st", var] + (given or [])),
+                                   [(i, t, pos) for i, t, _ in lines], pos, "view item")
             found = self._view_keys[key] = (fn.__name__, tables)
             self.keep(fn.__name__, fn.__name__)
             self.c.usage.keep_view(fn.__name__, unit)
         else:                              # its reads: the first's (the same parts)
             self.c.usage.call(self.c.usage.kept[found[0]])
         fname, (items, near, whole, groups) = found
-        return (f"B_view(st, {self.mod.const(fname)}, {fname}, {items}, {near}, {whole}"
-                + (", True)" if groups else ")"))
+        values = f", ({''.join(a + ', ' for a in args)})" if args else ""
+        return (f"B_view(st, {self.mod.const(fname)}, {fname}, {items}, {near}, {whole}, "
+                f"{groups}{values})")
 
     def _stencil_tables(self, zone: str, parts: list, name: str):
         """(cells, near, whole) as constants' names: the zone's cells; for each slot a

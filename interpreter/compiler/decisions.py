@@ -419,7 +419,7 @@ class Decisions:
             return None
         view = c.builtins.view(var, zone, [cond], [], "True", unit,
                                node.cond.pos, [node.cond], b.var,
-                               (b.var, (node.cond,), (), None))
+                               (b.var, (node.cond,), (), None, ()))
         if view is None:
             return None
         return [(0, f"for {var} in {view}.order():", b.source.pos),

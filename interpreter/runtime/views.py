@@ -37,10 +37,12 @@ class View:
     """The passing items of a generator over a board's cells and each one's value, in
     the cells' order; dirty items are computed again when the view is next asked for."""
     __slots__ = ("fn", "items", "near", "whole", "vals", "dirty", "_order", "_values",
-                 "groups", "watch", "reads")
+                 "groups", "watch", "reads", "args")
 
-    def __init__(self, fn, items: tuple, near: dict, whole: frozenset, groups: bool):
+    def __init__(self, fn, items: tuple, near: dict, whole: frozenset, groups: bool,
+                 args: tuple = ()):
         self.fn = fn
+        self.args = args             # the values of the locals its conditions read
         self.items = items           # the cells, in order (slot numbers, ascending)
         self.near = near             # slot -> the cells whose value reads it
         self.whole = whole           # slots of zones read whole: any change, every cell
@@ -74,12 +76,13 @@ class View:
         self.dirty = set()
         st.prog.work[0] += len(items)     # as many as a loop over them would count
         groups = self.groups
-        for item in sorted(items):
+        args = self.args
+        for item in items:
             if groups:
                 outer = st.gather
                 st.gather = set()
                 try:
-                    v = fn(st, item)
+                    v = fn(st, item, *args)
                     read = st.gather
                     self._watch(item, frozenset(read))
                 finally:
@@ -87,7 +90,7 @@ class View:
                 if outer is not None:
                     outer |= read
             else:
-                v = fn(st, item)
+                v = fn(st, item, *args)
             if v is SKIP:
                 if item in vals:
                     del vals[item]
@@ -130,8 +133,24 @@ class View:
 
 
 def B_view(st: Any, key: str, fn, items: tuple, near: dict, whole: frozenset,
-           groups: bool = False) -> View:
-    """The view `key` of this state, brought up to date."""
+           groups: bool = False, args: tuple = ()) -> View:
+    """The view `key` of this state (for the values `args` of the players or enum values
+    its cells' conditions read), brought up to date."""
+    if args:
+        table = st.facts.get(key)
+        if table is None:
+            table = st.facts[key] = {}
+        v = table.get(args)
+        if v is None:
+            v = table[args] = View(fn, items, near, whole, groups, args)
+            views = st.tracked
+            if views is None:
+                views = st.tracked = {}
+            views[(key, args)] = v
+            v.refresh(st)
+        elif v.dirty:
+            v.refresh(st)
+        return v
     v = st.facts.get(key)
     if v is None:
         v = st.facts[key] = View(fn, items, near, whole, groups)
