@@ -91,6 +91,11 @@ play:
 scoring:
   points:
     shown: {value: "count(c for c in cells(board) where shows(c, colour_of[player]))"}
+    first:
+      value: >-
+        let f = first(c for c in cells(board) where size(c) > 1 - player and y(c) >= 2,
+                      board[3, 3])
+        in x(f) + 4 * y(f)
     regions:
       value: >-
         count(c for c in cells(board) where shows(c, colour_of[player])
@@ -134,13 +139,14 @@ def test_the_generators_over_cells_with_a_stencil_are_views(tmp_path):
     g = grid(tmp_path, views=True)
     found = view_functions(g)
     # open(c) (the choice, and `until`'s any: one view), lonely(c), the count of filled
-    # cells, the cells showing a player's colour (a view per player: it reads `player`);
+    # cells, the cells showing a player's colour and the first cell holding more than
+    # 1 - player pieces (a view per player: they read `player`);
     # not big(c) nor the scoring's regions (a group whose condition reads top(c) of the
     # cell it starts from is not kept), not the swap's choice (it reads every cell)
-    assert len(found) == 4, found
+    assert len(found) == 5, found
     assert not any(re.search(r"\bG[0-9]+\(", src) for src in found.values())
     assert set(g.prog.facts.tracked) == set(found)
-    assert sum(", a0)" in src.splitlines()[0] for src in found.values()) == 1
+    assert sum(", a0)" in src.splitlines()[0] for src in found.values()) == 2
     assert "B_view(" not in "".join(grid(tmp_path, views=False).prog.module.chunks)
     st = g.new_state(seed=1)
     st.legal_actions()

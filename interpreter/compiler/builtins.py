@@ -189,7 +189,7 @@ class Builtins:
             return text
         tests = [mine(t) for t in tests]
         lets = [(v, mine(src)) for v, src in gen.lets]
-        if name in ("any", "all", "count") or gen.elt == gen.var:
+        if name in ("any", "all", "count") or (name == "list" and gen.elt == gen.var):
             value = "True"           # the passing cells are all that is asked for
         value = mine(value)
         # what the view is, as the spec says it (the AST: positions aside), for sharing
@@ -215,7 +215,7 @@ class Builtins:
         if name == "list":
             return f"list({view}.order())" if value == "True" else f"list({view}.values())"
         # first, max, min: over the passing values in order; the default only if none
-        params = call_params(scope, dflt or "")
+        params = call_params(scope, f"{dflt or ''} {view}")
         if name == "first":
             lines = [(0, f"n = {view}.values()", None), (0, "if n:", None),
                      (1, "return n[0]", None), (0, f"return {dflt or 'None'}", None)]
