@@ -27,6 +27,7 @@ from .stencil import stencil
 
 MAX_PIECES = 100_000
 MAX_CALL_DEPTH = 32     # spec functions calling spec functions, compiled inline or not
+MISSING_VALUE = object()         # (a function of no parameter that is not a constant)
 AGGREGATES = ("sum", "count", "max", "min", "any", "all", "tally", "list", "first")
 # generator sources of a few cells: a function looping over them only is not kept
 LOCAL_SOURCES = frozenset(("adjacent", "around", "top", "bottom", "under", "directions",
@@ -51,6 +52,7 @@ class Builtins:
         self._views = 0                  # view units made (view:1, view:2...)
         self._view_keys: dict = {}       # (zone, its parts' ASTs) -> (name, tables)
         self._symmetry: dict = {}        # (zone, adj4 or adj8) -> is it symmetric?
+        self._constants: dict = {}       # function of no parameter -> (value, type)
 
     @property
     def mod(self):
@@ -320,11 +322,16 @@ class Builtins:
         return (f"B_view(st, {self.mod.const(fname)}, {fname}, {items}, {near}, {whole}, "
                 f"{groups}{values})")
 
+    def stencil_of(self, parts: list, name: str):
+        """The stencil of a generator's parts over the cell named `name`, or None
+        (compiler/stencil.py)."""
+        return stencil(parts, name, self.c)
+
     def _stencil_tables(self, zone: str, parts: list, name: str):
         """(cells, near, whole) as constants' names: the zone's cells; for each slot a
         cell's parts read the pieces of, the cells reading it; the slots of the zones read
         whole. None if the parts have no stencil."""
-        found = stencil(parts, name, self.c)
+        found = self.stencil_of(parts, name)
         if found is None:
             return None
         p = self.c.prog
@@ -507,10 +514,14 @@ class Builtins:
                         inner.alias(pname, src, typ)
                     return self.c.x.compile(body, inner)
                 if not params:   # a function of the game's data alone: its value, written in
-                    value = self.c.usage.constant(body, None)
-                    if type(value) in (int, str, bool):
-                        _, typ = self.c.x.compile(body, Scope(counter=scope.counter))
-                        return self.mod.literal(value), typ
+                    found = self._constants.get(name)
+                    if found is None:
+                        value = self.c.usage.constant(body, None)
+                        found = self._constants[name] = (value, self.c.x.compile(
+                            body, Scope(counter=scope.counter))[1]) if type(value) in (
+                            int, str, bool) else (MISSING_VALUE, None)
+                    if found[0] is not MISSING_VALUE:
+                        return self.mod.literal(found[0]), found[1]
                 key = (name, tuple(t for _, t in args))
                 found = self._compiled.get(key)
                 if found is None:

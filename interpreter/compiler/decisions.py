@@ -410,8 +410,8 @@ class Decisions:
             return None
         b = node.items[0]
         unit, zone = c.builtins.view_unit(b.source, listing)
-        if not unit:
-            return None
+        if not unit or c.builtins.stencil_of([node.cond], b.var) is None:
+            return None                  # (found from the AST: nothing compiled twice)
         with c.usage.unit(unit):
             cond = c.x.expect(node.cond, listing, T.BOOL, "a where condition")
         var = names[0]
