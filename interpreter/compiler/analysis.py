@@ -267,8 +267,7 @@ class Usage:
         self.randomness: list = []
         self.kept: dict = {}
         self.tracked: set = set()
-        self.kept_groups: set = set()  # the units of groups kept across moves (boards.py)
-        self.reaching: set = set()     # the units that call one of them, however deep
+        self.reaching: set = set()     # the units that call a kept group, however deep
         self.inlined: dict = {}        # id(call node) -> (node, the call was inlined?)
         self.groups = 0
         self._stmt: list = []          # (reads, calls) of the statements being compiled
@@ -316,10 +315,11 @@ class Usage:
         self.kept[key] = unit
         self.tracked.add(key)
 
-    def keep_group(self, unit: str) -> None:
-        """Group `unit` is kept across moves (boards.py): it and every unit that calls it,
-        however deep, reach a kept group (Usage.reaching)."""
-        self.kept_groups.add(unit)
+    def keep_group(self, key: str, unit: str) -> None:
+        """The group of unit `unit`, kept in State.facts[key], is kept across moves
+        (boards.py): it and every unit that calls it, however deep, reach a kept group
+        (Usage.reaching)."""
+        self.tracked.add(key)
         self.reaching.add(unit)
         self.reaching.update(self.stack)
 

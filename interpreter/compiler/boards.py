@@ -204,6 +204,10 @@ class Boards:
         def key(cell: str) -> str:
             return "(" + "".join(f"{x}, " for x in frees) + cell + ")" if frees else cell
         cached = self.c.prog.cache and not self.c.builtins.sealed   # (builtins.sealed)
+        # a group whose condition reads the pieces of the cell it tests only is kept
+        # across moves: a move drops the groups whose cells or neighbours it changed
+        # (runtime/views.py); otherwise a move drops them all
+        kept = cached and self.c.prog.views and reads_its_cell(node, self.c)
         lines = [(0, "if first is None:", None), (1, "return []", None)]
         if cached:
             lines += [(0, "if st is not None:", None),
@@ -212,7 +216,7 @@ class Boards:
                       (2, f"known = st.facts[{gid}] = {{}}", None),
                       (1, f"found = known.get({key('first')})", None),
                       (1, "if found is not None:", None)]
-            if self.c.prog.views and reads_its_cell(node, self.c):   # (kept: below)
+            if kept:
                 lines.append((2, f"if st.gather is not None: B_group_seen(st, {gid}, "
                                  f"{key('first')})", None))
             lines.append((2, "return found", None))
@@ -225,10 +229,6 @@ class Boards:
                   (3, f"if {var} not in seen and {paren(cond)}:", None),
                   (4, f"seen.add({var})", None), (4, f"todo.append({var})", None),
                   (1, "found = sorted(seen)", None)]
-        # a group whose condition reads the pieces of the cell it tests only is kept
-        # across moves: a move drops the groups whose cells or neighbours it changed
-        # (runtime/views.py); otherwise a move drops them all
-        kept = cached and self.c.prog.views and reads_its_cell(node, self.c)
         if cached:      # the flood from any cell of the group finds the same group
             lines += [(0, "if st is not None:", None),
                       (1, "for here in found or (first,):", None),
@@ -244,7 +244,6 @@ class Boards:
             self.c.builtins.keep(key_name, fn.__name__)
             self.c.usage.keep(key_name, unit)
         if kept:
-            self.c.usage.tracked.add(key_name)
-            self.c.usage.keep_group(unit)
+            self.c.usage.keep_group(key_name, unit)
         return (f"{fn.__name__}({', '.join(params[:1] + [start] + params[1:])})",
                 T.list_of(T.slot(self.c.any_zone)))

@@ -20,20 +20,25 @@ from ..lang import ast
 from ..lang import types as T
 from ..lang.ast import name_uses
 from ..runtime.readers import MAX_RANGE, UNORDERED_HINT
-from .codegen import Src, fresh_list, is_unique, iterable, paren
+from .codegen import MISSING, Src, fresh_list, is_unique, iterable, paren
 from .common import Scope, call_params, check_arity, piece_arg, reads_place, slot_arg, width_of
 from .narrowing import required_near
 from .stencil import stencil
 
 MAX_PIECES = 100_000
 MAX_CALL_DEPTH = 32     # spec functions calling spec functions, compiled inline or not
-MISSING_VALUE = object()         # (a function of no parameter that is not a constant)
 AGGREGATES = ("sum", "count", "max", "min", "any", "all", "tally", "list", "first")
 # generator sources of a few cells: a function looping over them only is not kept
 LOCAL_SOURCES = frozenset(("adjacent", "around", "top", "bottom", "under", "directions",
                            "orthogonal", "diagonal", "ray"))
 
 
+
+
+def _local(src: str) -> re.Pattern:
+    """The source of a local (`v3`, `L[2]`) where generated code reads it, not as a part
+    of a longer name or index (`v31`, `L[2][0]`'s L[2] yes, `xL[2]` no)."""
+    return re.compile(rf"(?<![\w\]]){re.escape(src)}(?![\w\[])")
 
 
 class Builtins:
@@ -187,7 +192,7 @@ class Builtins:
 
         def mine(text: str) -> str:
             for src, param in own.items():
-                text = re.sub(rf"(?<![\w\]]){re.escape(src)}(?![\w\[])", param, text)
+                text = _local(src).sub(param, text)
             return text
         tests = [mine(t) for t in tests]
         lets = [(v, mine(src)) for v, src in gen.lets]
@@ -243,7 +248,7 @@ class Builtins:
         out = []
         rest = body
         for n, v in scope.names.items():
-            if re.search(rf"(?<![\w\]]){re.escape(v.src)}(?![\w\[])", body):
+            if _local(v.src).search(body):
                 if v.typ[0] not in ("player", "enum") or not re.fullmatch(
                         r"v[0-9]+|L\[[0-9]+\]", v.src):
                     return None
@@ -260,7 +265,7 @@ class Builtins:
         adjacency is symmetric)."""
         if not gen.view_zone or gen.take is not None or node.cond is None:
             return
-        found = required_near(node.cond, node.var, self.c)
+        found = required_near(node.cond, node.var, self.c, name_uses)
         if found is None:
             return
         whole, rel = found
@@ -296,20 +301,21 @@ class Builtins:
         they read pieces other than at fixed steps from the cell. Views of the same parts
         are one (`any(p(c) for c in cells(b))` and a choice `c in cells(b) where p(c)`
         share theirs): `same` is what the view is, as the spec's AST says it."""
-        lines = []
-        for i, test in enumerate(tests):
-            if i == 1 or (i == 0 and len(tests) == 1):
-                lines += [(0, f"{v} = {src}", None) for v, src in lets]
-            lines += [(0, f"if not {paren(test)}:", None), (1, "return B_VIEW_SKIP", None)]
-        if not tests:
-            lines += [(0, f"{v} = {src}", None) for v, src in lets]
-        lines.append((0, f"return {value}", None))
         key = (zone, same)
         found = self._view_keys.get(key)
         if found is None:
             tables = self._stencil_tables(zone, parts, name)
             if tables is None:
                 return None
+            lines = []
+            for i, test in enumerate(tests):
+                if i == 1 or (i == 0 and len(tests) == 1):
+                    lines += [(0, f"{v} = {src}", None) for v, src in lets]
+                lines += [(0, f"if not {paren(test)}:", None),
+                          (1, "return B_VIEW_SKIP", None)]
+            if not tests:
+                lines += [(0, f"{v} = {src}", None) for v, src in lets]
+            lines.append((0, f"return {value}", None))
             fn = self.mod.function("V", ", ".join(["st", var] + (given or [])),
                                    [(i, t, pos) for i, t, _ in lines], pos, "view item")
             found = self._view_keys[key] = (fn.__name__, tables)
@@ -519,8 +525,8 @@ class Builtins:
                         value = self.c.usage.constant(body, None)
                         found = self._constants[name] = (value, self.c.x.compile(
                             body, Scope(counter=scope.counter))[1]) if type(value) in (
-                            int, str, bool) else (MISSING_VALUE, None)
-                    if found[0] is not MISSING_VALUE:
+                            int, str, bool) else (MISSING, None)
+                    if found[0] is not MISSING:
                         return self.mod.literal(found[0]), found[1]
                 key = (name, tuple(t for _, t in args))
                 found = self._compiled.get(key)

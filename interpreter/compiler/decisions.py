@@ -320,8 +320,6 @@ class Decisions:
             return viewed, tuple(slots), binds, tuple(domains)
         cond = c.x.expect(node.cond, listing, T.BOOL, "a where condition") \
             if node.cond else None
-        binds = tuple((str(src), T.elem(styp) if T.iterable(styp) else T.ANY)
-                      for (src, _), styp in zip(srcs, styps))
         distinct = bool(opt.get("distinct", False))
         kind = self.mod.const(tuple(c.prog.piece_kind))
         independent = not any(set(name_uses(b.source)) & {x.var for x in node.items}

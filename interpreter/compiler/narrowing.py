@@ -11,22 +11,24 @@ of an item of L, and the loop goes over those (the board's adjacency is symmetri
 compiler/builtins.py checks it). None otherwise. docs/compiler.md, "Views".
 
 As compiler/stencil.py, this module reads the AST only, telling nodes apart by their
-class's name, and imports nothing of the package.
+class's name; it imports only that leaf, so the stages that ask it stay on their floor
+(docs/architecture.md), and is handed the language's `name_uses` (lang/ast.py).
 """
 
 from __future__ import annotations
 
-NEAR = {"adjacent": "adj4", "around": "adj8"}
+from .stencil import NEAR
+
 MAX_DEPTH = 16
 
 
-def required_near(cond, var: str, comp, depth: int = 0, env: dict | None = None):
-    """(L, "adj4" or "adj8") or None: see the module's docstring. `env` maps the names of
-    the spec functions' parameters looked into to the AST they stand for (and its own
-    env)."""
+def required_near(cond, var: str, comp, uses, depth: int = 0, env: dict | None = None):
+    """(L, "adj4" or "adj8") or None: see the module's docstring. `uses(node)` gives the
+    names an AST reads (lang.ast.name_uses). `env` maps the names of the spec functions'
+    parameters looked into to the AST they stand for (and its own env)."""
     env = env or {}
     for part in _conjuncts(cond):
-        found = _part(part, var, comp, depth, env)
+        found = _part(part, var, comp, uses, depth, env)
         if found is not None:
             return found
     return None
@@ -55,15 +57,15 @@ def _is_var(node, var: str, env: dict) -> bool:
     return type(node).__name__ == "Name" and node.id == var and not env
 
 
-def _part(part, var: str, comp, depth: int, env: dict):
+def _part(part, var: str, comp, uses, depth: int, env: dict):
     kind = type(part).__name__
     if kind == "Func" and part.name in comp.functions and depth < MAX_DEPTH:
         params = [str(p) for p in comp.functions[part.name].get("params", [])]
         if len(params) != len(part.args):
             return None
         inner = {p: (a, env) for p, a in zip(params, part.args)}
-        return required_near(comp.builtins.function_ast(part.name), var, comp, depth + 1,
-                             inner)
+        return required_near(comp.builtins.function_ast(part.name), var, comp, uses,
+                             depth + 1, inner)
     if kind != "Aggregate" or part.name != "any":
         return None
     gen = part.gen
@@ -76,20 +78,7 @@ def _part(part, var: str, comp, depth: int, env: dict):
         if type(p).__name__ == "Compare" and p.op == "in" and \
                 type(p.left).__name__ == "Name" and p.left.id == gen.var:
             whole, wenv = _resolve(p.right, env)
-            if wenv or _mentions(whole, {var, gen.var} | {n for n, _ in gen.lets}):
+            if wenv or set(uses(whole)) & ({var, gen.var} | {n for n, _ in gen.lets}):
                 continue                    # not a list of the generator's own scope
             return whole, NEAR[src.name]
     return None
-
-
-def _mentions(node, names: set) -> bool:
-    todo = [node]
-    while todo:
-        n = todo.pop()
-        if type(n).__name__ == "Name" and n.id in names:
-            return True
-        if hasattr(n, "__dataclass_fields__"):
-            todo.extend(getattr(n, f) for f in n.__dataclass_fields__ if f != "pos")
-        elif isinstance(n, tuple):
-            todo.extend(n)
-    return False

@@ -18,6 +18,12 @@ every cell if the slot is one of a zone the view reads whole, are marked dirty a
 computed again when the view is next asked for. The cells are computed by the same
 generated code as the loop they replace, on the state itself.
 
+A group whose condition reads only the cell it tests is kept across moves too (B_group_kept:
+it lists the slots its flood read, its cells and their neighbours, and a touch of one
+drops it); a view's cell that asks for such a group, flooded or found, is told what it
+read through State.gather (B_group_seen), and is marked dirty when one of those slots is
+touched.
+
 Everything else a view reads (variables, whose turn it is, tables, per-player variables)
 is the compiler's business: a statement that writes it drops the view, as it drops any
 kept fact (Facts.stale); the view is then built again. A clone starts without views.
@@ -135,29 +141,22 @@ class View:
 def B_view(st: Any, key: str, fn, items: tuple, near: dict, whole: frozenset,
            groups: bool = False, args: tuple = ()) -> View:
     """The view `key` of this state (for the values `args` of the players or enum values
-    its cells' conditions read), brought up to date."""
+    its cells' conditions read: a table of views under the key), brought up to date."""
+    table: dict = st.facts
+    at: Any = key
     if args:
         table = st.facts.get(key)
         if table is None:
             table = st.facts[key] = {}
-        v = table.get(args)
-        if v is None:
-            v = table[args] = View(fn, items, near, whole, groups, args)
-            views = st.tracked
-            if views is None:
-                views = st.tracked = {}
-            views[(key, args)] = v
-            v.refresh(st)
-        elif v.dirty:
-            v.refresh(st)
-        return v
-    v = st.facts.get(key)
+        at = args
+    v = table.get(at)
     if v is None:
-        v = st.facts[key] = View(fn, items, near, whole, groups)
+        v = table[at] = View(fn, items, near, whole, groups, args)
         views = st.tracked
         if views is None:
             views = st.tracked = {}
-        views[key] = v               # (a view dropped and built again replaces its entry)
+        # (a view dropped and built again replaces its entry)
+        views[(key, args) if args else key] = v
         v.refresh(st)
     elif v.dirty:
         v.refresh(st)
@@ -211,7 +210,7 @@ def B_group_seen(st: Any, key: str, at) -> None:
     """A kept group was found in its table while a view's cell is computed: what its
     flood read is the cell's too."""
     found = st.tracked[key].reads.get(at)
-    if found is None:                # (kept before the registry started over: all)
+    if found is None:                # (not listed: say it read every slot)
         st.gather.add(ALL)
     else:
         st.gather.update(found)
