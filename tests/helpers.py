@@ -319,7 +319,7 @@ scoring:
 
 # every name the generated code may use: its own mangled names and helpers, Python's
 # keywords and the builtins it is given, and the state's attributes
-GENERATED = re.compile(r"[KvFEIDGAsmrwtVa][0-9]+|n|x|first|todo|here|pop|[BR]_[a-z_0-9]+|st|fr|L|"
+GENERATED = re.compile(r"[KvFEIDGAsmrwtVah][0-9]+|n|x|first|todo|here|pop|[BR]_[a-z_0-9]+|st|fr|L|"
                        r"key|facts|known|found|out|tracked|gather|vals|order|best|B_VIEW_SKIP|"
                        r"seen|MISSING|slots|where|gv|pv|pa|current|fired|finish|get|append|"
                        r"clear|add|steps|values|def|return|if|else|elif|for|in|not|and|or|"

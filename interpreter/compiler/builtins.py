@@ -27,6 +27,9 @@ from .stencil import stencil
 
 MAX_PIECES = 100_000
 MAX_CALL_DEPTH = 32     # spec functions calling spec functions, compiled inline or not
+# a loop computes its invariant parts once, its repeated ones once an item (tests turn
+# it off to compare)
+SHARED_PARTS = True
 AGGREGATES = ("sum", "count", "max", "min", "any", "all", "tally", "list", "first")
 # generator sources of a few cells: a function looping over them only is not kept
 LOCAL_SOURCES = frozenset(("adjacent", "around", "top", "bottom", "under", "directions",
@@ -96,7 +99,7 @@ class Builtins:
         if name not in AGGREGATES:
             fail(f"'{name}' does not take a generator", node.pos,
                  did_you_mean(name, AGGREGATES) or f"one of {', '.join(AGGREGATES)}")
-        gen = self.c.x.generator(node.gen, scope)
+        gen = self.loop_generator(node.gen, scope)
         elt, etyp = gen.elt, gen.etyp
         dflt = None
         if node.default is not None:
@@ -108,7 +111,8 @@ class Builtins:
             fail(f"sum() adds numbers, not {T.describe(etyp)}", node.gen.elt.pos)
         viewed = self.as_view(gen, node.gen, scope, name, node.pos, dflt)
         if viewed is None:
-            self.narrow(gen, node.gen, scope)
+            gen = self.as_loop(gen, node.gen, scope)
+            elt = gen.elt
         else:
             return viewed, (T.BOOL if name in ("any", "all") else T.INT if name == "count"
                             else T.list_of(etyp) if name == "list"
@@ -145,24 +149,45 @@ class Builtins:
                                                      (0, "n[x] = n.get(x, 0) + 1", None)],
                               "n = {}", "n"), T.map_of(etyp, T.INT, counts=True)
         if name == "list":
-            if gen.take is not None:
+            if gen.take is not None or gen.shared or gen.each:
                 return self.list_loop(gen, scope, node.pos), T.list_of(etyp)
             return f"[{elt} {gen.clauses}]", T.list_of(etyp)
         # the default is computed only when nothing comes: after the loop
         return self._loop(gen, scope, node.pos, [(0, f"return {elt}", None)], "",
                           dflt or "None"), etyp
 
+    # -- loops: a generator's shared parts computed once ---------------------------------
+    def loop_generator(self, node: ast.Generator, scope: Scope):
+        """A generator compiled for a loop: its invariant parts computed once, its
+        repeated ones once an item (ExprCompiler.shared_parts), unless it may become a
+        view, whose cells' function reads them itself (as_loop shares them if it does not
+        become one)."""
+        return self.c.x.generator(node, scope, hoist=SHARED_PARTS and
+                                  not self._viewable(node.source, scope))
+
+    def as_loop(self, gen, node: ast.Generator, scope: Scope):
+        """A generator that did not become a view, as a loop: compiled again with its
+        shared parts if it has any, and narrowed (narrow)."""
+        if SHARED_PARTS and gen.view and any(self.c.x.shared_parts(node)):
+            gen = self.c.x.generator(node, scope, hoist=True)
+        self.narrow(gen, node, scope)
+        return gen
+
     # -- views: generators over a board's cells kept up to date (runtime/views.py) --------
-    def view_unit(self, source, scope: Scope) -> tuple[str, str]:
-        """(the unit name, the zone) for a generator over `source` that may become a
-        view: a board's cells, `cells(zone)` of a zone that is not per player, in a game
-        compiled with views; else ("", "")."""
+    def _viewable(self, source, scope: Scope) -> bool:
+        """Is `source` a board's cells, `cells(zone)` of a zone that is not per player,
+        in a game compiled with views?"""
         zones = self.c.prog.zones
-        if not (self.c.prog.views and not self.sealed and isinstance(source, ast.Func)
+        return (self.c.prog.views and not self.sealed and isinstance(source, ast.Func)
                 and source.name == "cells" and len(source.args) == 1
                 and isinstance(source.args[0], ast.Name)
                 and source.args[0].id in zones and source.args[0].id not in scope.names
-                and not zones[source.args[0].id].per_player):
+                and not zones[source.args[0].id].per_player)
+
+    def view_unit(self, source, scope: Scope) -> tuple[str, str]:
+        """(the unit name, the zone) for a generator over `source` that may become a
+        view (_viewable); else ("", "")."""
+        if not self._viewable(source, scope):
             return "", ""
         self._views += 1
         return f"view:{self._views}", source.args[0].id
@@ -383,7 +408,8 @@ class Builtins:
         frame's locals if the generator reads them, and the Python locals it reads."""
         params = call_params(scope, " ".join([gen.sources(), result]
                                              + [t for _, t, _ in on_item]))
-        lines = ([(0, start, None)] if start else []) + gen.loop(on_item) + [
+        lines = ([(0, start, None)] if start else []) + [
+            (0, f"{h} = [MISSING]", None) for h in gen.shared] + gen.loop(on_item) + [
             (0, f"return {result}", None)]
         fn = self.mod.function("A", ", ".join(params), [(i, t, p or pos) for i, t, p in lines],
                                pos, "aggregate")

@@ -21,6 +21,10 @@ from .codegen import MISSING, paren
 from .common import Scope, counted_lines
 
 _COMPARE = ("==", "!=", "<", "<=", ">", ">=")
+# invariant parts worth computing once in a loop, besides calls of spec functions
+_COSTLY = (ast.Aggregate, ast.ListComp, ast.Region)
+# parts compiled into Python functions of their own: an invariant inside one stays there
+_OWN_FUNCTIONS = (ast.Generator, ast.Aggregate, ast.ListComp, ast.Region, ast.LetIn)
 WHOLE_HINT = "'/' gives exact fractions; x // 1 is x rounded down (or divide with //)"
 
 
@@ -46,6 +50,8 @@ class Gen:
         self.elt, self.etyp = "", T.ANY
         self.view = ""                # the unit of its view, if it may be one
         self.view_zone = ""           # (and the zone whose cells it goes over)
+        self.shared: list = []        # locals of its invariant parts (computed once)
+        self.each: list = []          # locals of its repeated parts (once an item)
 
     @property
     def clauses(self) -> str:
@@ -63,6 +69,7 @@ class Gen:
                 (0, f"for {self.var} in {tmp}:", None)]
         else:
             lines = [(0, f"for {self.var} in {self.items}:", None)]
+        lines += [(1, f"{h} = [MISSING]", None) for h in self.each]
         if self.take is not None:
             lines += [(1, f"if not {paren(self.take)}:", None), (2, "break", None)]
         if self.cond is not None:
@@ -75,18 +82,81 @@ class Gen:
                         + [s for _, s in self.lets])
 
 
+class _Part:
+    """A loop's shared part (ExprCompiler.shared_parts) while its parts compile: the scope
+    it is compiled in, the loop, the local holding its value, whether that is kept for
+    one item only, and its source once compiled."""
+    __slots__ = ("scope", "gen", "cell", "each", "done")
+
+    def __init__(self, scope: Scope, gen: Gen, cell: str, each: bool):
+        self.scope, self.gen, self.cell, self.each = scope, gen, cell, each
+        self.done: tuple | None = None
+
+
 class ExprCompiler:
     """Compiles expressions against a Compiler's tables (see compiler.py)."""
 
     def __init__(self, comp):
         self.c = comp
+        # id of a loop's shared part -> its _Part, while the loop's parts are compiled
+        # (generator(hoist=True))
+        self._hoisted: dict = {}
 
     # -- entry ------------------------------------------------------------------------
     def compile(self, node, scope: Scope):
         """-> (Python source, type)."""
+        if self._hoisted and id(node) in self._hoisted:
+            return self._shared(node)
         out = getattr(self, "x_" + type(node).__name__)(node, scope)
         self.c.usage.expr(node, scope, out[1])      # what it reads (analysis.py)
         return out
+
+    # -- a loop's shared parts: invariant ones once, repeated ones once an item ---------
+    def shared_parts(self, gen: ast.Generator) -> tuple[list, list]:
+        """The parts of a generator's condition, element and lets worth computing once
+        (calls of spec functions, aggregates, lists built by a generator, groups):
+        (invariant, repeated). An invariant part reads none of the generator's own names
+        (its variable, its lets): it has the same value for every item, so the loop
+        computes it once, the first time an item needs it. A repeated part is written
+        more than once (the same expression, positions aside) and reads its own names:
+        computed once an item. Nested generators, groups and `let ... in` are not looked
+        into (their parts are Python functions of their own)."""
+        own = {gen.var} | {n for n, _ in gen.lets}
+        invariant: list = []
+        seen: dict = {}                  # a part that reads own names -> its writings
+        todo: list = [gen.take, gen.cond, gen.elt] + [v for _, v in gen.lets]
+        while todo:
+            node = todo.pop()
+            if isinstance(node, tuple):
+                todo.extend(node)
+            if not isinstance(node, ast.Node):
+                continue
+            costly = isinstance(node, _COSTLY) or (isinstance(node, ast.Func)
+                                                   and node.name in self.c.functions)
+            if costly and not set(ast.name_uses(node)) & own:
+                invariant.append(node)
+                continue
+            if costly:
+                seen.setdefault(node, []).append(node)
+            if not isinstance(node, _OWN_FUNCTIONS):
+                todo.extend(vars(node).values())
+        return invariant, [same for same in seen.values() if len(same) > 1]
+
+    def _shared(self, node):
+        """A shared part met in its loop (generator(hoist=True)): compiled once, and read
+        through a local of the loop (Gen.shared, Gen.each) that holds it once computed: a
+        list of one item, so that a function written inside the loop (an inlined spec
+        function's aggregate, say) shares it as a parameter."""
+        part = self._hoisted.pop(id(node))
+        if part.done is None:
+            src, typ = self.compile(node, part.scope)
+            if re.search(r"\b[A-Z]\w*\(", src) is None:
+                part.done = src, typ     # no call in it: as cheap as a local's test
+            else:
+                (part.gen.each if part.each else part.gen.shared).append(part.cell)
+                c = part.cell
+                part.done = f"({c}[0] if {c}[0] is not MISSING else B_once({c}, {src}))", typ
+        return part.done
 
     def expect(self, node, scope, want: tuple, what: str) -> str:
         src, typ = self.compile(node, scope)
@@ -351,9 +421,11 @@ class ExprCompiler:
             typ = T.NUM
         return "[" + ", ".join(s for s, _ in items) + "]", T.list_of(typ)
 
-    def generator(self, gen: ast.Generator, scope: Scope) -> Gen:
+    def generator(self, gen: ast.Generator, scope: Scope, hoist: bool = False) -> Gen:
         """A generator's parts as Python source; its variable (and lets) are Python
-        locals of the comprehension or loop written from them."""
+        locals of the comprehension or loop written from them. hoist: its invariant
+        parts are computed once, its repeated ones once an item (shared_parts: the caller
+        writes it as a loop)."""
         src, styp = self.compile(gen.source, scope)
         if not T.iterable(styp):
             fail(f"cannot iterate over {T.describe(styp)}", gen.source.pos,
@@ -373,6 +445,21 @@ class ExprCompiler:
         # a generator over a board's cells may become a view (runtime/views.py): what
         # its parts read is then a unit of its own, the view's
         out.view, out.view_zone = self.c.builtins.view_unit(gen.source, scope)
+        invariant, repeated = self.shared_parts(gen) if hoist else ([], [])
+        parts = [(scope, False, [n]) for n in invariant] + [(inner, True, r) for r in repeated]
+        for i, (where, each, nodes) in enumerate(parts):   # (locals no spec can name: #0)
+            part = _Part(where, out, inner.local(f"#{i}", T.ANY), each)
+            for n in nodes:
+                self._hoisted[id(n)] = part
+        try:
+            self._parts(gen, out, inner)
+        finally:
+            for _, _, nodes in parts:
+                for n in nodes:
+                    self._hoisted.pop(id(n), None)
+        return out
+
+    def _parts(self, gen: ast.Generator, out: Gen, inner: Scope) -> None:
         with self.c.usage.unit(out.view) if out.view else nullcontext():
             if gen.take is not None:
                 out.take = self.expect(gen.take, inner, T.BOOL, "a while condition")
@@ -382,7 +469,6 @@ class ExprCompiler:
                 vsrc, vtyp = self.compile(value, inner)
                 out.lets.append((inner.local(name, vtyp), vsrc))
             out.elt, out.etyp = self.compile(gen.elt, inner)
-        return out
 
     def _one_key(self, gen: ast.Generator, scope: Scope) -> str | None:
         """The items of `j in keys(t) where j == e and ...` (e not reading j): e alone if
@@ -410,12 +496,13 @@ class ExprCompiler:
         return None
 
     def x_ListComp(self, node, scope):
-        gen = self.generator(node.gen, scope)
+        gen = self.c.builtins.loop_generator(node.gen, scope)
         viewed = self.c.builtins.as_view(gen, node.gen, scope, "list", node.pos)
         if viewed is not None:
             return viewed, T.list_of(gen.etyp)
-        self.c.builtins.narrow(gen, node.gen, scope)
-        if gen.take is not None:          # a comprehension cannot stop: a loop can
+        gen = self.c.builtins.as_loop(gen, node.gen, scope)
+        # a comprehension cannot stop, nor hold what its items share: a loop can
+        if gen.take is not None or gen.shared or gen.each:
             return self.c.builtins.list_loop(gen, scope, node.pos), T.list_of(gen.etyp)
         # as long as its source at most: every source (a zone, a range, a table, a list
         # built so) is bounded, so a list needs no check of its own

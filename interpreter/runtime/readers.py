@@ -173,6 +173,13 @@ def B_best(f, values, name: str, pos, hint: str):
     return f(values)
 
 
+def B_once(cell: list, value):
+    """A loop's invariant part, computed the first time an item needs it: kept in its
+    cell (a list of one item) for the items after (compiler/expressions.py, invariants)."""
+    cell[0] = value
+    return value
+
+
 def B_top(s: list):
     return s[-1] if s else None
 
