@@ -161,7 +161,7 @@ def test_no_kept_fact_is_stale_at_any_decision(path, players):
 MUTANT = """\
 game: {id: mutant, name: Mutant, source: a test, players: {min: 2, max: 3}}
 components:
-  card: {name: "card {rank}", for_each: {rank: "range(1, 6)"}, zone: deck}
+  card: {name: "card {rank}", for_each: {rank: "range(1, 9)"}, zone: deck}
 zones:
   deck: {kind: stack, visibility: public}
   hand: {kind: set, per_player: true, visibility: public}
@@ -170,6 +170,7 @@ variables:
   rounds: {value: 0}
 functions:
   best: {params: [p], value: "max(t.rank for t in p.hand, 0) + bonus"}
+  mine: {value: "sum(t.rank for t in current.hand)"}
 setup:
   - for: p in players
     do:
@@ -180,40 +181,60 @@ play:
     do:
       - bonus += 1
       - id: pick
-        choose: n in range(0, 20) where n <= best(current)
+        choose: n in range(0, 30) where n <= best(current) + mine()
         do:
           - rounds += 1
+      - if: rounds % 3 == 0 and size(deck) > 0
+        then:
+          - move top(deck) to current.hand
+      - id: again
+        choose: n in range(0, 30) where n <= mine()
+        do: []
 scoring:
   points:
     high: {value: best(player)}
 """
 
+# the invalidations a mutant goes without: an assignment's (`bonus += 1` drops nothing),
+# a move's (a card into a hand drops nothing), a new turn's (a fact reading `current`
+# survives it)
+MUTATIONS = ("assignment", "move", "turn")
 
-def mutant_games(tmp_path, monkeypatch, mutate: bool) -> tuple:
-    """MUTANT's games (its cached and uncached programs), compiled with the assignments'
-    invalidation removed (`mutate`: an assignment drops no fact) or as they are."""
+
+def mutant_games(tmp_path, monkeypatch, mutation: str | None) -> tuple:
+    """MUTANT's games (its cached and uncached programs), compiled without one of the
+    invalidations (MUTATIONS) or, for None, as they are."""
     from tabula_rules.compiler import analysis
     from tabula_rules.spec import Spec
-    if mutate:
-        stale = analysis.Facts.stale
-        monkeypatch.setattr(analysis.Facts, "stale", lambda self, writes: () if any(
-            w[0] == analysis.VAR for w in writes) else stale(self, writes))
-    path = tmp_path / ("mutant.yaml" if mutate else "sound.yaml")
+    stale = analysis.Facts.stale
+    if mutation in ("assignment", "move"):
+        kind = analysis.VAR if mutation == "assignment" else analysis.ZONE
+        monkeypatch.setattr(analysis.Facts, "stale", lambda self, writes: stale(
+            self, [w for w in writes if w[0] != kind]))
+    elif mutation == "turn":
+        monkeypatch.setattr(analysis.Facts, "turn_facts", lambda self: ())
+    path = tmp_path / f"{mutation or 'sound'}.yaml"
     path.write_text(MUTANT)
     spec = Spec(path)
     return spec.game(2), spec.game(2, cache=False)
 
 
-def test_the_comparison_catches_a_removed_invalidation(tmp_path, monkeypatch):
-    """best() reads `bonus`: with `bonus += 1` dropping nothing, a kept best(current) is
-    stale at the player's next turn, and the comparison of the games says so; with the
-    invalidation, the same comparison passes."""
-    cached, uncached = mutant_games(tmp_path, monkeypatch, mutate=False)
-    assert ("var", "bonus") in cached.prog.facts.reads("function:best")
+def test_the_mutant_is_sound_with_every_invalidation(tmp_path, monkeypatch):
+    cached, uncached = mutant_games(tmp_path, monkeypatch, None)
+    reads = cached.prog.facts.reads
+    assert ("var", "bonus") in reads("function:best")
+    assert cached.prog.facts.reads_current("function:mine")
     sound = play(cached, 0, check=True)
     assert sound[4] == [] and sound[:3] == play(uncached, 0)[:3]
-    assert sound[3] > 0                   # best() was kept
-    cached, uncached = mutant_games(tmp_path, monkeypatch, mutate=True)
+    assert sound[3] > 0                   # facts were kept
+
+
+@pytest.mark.parametrize("mutation", MUTATIONS)
+def test_the_comparison_catches_a_removed_invalidation(tmp_path, monkeypatch, mutation):
+    """best() reads `bonus` and the hands, mine() the hands and whose turn it is: without
+    one invalidation a kept fact is stale at a later decision, and both the stale check
+    and the comparison of the games say so."""
+    cached, uncached = mutant_games(tmp_path, monkeypatch, mutation)
     broken = play(cached, 0, check=True)
-    assert broken[4], "the stale check misses the removed invalidation"
+    assert broken[4], f"the stale check misses the removed {mutation} invalidation"
     assert broken[:3] != play(uncached, 0)[:3], "the games' comparison misses it"
