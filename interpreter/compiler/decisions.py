@@ -18,6 +18,7 @@ from ..lang import ast
 from ..lang import types as T
 from ..lang.ast import name_uses
 from ..lang.loader import LList, LMap, LStr
+from ..runtime.engine import Pending
 from ..runtime.frames import Frame
 from ..runtime.model import CHANCE, DONE, SKIP, Alt, Decision
 from ..runtime.readers import WORK_LIMIT
@@ -260,7 +261,7 @@ class Decisions:
                     st._stack.append(Frame(else_ins, 0, L, None, None, None, orelse))
                 return None
             fr.pc -= 1
-            st._pause(dec, joint[0][0], joint[0][1], fr, joint)
+            st.pending = Pending(dec, joint[0][0], joint[0][1], fr, joint)
             return True
         return ask
 
@@ -574,7 +575,7 @@ class Decisions:
                          f"{nplayers} players (0 to {nplayers - 1})",
                          player_pos, "players are numbered from 0", error=RuleError)
             fr.pc -= 1
-            st._pause(dec, who, found, fr, None, weights)
+            st._pause(dec, who, found, fr, weights)
             return True
         return ask
 

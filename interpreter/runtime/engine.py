@@ -22,6 +22,7 @@ from .values import B_num, decode, encode
 
 STATE_FORMAT = 1
 _new_frame = object.__new__     # a Frame without a call of Frame.__init__ (hot paths)
+_new_pending = object.__new__   # and a Pending (State._pause)
 
 
 def _explain(exc: Exception) -> str:
@@ -73,7 +74,7 @@ class Pending:
         self.joint: Any = joint
         self.chosen: Any = [] if joint is not None else None
         self.weights = weights
-        self.seen: list = []
+        self.seen: Any = [] if joint is not None else None
 
     @property
     def waiting(self) -> list:
@@ -228,9 +229,18 @@ class State:
         self._rng, self._rng_shared = value, False
 
     # ---- the run loop (and what compiled rules call: private to the engine) ----------------
-    def _pause(self, decision, player, actions, frame, joint=None, weights=None) -> None:
-        """A decision is listed: the state waits on it (compiled decisions call this)."""
-        self.pending = Pending(decision, player, actions, frame, joint, weights)
+    def _pause(self, decision, player, actions, frame, weights=None) -> None:
+        """A decision is listed: the state waits on it (compiled decisions call this; a
+        simultaneous one makes its Pending itself). Pending(...) built field by field:
+        a class call costs more than the rest of a decision's pause (measured)."""
+        p = _new_pending(Pending)
+        p.decision = decision
+        p.player = player
+        p.actions = actions
+        p.frame = frame
+        p.weights = weights
+        p.joint = p.chosen = p.seen = None
+        self.pending = p
 
     def _weigh(self, dec, L, actions) -> tuple:
         """A weighted chance decision's outcomes with a weight above 0, and their weights."""
@@ -423,25 +433,17 @@ class State:
                 self.who_sees(action))
 
     def _apply(self, p: Pending, action: tuple) -> None:
+        """Apply `action` of the pending decision `p`, then run up to the next decision."""
+        if p.joint is not None:
+            self._apply_joint(p, action)
+            return
         if self._seen is not None:
-            entry = self._record(p, action)
-            if p.joint is None:
-                self._seen.append(entry)
-            else:
-                p.seen.append(entry)
+            self._seen.append(self._record(p, action))
         self.history.append(action)
         self._scores = None
-        if p.joint is not None and not p.advance(action):
-            return                      # a choice held aside until the last chooser's
         fr = p.frame
         fr.pc += 1
         self.pending = None
-        if p.joint is not None:
-            if self._seen is not None:
-                self._seen += p.seen
-            p.decision.reveal(self, fr, [(who, a) for (who, _), a in zip(p.joint, p.chosen)])
-            self._run()
-            return
         alt = action[1]
         if alt >= 0:
             a = p.decision.alts[alt]
@@ -470,6 +472,23 @@ class State:
                 stack.pop()
             if stack:
                 stack.pop()
+        self._run()
+
+    def _apply_joint(self, p: Pending, action: tuple) -> None:
+        """One chooser's action at a simultaneous decision: held aside until the last
+        chooser's, then the joint move is revealed and run up to the next decision."""
+        if self._seen is not None:
+            p.seen.append(self._record(p, action))
+        self.history.append(action)
+        self._scores = None
+        if not p.advance(action):
+            return
+        fr = p.frame
+        fr.pc += 1
+        self.pending = None
+        if self._seen is not None:
+            self._seen += p.seen
+        p.decision.reveal(self, fr, [(who, a) for (who, _), a in zip(p.joint, p.chosen)])
         self._run()
 
     def actions_named(self, text: str) -> list:
