@@ -211,7 +211,8 @@ class Steps:
         """A Body as an engine block (a frame runs it)."""
         items = list(prefix) + self.instructions(body.parts, body.name)
         b = Block(len(self.c.prog.blocks), tuple(fn for fn, _ in items),
-                  tuple(p for _, p in items), body.name)
+                  tuple(p for _, p in items), body.name,
+                  native=len(items) == 1 and all(p.native for p in body.parts))
         self.c.prog.blocks.append(b)
         return b
 

@@ -16,7 +16,7 @@ from typing import Any, NoReturn
 
 from ..errors import NOWHERE, IllegalAction, Pos, RuleError, TabulaError, fail
 from .frames import Frame
-from .model import CHANCE, DONE, SKIP, TERMINAL, Program
+from .model import CHANCE, DONE, SKIP, TERMINAL, Block, Program
 from .readers import piece_names_now
 from .values import B_num, decode, encode
 
@@ -257,8 +257,11 @@ class State:
                 weights.append(w)
         return kept, weights
 
-    def _run(self) -> None:
-        """Execute instructions until a decision or the end of the game."""
+    def _run(self, body: Block | None = None, at: Frame | None = None) -> None:
+        """Execute instructions until a decision or the end of the game. First, if given,
+        `body`: an action's body that neither pauses nor calls (Block.native), run in its
+        decision's frame `at`, whose locals it shares, rather than in a frame of its own
+        (State._apply: pushed and popped in this same run, such a frame is never seen)."""
         stack = self._stack
         prog = self.prog
         limit = prog.max_steps
@@ -266,6 +269,12 @@ class State:
         fr = None
         pc = 0
         try:
+            if body is not None:
+                self.steps += 1
+                if body.ins[0](self, at):
+                    return
+                if self.steps > limit:
+                    self._too_long(limit, body.pos[0])
             while stack:
                 fr = stack[-1]
                 ins = fr.ins
@@ -276,9 +285,8 @@ class State:
                     if ins[pc](self, fr):
                         break
                     if self.steps > limit:
-                        fail(f"the game ran more than {limit} steps without ending",
-                             fr.block.pos[pc] if pc < len(fr.block.pos) else NOWHERE,
-                             "a loop never ends, or raise game.max_steps", error=RuleError)
+                        self._too_long(limit, fr.block.pos[pc] if pc < len(fr.block.pos)
+                                       else NOWHERE)
                 else:
                     loop = fr.loop
                     if loop is None or not loop.again(self, fr):
@@ -288,9 +296,15 @@ class State:
         except RuleError:
             raise
         except RULE_FAILURES as exc:
+            block = fr.block if fr is not None else body
             self._failed(exc, "this step cannot be carried out",
-                         fr.block.pos[pc] if fr is not None and pc < len(fr.block.pos)
+                         block.pos[pc] if block is not None and pc < len(block.pos)
                          else NOWHERE)
+
+    @staticmethod
+    def _too_long(limit: int, pos: Pos) -> NoReturn:
+        fail(f"the game ran more than {limit} steps without ending", pos,
+             "a loop never ends, or raise game.max_steps", error=RuleError)
 
     def _computed(self, what: str, fn, *args, pos: Pos = NOWHERE):
         """fn(*args) for generated code run outside State._run (scores, points, tie-breaks,
@@ -456,6 +470,9 @@ class State:
                     for slot, v in zip(slots, action[2:]):
                         L[slot] = v
             body = a.body
+            if body.native:
+                self._run(body, fr)
+                return
             if body.ins:
                 # Frame(body.ins, 0, L, None, None, None, body), built field by field: a
                 # class call costs twice that (measured; once per decision)

@@ -69,11 +69,14 @@ class Namer:
 
 @dataclass
 class Block:
-    """A straight sequence of instructions; frames run blocks."""
+    """A straight sequence of instructions; frames run blocks. `native`: the block is
+    one generated function that neither pauses nor calls a rule (compiler/steps.py), so
+    the engine may run it without a frame of its own (State._apply)."""
     id: int
     ins: tuple = ()
     pos: tuple = ()
     name: str = ""
+    native: bool = False
 
 
 @dataclass
