@@ -133,6 +133,7 @@ class Proc:
     name: str
     params: tuple
     nlocals: int = 0
+    pad: tuple = ()          # None for each local past the parameters (effects.R_call)
     block: Block | None = None
     pos: Pos = NOWHERE
     source: str = ""
