@@ -18,7 +18,6 @@ from ..lang import ast
 from ..lang import types as T
 from ..lang.ast import name_uses
 from ..lang.loader import LList, LMap, LStr
-from ..runtime.engine import Pending
 from ..runtime.frames import start
 from ..runtime.model import CHANCE, DONE, SKIP, Alt, Decision
 from ..runtime.readers import WORK_LIMIT
@@ -259,7 +258,7 @@ class Decisions:
                     st._stack.append(start(orelse, L))
                 return None
             fr.pc -= 1
-            st.pending = Pending(dec, joint[0][0], joint[0][1], fr, joint)
+            st._pause_joint(dec, fr, joint)
             return True
         return ask
 

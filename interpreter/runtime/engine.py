@@ -162,7 +162,7 @@ class State:
     history, pending, rng, facts, fired, to_act); a tool that sets the position by hand
     (slots, where, gv, pv, pa, current, to_act) calls changed() (or Game.start_play)
     after. Private (a leading underscore): the run loop and what the compiled rules call
-    (_run, _computed, _pause, _weigh, the frame stack _stack, the decisions
+    (_run, _computed, _pause, _pause_joint, _weigh, the frame stack _stack, the decisions
     seen _seen); the compiled code (compiler/steps.py, compiler/decisions.py) is the
     only caller outside this module, and nothing else uses them.
     """
@@ -231,7 +231,7 @@ class State:
     # ---- the run loop (and what compiled rules call: private to the engine) ----------------
     def _pause(self, decision, player, actions, frame, weights=None) -> None:
         """A decision is listed: the state waits on it (compiled decisions call this; a
-        simultaneous one makes its Pending itself). Pending(...) built field by field:
+        simultaneous one calls _pause_joint). Pending(...) built field by field:
         a class call costs more than the rest of a decision's pause (measured)."""
         p = _new_pending(Pending)
         p.decision = decision
@@ -241,6 +241,10 @@ class State:
         p.weights = weights
         p.joint = p.chosen = p.seen = None
         self.pending = p
+
+    def _pause_joint(self, decision, frame, joint) -> None:
+        """A simultaneous decision is listed: [(player, actions)] of every chooser."""
+        self.pending = Pending(decision, joint[0][0], joint[0][1], frame, joint)
 
     def _weigh(self, dec, L, actions) -> tuple:
         """A weighted chance decision's outcomes with a weight above 0, and their weights."""
