@@ -18,7 +18,7 @@ from ..lang import ast
 from ..lang import types as T
 from ..lang.ast import name_uses
 from ..lang.loader import LList, LMap, LStr
-from ..runtime.frames import Frame
+from ..runtime.frames import start
 from ..runtime.model import CHANCE, DONE, SKIP, Alt, Decision
 from ..runtime.readers import WORK_LIMIT
 from .codegen import is_unique, paren
@@ -225,14 +225,12 @@ class Decisions:
                 for s, v in zip(a.slots, action[2:]):
                     L[s] = v
                 if a.body.ins:
-                    st._stack.append(Frame(a.body.ins, 0, L, None, None, None, a.body))
+                    st._stack.append(start(a.body, L))
         loop = c.steps._new_loop("simultaneous", pos, again)
         blk = c.steps.block(_Single(bind, pos))
-        ins = blk.ins
 
         def reveal(st, fr, chosen):
-            frame = Frame(ins, 0, fr.L, loop, [[who, list(a)] for who, a in chosen], 0,
-                          blk)
+            frame = start(blk, fr.L, loop, [[who, list(a)] for who, a in chosen], 0)
             if again(st, frame):
                 st._stack.append(frame)
         return reveal
@@ -257,10 +255,10 @@ class Decisions:
                     joint.append((who, found))
             if not joint:
                 if else_ins:
-                    st._stack.append(Frame(else_ins, 0, L, None, None, None, orelse))
+                    st._stack.append(start(orelse, L))
                 return None
             fr.pc -= 1
-            st._pause(dec, joint[0][0], joint[0][1], fr, joint)
+            st._pause_joint(dec, fr, joint)
             return True
         return ask
 
@@ -559,7 +557,7 @@ class Decisions:
                 if upto:
                     st._stack.pop()              # nothing (more) to pick: the loop ends
                 if else_ins:
-                    st._stack.append(Frame(else_ins, 0, L, None, None, None, orelse))
+                    st._stack.append(start(orelse, L))
                 return None
             if optional:
                 found.insert(0, skip)
@@ -574,7 +572,7 @@ class Decisions:
                          f"{nplayers} players (0 to {nplayers - 1})",
                          player_pos, "players are numbered from 0", error=RuleError)
             fr.pc -= 1
-            st._pause(dec, who, found, fr, None, weights)
+            st._pause(dec, who, found, fr, weights)
             return True
         return ask
 

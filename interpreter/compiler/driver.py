@@ -293,6 +293,7 @@ class Compiler:
         proc.block.ins, proc.block.pos, proc.block.id = block.ins, block.pos, block.id
         self.prog.blocks[block.id] = proc.block
         proc.nlocals = scope.size
+        proc.pad = (None,) * (scope.size - len(proc.params))
 
     # ---- scoring and checks -----------------------------------------------------------------
     def _scoring(self):

@@ -18,7 +18,7 @@ from ..errors import NOWHERE, Pos, RuleError, did_you_mean, fail
 from ..lang import ast
 from ..lang import types as T
 from ..lang.loader import LList, LMap
-from ..runtime.frames import Frame
+from ..runtime.frames import start
 from ..runtime.model import Block, Loop
 from ..runtime.readers import B_piece_name_now
 from .codegen import MISSING, Stale, paren
@@ -211,7 +211,8 @@ class Steps:
         """A Body as an engine block (a frame runs it)."""
         items = list(prefix) + self.instructions(body.parts, body.name)
         b = Block(len(self.c.prog.blocks), tuple(fn for fn, _ in items),
-                  tuple(p for _, p in items), body.name)
+                  tuple(p for _, p in items), body.name,
+                  native=len(items) == 1 and all(p.native for p in body.parts))
         self.c.prog.blocks.append(b)
         return b
 
@@ -319,13 +320,11 @@ class Steps:
         tb = self.block(then, [(_mark(rid), pos)] if rid else [])
         eb = self.block(orelse)
         fn = self.mod.expression(test, pos)
-        ti, ei = tb.ins, eb.ins
 
         def if_(st, fr):
-            code = ti if fn(st, fr.L) else ei
-            if code:
-                st._stack.append(Frame(code, 0, fr.L, None, None, None,
-                                       tb if code is ti else eb))
+            b = tb if fn(st, fr.L) else eb
+            if b.ins:
+                st._stack.append(start(b, fr.L))
         return Part(items=[(if_, pos)], native=False)
 
     def step_for(self, step, scope, pos) -> Part:
@@ -375,10 +374,9 @@ class Steps:
             return False
         loop.again = again
         blk = self.block(body)
-        ins = blk.ins
 
         def for_(st, fr):
-            frame = Frame(ins, 0, fr.L, loop, items_fn(st, fr.L), 0, blk)
+            frame = start(blk, fr.L, loop, items_fn(st, fr.L), 0)
             if again(st, frame):
                 st._stack.append(frame)
         return Part(items=[(for_, pos)], native=False)
@@ -391,12 +389,11 @@ class Steps:
     def counted(self, count_fn, blk: Block, kind: str, pos: Pos):
         """An instruction running `blk` count(...) times (repeat, up_to)."""
         loop = self._new_loop(kind, pos, _count_down)
-        ins = blk.ins
 
         def counted(st, fr):
             n = count_fn(st, fr.L)
             if n > 0:
-                st._stack.append(Frame(ins, 0, fr.L, loop, n, None, blk))
+                st._stack.append(start(blk, fr.L, loop, n))
         return counted
 
     def step_repeat(self, step, scope, pos) -> Part:
@@ -435,11 +432,10 @@ class Steps:
             return True
         loop.again = again
         blk = self.block(body)
-        ins = blk.ins
 
         def while_(st, fr):
             if fn(st, fr.L):
-                st._stack.append(Frame(ins, 0, fr.L, loop, 1, None, blk))
+                st._stack.append(start(blk, fr.L, loop, 1))
         return Part(items=[(while_, pos)], native=False)
 
     def step_turns(self, step, scope, pos) -> Part:
@@ -463,7 +459,6 @@ class Steps:
             return True
         loop.again = again
         blk = self.block(body)
-        ins = blk.ins
 
         def turns(st, fr):
             if st.to_act is None:
@@ -472,7 +467,7 @@ class Steps:
                 st.current, st.to_act = st.to_act, None
             st.turn += 1
             _new_turn(st)
-            st._stack.append(Frame(ins, 0, fr.L, loop, None, None, blk))
+            st._stack.append(start(blk, fr.L, loop))
         return Part(items=[(turns, pos)], native=False)
 
     def step_match(self, step, scope, pos) -> Part:
@@ -507,7 +502,7 @@ class Steps:
         def match(st, fr):
             b = blocks.get(fn(st, fr.L), eb)
             if b.ins:
-                st._stack.append(Frame(b.ins, 0, fr.L, None, None, None, b))
+                st._stack.append(start(b, fr.L))
         return Part(items=[(match, pos)], native=False)
 
     # -- statements ---------------------------------------------------------------------------

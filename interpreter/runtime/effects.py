@@ -156,9 +156,8 @@ def R_call(st: Any, proc: Any, args: list[Any], pos: Pos) -> None:
     if len(stack) > st.prog.max_depth:
         fail(f"rules nest deeper than {st.prog.max_depth} calls", pos,
              "a rule that calls itself needs a way to stop", error=RuleError)
-    pad = proc.nlocals - len(args)
-    if pad > 0:
-        args.extend([None] * pad)
+    if proc.pad:            # the rule's locals past its parameters (args: one per parameter)
+        args.extend(proc.pad)
     block = proc.block
     # Frame(block.ins, 0, args, None, None, None, block), built field by field: a class
     # call costs more than the rest of a call (engine.State._apply, measured)

@@ -16,12 +16,13 @@ from typing import Any, NoReturn
 
 from ..errors import NOWHERE, IllegalAction, Pos, RuleError, TabulaError, fail
 from .frames import Frame
-from .model import CHANCE, DONE, SKIP, TERMINAL, Program
+from .model import CHANCE, DONE, SKIP, TERMINAL, Block, Program
 from .readers import piece_names_now
 from .values import B_num, decode, encode
 
 STATE_FORMAT = 1
 _new_frame = object.__new__     # a Frame without a call of Frame.__init__ (hot paths)
+_new_pending = object.__new__   # and a Pending (State._pause)
 
 
 def _explain(exc: Exception) -> str:
@@ -73,7 +74,7 @@ class Pending:
         self.joint: Any = joint
         self.chosen: Any = [] if joint is not None else None
         self.weights = weights
-        self.seen: list = []
+        self.seen: Any = [] if joint is not None else None
 
     @property
     def waiting(self) -> list:
@@ -161,7 +162,7 @@ class State:
     history, pending, rng, facts, fired, to_act); a tool that sets the position by hand
     (slots, where, gv, pv, pa, current, to_act) calls changed() (or Game.start_play)
     after. Private (a leading underscore): the run loop and what the compiled rules call
-    (_run, _computed, _pause, _weigh, the frame stack _stack, the decisions
+    (_run, _computed, _pause, _pause_joint, _weigh, the frame stack _stack, the decisions
     seen _seen); the compiled code (compiler/steps.py, compiler/decisions.py) is the
     only caller outside this module, and nothing else uses them.
     """
@@ -228,9 +229,22 @@ class State:
         self._rng, self._rng_shared = value, False
 
     # ---- the run loop (and what compiled rules call: private to the engine) ----------------
-    def _pause(self, decision, player, actions, frame, joint=None, weights=None) -> None:
-        """A decision is listed: the state waits on it (compiled decisions call this)."""
-        self.pending = Pending(decision, player, actions, frame, joint, weights)
+    def _pause(self, decision, player, actions, frame, weights=None) -> None:
+        """A decision is listed: the state waits on it (compiled decisions call this; a
+        simultaneous one calls _pause_joint). Pending(...) built field by field:
+        a class call costs more than the rest of a decision's pause (measured)."""
+        p = _new_pending(Pending)
+        p.decision = decision
+        p.player = player
+        p.actions = actions
+        p.frame = frame
+        p.weights = weights
+        p.joint = p.chosen = p.seen = None
+        self.pending = p
+
+    def _pause_joint(self, decision, frame, joint) -> None:
+        """A simultaneous decision is listed: [(player, actions)] of every chooser."""
+        self.pending = Pending(decision, joint[0][0], joint[0][1], frame, joint)
 
     def _weigh(self, dec, L, actions) -> tuple:
         """A weighted chance decision's outcomes with a weight above 0, and their weights."""
@@ -247,8 +261,11 @@ class State:
                 weights.append(w)
         return kept, weights
 
-    def _run(self) -> None:
-        """Execute instructions until a decision or the end of the game."""
+    def _run(self, body: Block | None = None, at: Frame | None = None) -> None:
+        """Execute instructions until a decision or the end of the game. First, if given,
+        `body`: an action's body that neither pauses nor calls (Block.native), run in its
+        decision's frame `at`, whose locals it shares, rather than in a frame of its own
+        (State._apply: pushed and popped in this same run, such a frame is never seen)."""
         stack = self._stack
         prog = self.prog
         limit = prog.max_steps
@@ -256,6 +273,12 @@ class State:
         fr = None
         pc = 0
         try:
+            if body is not None:
+                self.steps += 1
+                if body.ins[0](self, at):
+                    return
+                if self.steps > limit:
+                    self._too_long(limit, body.pos[0])
             while stack:
                 fr = stack[-1]
                 ins = fr.ins
@@ -266,9 +289,8 @@ class State:
                     if ins[pc](self, fr):
                         break
                     if self.steps > limit:
-                        fail(f"the game ran more than {limit} steps without ending",
-                             fr.block.pos[pc] if pc < len(fr.block.pos) else NOWHERE,
-                             "a loop never ends, or raise game.max_steps", error=RuleError)
+                        self._too_long(limit, fr.block.pos[pc] if pc < len(fr.block.pos)
+                                       else NOWHERE)
                 else:
                     loop = fr.loop
                     if loop is None or not loop.again(self, fr):
@@ -278,9 +300,15 @@ class State:
         except RuleError:
             raise
         except RULE_FAILURES as exc:
+            block = fr.block if fr is not None else body
             self._failed(exc, "this step cannot be carried out",
-                         fr.block.pos[pc] if fr is not None and pc < len(fr.block.pos)
+                         block.pos[pc] if block is not None and pc < len(block.pos)
                          else NOWHERE)
+
+    @staticmethod
+    def _too_long(limit: int, pos: Pos) -> NoReturn:
+        fail(f"the game ran more than {limit} steps without ending", pos,
+             "a loop never ends, or raise game.max_steps", error=RuleError)
 
     def _computed(self, what: str, fn, *args, pos: Pos = NOWHERE):
         """fn(*args) for generated code run outside State._run (scores, points, tie-breaks,
@@ -423,25 +451,17 @@ class State:
                 self.who_sees(action))
 
     def _apply(self, p: Pending, action: tuple) -> None:
+        """Apply `action` of the pending decision `p`, then run up to the next decision."""
+        if p.joint is not None:
+            self._apply_joint(p, action)
+            return
         if self._seen is not None:
-            entry = self._record(p, action)
-            if p.joint is None:
-                self._seen.append(entry)
-            else:
-                p.seen.append(entry)
+            self._seen.append(self._record(p, action))
         self.history.append(action)
         self._scores = None
-        if p.joint is not None and not p.advance(action):
-            return                      # a choice held aside until the last chooser's
         fr = p.frame
         fr.pc += 1
         self.pending = None
-        if p.joint is not None:
-            if self._seen is not None:
-                self._seen += p.seen
-            p.decision.reveal(self, fr, [(who, a) for (who, _), a in zip(p.joint, p.chosen)])
-            self._run()
-            return
         alt = action[1]
         if alt >= 0:
             a = p.decision.alts[alt]
@@ -454,6 +474,9 @@ class State:
                     for slot, v in zip(slots, action[2:]):
                         L[slot] = v
             body = a.body
+            if body.native:
+                self._run(body, fr)
+                return
             if body.ins:
                 # Frame(body.ins, 0, L, None, None, None, body), built field by field: a
                 # class call costs twice that (measured; once per decision)
@@ -470,6 +493,23 @@ class State:
                 stack.pop()
             if stack:
                 stack.pop()
+        self._run()
+
+    def _apply_joint(self, p: Pending, action: tuple) -> None:
+        """One chooser's action at a simultaneous decision: held aside until the last
+        chooser's, then the joint move is revealed and run up to the next decision."""
+        if self._seen is not None:
+            p.seen.append(self._record(p, action))
+        self.history.append(action)
+        self._scores = None
+        if not p.advance(action):
+            return
+        fr = p.frame
+        fr.pc += 1
+        self.pending = None
+        if self._seen is not None:
+            self._seen += p.seen
+        p.decision.reveal(self, fr, [(who, a) for (who, _), a in zip(p.joint, p.chosen)])
         self._run()
 
     def actions_named(self, text: str) -> list:

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-__all__ = ["Frame"]
+__all__ = ["Frame", "start"]
 
 
 class Frame:
@@ -26,9 +26,9 @@ class Frame:
     `data` is never changed in place (the loop reads it), so copies share it."""
 
     # slots, not a list read by index: named, and as fast to read and write (measured:
-    # a slot read costs less than a list index); only making one costs more, so the
-    # engine's hot paths (State._apply, State.clone, effects.R_call) set the fields of
-    # object.__new__(Frame) one by one instead of calling Frame(...)
+    # a slot read costs less than a list index); only making one costs more, so running
+    # games make theirs with start() below (State.clone and effects.R_call, the hottest,
+    # set the fields of object.__new__(Frame) in place)
     __slots__ = ("ins", "pc", "L", "loop", "data", "at", "block")
 
     # loop and block: a model.Loop (or None) and a model.Block, typed Any because this
@@ -50,3 +50,21 @@ class Frame:
 
     def __repr__(self) -> str:
         return f"<frame of block {getattr(self.block, 'id', '?')} at {self.pc}>"
+
+
+_new_frame = object.__new__
+
+
+def start(block: Any, L: list[Any], loop: Any = None, data: Any = None, at: Any = None) -> Frame:
+    """A frame that runs `block` from its first instruction: Frame(block.ins, 0, L, loop,
+    data, at, block), built field by field (a class call runs __init__ through the
+    interpreter's slow path: it costs more than the rest of a push, measured)."""
+    fr = _new_frame(Frame)
+    fr.ins = block.ins
+    fr.pc = 0
+    fr.L = L
+    fr.loop = loop
+    fr.data = data
+    fr.at = at
+    fr.block = block
+    return fr

@@ -69,11 +69,14 @@ class Namer:
 
 @dataclass
 class Block:
-    """A straight sequence of instructions; frames run blocks."""
+    """A straight sequence of instructions; frames run blocks. `native`: the block is
+    one generated function that neither pauses nor calls a rule (compiler/steps.py), so
+    the engine may run it without a frame of its own (State._apply)."""
     id: int
     ins: tuple = ()
     pos: tuple = ()
     name: str = ""
+    native: bool = False
 
 
 @dataclass
@@ -130,6 +133,7 @@ class Proc:
     name: str
     params: tuple
     nlocals: int = 0
+    pad: tuple = ()          # None for each local past the parameters (effects.R_call)
     block: Block | None = None
     pos: Pos = NOWHERE
     source: str = ""
