@@ -1,9 +1,9 @@
 """Path searches (docs/language.md 10b, "Paths"): reaches(c from s to GOAL where COND),
-distance_to(...), their _around forms and the step form `a -> b`, on mazes drawn here and
-on random ones, against a plain breadth-first search written in this file: blocked cells,
-blocked edges, unreachable goals (none), a start that is a goal (0), a hex board, the
-early exit (the work a search counts), the work budget, the views (a condition that asks
-for a path is never one) and the errors of misuse."""
+distance_to(...), path_to(...), their _around forms and the step form `a -> b`, on mazes
+drawn here and on random ones, against a plain breadth-first search written in this
+file: blocked cells, blocked edges, unreachable goals (none), a start that is a goal (0),
+a hex board, the early exit (the work a search counts), the work budget, the views (a
+condition that asks for a path is never one) and the errors of misuse."""
 
 from __future__ import annotations
 
@@ -212,9 +212,19 @@ def test_a_drawn_maze_distances_and_reachability(tmp_path):
                lambda a, b: b not in rocks)
     assert ask(st, f"distance_to_around(c from board[{sx}, {sy}] to c == board[{gx}, {gy}] "
                    "where size(c) == 0)") == diag < d
+    # the way itself: along the top row, down the right column, along the bottom row,
+    # up the left one and in
+    way = ask(st, f"[[x(c), y(c)] for c in path_to(c from board[{sx}, {sy}] to "
+                  f"board[{gx}, {gy}] where size(c) == 0)]")
+    assert len(way) == d + 1 and way[:2] == [[0, 0], [1, 0]] and way[-1] == [gx, gy]
+    assert [5, 5] in way and [0, 5] in way and [2, 2] in way
+    assert ask(st, f"path_to(c from board[{sx}, {sy}] to c == board[1, 1] "
+                   "where size(c) == 0)") == []
+    assert ask(st, f"[x(c) for c in path_to(c from board[{sx}, {sy}] to true where false)]") == [0]
     # none from nowhere
     assert ask(st, "distance_to(c from none to true where true)") is None
     assert ask(st, "reaches(c from none to true where true)") is False
+    assert ask(st, "path_to(c from none to true where true)") == []
 
 
 WALLED = """
@@ -290,6 +300,20 @@ def test_random_mazes_match_a_plain_search(tmp_path, seed):
         want = [[bfs(steps, s, lambda c, g=g: c == g, open_step) for g in cells]
                 for s in free]
         assert got == want, form
+    # the ways themselves: from s to g, each step one the condition allows, as short as
+    # the distance says; [] where there is none
+    form = "path_to(a -> b from s to b == g where size(b) == 0 and not cut(a, b))"
+    steps, open_step = forms[form.replace("path_to", "distance_to")]
+    ways = ask(st, f"[[[[x(c), y(c)] for c in {form}] for g in cells(board)] "
+                   "for s in cells(board) where size(s) == 0]")
+    for s, row in zip(free, ways):
+        for g, way in zip(cells, row):
+            d = bfs(steps, s, lambda c, g=g: c == g, open_step)
+            way = [tuple(c) for c in way]
+            assert len(way) == (0 if d is None else d + 1), (s, g, way)
+            if way:
+                assert way[0] == s and way[-1] == g
+                assert all(b in steps(*a) and open_step(a, b) for a, b in zip(way, way[1:]))
     reach = ask(st, "[reaches(a -> b from s to y(b) == 0 where size(b) == 0 and not cut(a, b)) "
                     "for s in cells(board) where size(s) == 0]")
     assert reach == [bfs(square_steps(w, h, False), s, lambda c: c[1] == 0,

@@ -34,11 +34,16 @@ from .stencil import reads_its_cell
 
 DIRECTIONS = tuple(dict.fromkeys(GRID_DIRECTIONS + HEX_DIRECTIONS))
 GROUPS = ("group", "group_around")
-# the path searches: name -> (the neighbours a step goes to, does it answer true/false)
-PATHS = {"reaches": ("adj4", True), "reaches_around": ("adj8", True),
-         "distance_to": ("adj4", False), "distance_to_around": ("adj8", False)}
-PATH_HINT = ("reaches(c from start to GOAL where COND) or "
-             "distance_to(c from start to GOAL where COND)")
+# the path searches: name -> (the neighbours a step goes to, what it answers: whether
+# a goal is reached, in how many steps, or the cells of the way there)
+PATHS = {"reaches": ("adj4", "reaches"), "reaches_around": ("adj8", "reaches"),
+         "distance_to": ("adj4", "distance"), "distance_to_around": ("adj8", "distance"),
+         "path_to": ("adj4", "path"), "path_to_around": ("adj8", "path")}
+# what each answers: (nothing reached, the start is a goal, a goal reached at `var`)
+ANSWERS = {"reaches": ("False", "True", "True"), "distance": ("None", "0", "n"),
+           "path": ("[]", "[first]", "")}
+PATH_HINT = ("reaches(c from start to GOAL where COND), distance_to(...) or "
+             "path_to(...)")
 
 
 class Boards:
@@ -279,8 +284,8 @@ class Boards:
                 T.list_of(T.slot(self.c.any_zone)))
 
     def path(self, node, scope):
-        """reaches(c from start to goal where cond), distance_to(...) and their _around
-        forms: a breadth-first search from start through the cells that satisfy cond,
+        """reaches(c from start to goal where cond), distance_to(...), path_to(...) and
+        their _around forms: a breadth-first search from start through the cells that satisfy cond,
         level by level, that stops at the first cell that satisfies goal (the start
         included: distance 0). With `a -> b`, cond is a condition on a step from a to b
         (a wall between them), and a cell refused from one neighbour may be entered from
@@ -295,7 +300,7 @@ class Boards:
                      f"to search for a cell, write {PATH_HINT}")
             fail(f"'{node.name}(... from ... to ...)' is not a function", node.pos,
                  did_you_mean(node.name, list(PATHS)) or PATH_HINT)
-        rel, answers_truth = PATHS[node.name]
+        rel, answer = PATHS[node.name]
         start, styp = self.c.x.compile(node.start, scope)
         self._path_start(node, styp)
         if node.prev is not None and node.prev in name_uses(node.goal):
@@ -324,38 +329,50 @@ class Boards:
         cond = self.c.x.expect(node.cond, inner, T.BOOL, "a where condition")
         adj = self.table(rel)
         pos = self.mod.const(node.pos)
-        found, missing = ("True", "False") if answers_truth else ("n", "None")
+        missing, at_start, reached = ANSWERS[answer]
+        came = prev or "here"           # the cell a step leaves
         params = call_params(scope, " ".join([cond, goal_src]))
         lines = [(0, "if first is None:", None), (1, f"return {missing}", None)]
         if target is not None:
             lines.append((0, f"{target} = {goal_src}", None))
         lines += [(0, f"{var} = first", None),
-                  (0, f"if {goal}:", None), (1, f"return {'True' if answers_truth else '0'}",
-                                               None),
-                  (0, "seen = {first}", None), (0, "todo = [first]", None),
-                  (0, "n = 0", None),
-                  (0, "while todo:", None),
-                  (1, "n += 1", None), (1, "found = []", None),
-                  (1, f"for {prev or 'here'} in todo:", None)]
+                  (0, f"if {goal}:", None), (1, f"return {at_start}", None),
+                  # seen: every cell met, and the cell it was first met from
+                  (0, "seen = {first: None}", None), (0, "todo = [first]", None)]
+        if answer == "distance":
+            lines.append((0, "n = 0", None))
+        lines.append((0, "while todo:", None))
+        if answer == "distance":
+            lines.append((1, "n += 1", None))
+        lines += [(1, "found = []", None), (1, f"for {came} in todo:", None)]
         near = self.mod.fresh("w")
-        lines += counted_lines(near, f"{adj}[{prev or 'here'}]", pos, WORK_LIMIT, 2)
+        lines += counted_lines(near, f"{adj}[{came}]", pos, WORK_LIMIT, 2)
         lines.append((2, f"for {var} in {near}:", None))
         if prev is None:                # a cell refused is refused from every side
             lines += [(3, f"if {var} in seen:", None), (4, "continue", None),
-                      (3, f"seen.add({var})", None),
+                      (3, f"seen[{var}] = {came}", None),
                       (3, f"if not {paren(cond)}:", None), (4, "continue", None)]
         else:                           # a step refused: the cell may be entered otherwise
             lines += [(3, f"if {var} in seen or not {paren(cond)}:", None),
                       (4, "continue", None),
-                      (3, f"seen.add({var})", None)]
-        lines += [(3, f"if {goal}:", None), (4, f"return {found}", None),
-                  (3, f"found.append({var})", None),
+                      (3, f"seen[{var}] = {came}", None)]
+        lines.append((3, f"if {goal}:", None))
+        if answer == "path":            # the way back, cell by cell, then turned round
+            lines += [(4, f"out = [{var}]", None),
+                      (4, f"while {var} != first:", None),
+                      (5, f"{var} = seen[{var}]", None), (5, f"out.append({var})", None),
+                      (4, "return out[::-1]", None)]
+        else:
+            lines.append((4, f"return {reached}", None))
+        lines += [(3, f"found.append({var})", None),
                   (1, "todo = found", None),
                   (0, f"return {missing}", None)]
         fn = self.mod.function("G", ", ".join(params[:1] + ["first"] + params[1:]),
                                [(i, t, node.pos) for i, t, _ in lines], node.pos, node.name)
-        return (f"{fn.__name__}({', '.join(params[:1] + [start] + params[1:])})",
-                T.BOOL if answers_truth else T.INT)
+        call = f"{fn.__name__}({', '.join(params[:1] + [start] + params[1:])})"
+        if answer == "path":
+            return fresh_list(call, unique=True), T.list_of(T.slot(self.c.any_zone))
+        return call, T.BOOL if answer == "reaches" else T.INT
 
     def _path_start(self, node, styp) -> None:
         """A path starts from a cell of a board (a zone of several slots)."""
