@@ -490,6 +490,20 @@ TYPES = [
             "bga", "unknown zone 'bga'", "did you mean 'bag'?"),
     located("component_name_template_with_an_unknown_attribute",
             ('name: "{colour}"', 'name: "{color}"'), ('"{color}"', "color"), "color"),
+    # path searches (docs/language.md 10b, "Paths"; more in tests/test_paths.py)
+    located("path_from_a_container_of_one_slot",
+            ("reds(player)", "(if reaches(c from bag to true where true) then 1 else 0)"),
+            ("from bag", "bag"), "a path runs on a board, and zone 'bag' has one slot",
+            "kind: grid"),
+    located("path_from_a_zone", ("reds(player)", "distance_to(c from board to true where true)"),
+            ("from board", "board"), "a path starts from a cell, not zone 'board'",
+            "board[i]"),
+    located("path_without_a_goal",
+            ("reds(player)", "(if reaches(c from board[0] where true) then 1 else 0)"),
+            "reaches(", "reaches() needs a goal", "condition on c"),
+    located("path_goal_on_the_step",
+            ("reds(player)", "distance_to(a -> b from board[0] to a == board[1] where true)"),
+            "a == board[1]", "cannot read 'a'", "where condition"),
 ]
 
 

@@ -619,7 +619,7 @@ class Usage:
 
 def _bound_inside(node) -> set:
     """The names an expression binds for its own parts: generator variables, lets, a
-    group's cell variable."""
+    group's cell variable, a path's cell (and step) variables."""
     out: set = set()
     todo = [node]
     while todo:
@@ -631,6 +631,8 @@ def _bound_inside(node) -> set:
             out.update(name for name, _ in n.lets)
         elif isinstance(n, ast.Region):
             out.add(n.var)
+        elif isinstance(n, ast.Path):
+            out.update(name for name in (n.var, n.prev) if name is not None)
         if isinstance(n, ast.Node):
             todo.extend(vars(n).values())
         elif isinstance(n, tuple):

@@ -1,6 +1,6 @@
-"""The builtins of boards: cells, neighbours, directions, rays, distances and groups.
+"""The builtins of boards: cells, neighbours, directions, rays, distances, groups and paths.
 
-Input: a Func or Region node with its arguments compiled to (source, type) pairs, and the
+Input: a Func, Region or Path node with its arguments compiled to (source, type) pairs, and the
 game's layout (per-slot tables of layout.py, laid out from geometry.py's board shapes).
 Output: (Python source, type) of the call. The part of builtins.py's catalogue that reads
 a board: the driver composes it with builtins.py (Compiler.boards), and the calls of
@@ -19,11 +19,31 @@ from ..runtime.geometry import (
     OPPOSITE,
     ORTHOGONAL,
 )
+from ..runtime.readers import WORK_LIMIT
 from .codegen import fresh_list, paren
-from .common import call_params, check_arity, piece_arg, reads_place, slot_arg, width_of
+from .common import (
+    call_params,
+    check_arity,
+    counted_lines,
+    piece_arg,
+    reads_place,
+    slot_arg,
+    width_of,
+)
 from .stencil import reads_its_cell
 
 DIRECTIONS = tuple(dict.fromkeys(GRID_DIRECTIONS + HEX_DIRECTIONS))
+GROUPS = ("group", "group_around")
+# the path searches: name -> (the neighbours a step goes to, what it answers: whether
+# a goal is reached, in how many steps, or the cells of the way there)
+PATHS = {"reaches": ("adj4", "reaches"), "reaches_around": ("adj8", "reaches"),
+         "distance_to": ("adj4", "distance"), "distance_to_around": ("adj8", "distance"),
+         "path_to": ("adj4", "path"), "path_to_around": ("adj8", "path")}
+# what each answers: (nothing reached, the start is a goal, a goal reached at `var`)
+ANSWERS = {"reaches": ("False", "True", "True"), "distance": ("None", "0", "n"),
+           "path": ("[]", "[first]", "")}
+PATH_HINT = ("reaches(c from start to GOAL where COND), distance_to(...) or "
+             "path_to(...)")
 
 
 class Boards:
@@ -177,11 +197,26 @@ class Boards:
     def f_corner(self, node, args):
         return self._of_cell(node, args, "corner", T.BOOL)
 
+    @staticmethod
+    def form_of(name: str) -> str:
+        """How a construct over cells named `name` is written, or "" (for a call of it
+        with arguments, which is an error)."""
+        if name in GROUPS:
+            return f"{name}(c from start where COND)"
+        if name in PATHS:
+            return f"{name}(c from start to GOAL where COND)"
+        return ""
+
     def region(self, node, scope):
         """group(c from start where cond): flood fill through cells satisfying cond."""
-        if node.name not in ("group", "group_around"):
+        if node.name in PATHS:
+            fail(f"{node.name}() needs a goal: {node.name}({node.var} from ... to GOAL "
+                 "where ...)", node.pos, f"GOAL is a condition on {node.var} (as "
+                 f"y({node.var}) == 0) or a cell; the search stops at the first cell "
+                 "that meets it")
+        if node.name not in GROUPS:
             fail(f"'{node.name}(... from ...)' is not a function", node.pos,
-                 did_you_mean(node.name, ["group", "group_around"]) or
+                 did_you_mean(node.name, list(GROUPS) + list(PATHS)) or
                  "group(c from start where ...) or group_around(...)")
         start, styp = self.c.x.compile(node.start, scope)
         if styp[0] != "slot" and styp != T.ANY:
@@ -247,3 +282,121 @@ class Boards:
             self.c.usage.keep_group(key_name, unit)
         return (f"{fn.__name__}({', '.join(params[:1] + [start] + params[1:])})",
                 T.list_of(T.slot(self.c.any_zone)))
+
+    def path(self, node, scope):
+        """reaches(c from start to goal where cond), distance_to(...), path_to(...) and
+        their _around forms: a breadth-first search from start through the cells that satisfy cond,
+        level by level, that stops at the first cell that satisfies goal (the start
+        included: distance 0). With `a -> b`, cond is a condition on a step from a to b
+        (a wall between them), and a cell refused from one neighbour may be entered from
+        another. Every cell's neighbours are counted against the work budget as the
+        search takes them (readers.B_work), so a search is bounded by the budget as much
+        as by the board. Not kept across moves: a spec function that asks it keeps its
+        value as long as the state does not change (builtins.py)."""
+        if node.name not in PATHS:
+            if node.name in GROUPS:
+                fail(f"{node.name}() takes no goal: {node.name}({node.var} from start "
+                     "where ...) is every cell connected to start", node.pos,
+                     f"to search for a cell, write {PATH_HINT}")
+            fail(f"'{node.name}(... from ... to ...)' is not a function", node.pos,
+                 did_you_mean(node.name, list(PATHS)) or PATH_HINT)
+        rel, answer = PATHS[node.name]
+        start, styp = self.c.x.compile(node.start, scope)
+        self._path_start(node, styp)
+        if node.prev is not None and node.prev in name_uses(node.goal):
+            fail(f"the goal is a condition on the cell a step reaches ({node.var}), not on "
+                 f"the step: it cannot read '{node.prev}'", node.goal.pos,
+                 f"the goal is tested on the start too, which no step reaches; test "
+                 f"{node.prev} in the where condition")
+        inner = scope.child()
+        prev = inner.local(node.prev, T.slot(self.c.any_zone)) if node.prev else None
+        var = inner.local(node.var, T.slot(self.c.any_zone))
+        goal_src, gtyp = self.c.x.compile(node.goal, inner)
+        target = None
+        if gtyp[0] == "zone":
+            fail(f"the goal must be a condition on {node.var} or a cell, not "
+                 f"{T.describe(gtyp)}", node.goal.pos,
+                 f"a row of the board is a condition: y({node.var}) == 0")
+        if gtyp[0] == "slot":           # a cell: the search stops there
+            if node.var in name_uses(node.goal):
+                fail(f"the goal cell cannot depend on {node.var}", node.goal.pos,
+                     f"write the goal as a condition on {node.var}")
+            self._same_board(node, styp, gtyp)
+            target = self.mod.fresh("t")
+            goal = f"{var} == {target}"
+        else:
+            goal = paren(goal_src)
+        cond = self.c.x.expect(node.cond, inner, T.BOOL, "a where condition")
+        adj = self.table(rel)
+        pos = self.mod.const(node.pos)
+        missing, at_start, reached = ANSWERS[answer]
+        came = prev or "here"           # the cell a step leaves
+        params = call_params(scope, " ".join([cond, goal_src]))
+        lines = [(0, "if first is None:", None), (1, f"return {missing}", None)]
+        if target is not None:
+            lines.append((0, f"{target} = {goal_src}", None))
+        lines += [(0, f"{var} = first", None),
+                  (0, f"if {goal}:", None), (1, f"return {at_start}", None),
+                  # seen: every cell met, and the cell it was first met from
+                  (0, "seen = {first: None}", None), (0, "todo = [first]", None)]
+        if answer == "distance":
+            lines.append((0, "n = 0", None))
+        lines.append((0, "while todo:", None))
+        if answer == "distance":
+            lines.append((1, "n += 1", None))
+        lines += [(1, "found = []", None), (1, f"for {came} in todo:", None)]
+        near = self.mod.fresh("w")
+        lines += counted_lines(near, f"{adj}[{came}]", pos, WORK_LIMIT, 2)
+        lines.append((2, f"for {var} in {near}:", None))
+        if prev is None:                # a cell refused is refused from every side
+            lines += [(3, f"if {var} in seen:", None), (4, "continue", None),
+                      (3, f"seen[{var}] = {came}", None),
+                      (3, f"if not {paren(cond)}:", None), (4, "continue", None)]
+        else:                           # a step refused: the cell may be entered otherwise
+            lines += [(3, f"if {var} in seen or not {paren(cond)}:", None),
+                      (4, "continue", None),
+                      (3, f"seen[{var}] = {came}", None)]
+        lines.append((3, f"if {goal}:", None))
+        if answer == "path":            # the way back, cell by cell, then turned round
+            lines += [(4, f"out = [{var}]", None),
+                      (4, f"while {var} != first:", None),
+                      (5, f"{var} = seen[{var}]", None), (5, f"out.append({var})", None),
+                      (4, "return out[::-1]", None)]
+        else:
+            lines.append((4, f"return {reached}", None))
+        lines += [(3, f"found.append({var})", None),
+                  (1, "todo = found", None),
+                  (0, f"return {missing}", None)]
+        fn = self.mod.function("G", ", ".join(params[:1] + ["first"] + params[1:]),
+                               [(i, t, node.pos) for i, t, _ in lines], node.pos, node.name)
+        call = f"{fn.__name__}({', '.join(params[:1] + [start] + params[1:])})"
+        if answer == "path":
+            return fresh_list(call, unique=True), T.list_of(T.slot(self.c.any_zone))
+        return call, T.BOOL if answer == "reaches" else T.INT
+
+    def _path_start(self, node, styp) -> None:
+        """A path starts from a cell of a board (a zone of several slots)."""
+        if styp == T.ANY or styp == T.NONE:
+            return
+        if styp[0] == "zone":
+            z = styp[1]
+            one = f"{z.name}[x, y]" if z.kind in ("grid", "hex") else f"{z.name}[i]"
+            fail(f"a path starts from a cell, not {T.describe(styp)}", node.start.pos,
+                 f"a cell is {one}, an item of cells({z.name}), or cell(piece)")
+        if styp[0] != "slot":
+            fail(f"a path starts from a cell, not {T.describe(styp)}", node.start.pos,
+                 "a cell is grid[x, y], an item of cells(grid), or cell(piece)")
+        z = styp[1]
+        if z is not self.c.any_zone and z.nslots <= 1:
+            fail(f"a path runs on a board, and zone '{z.name}' has one slot",
+                 node.start.pos, "declare a grid (kind: grid, width:, height:), a hex "
+                 "board or a zone of several slots")
+
+    def _same_board(self, node, styp, gtyp) -> None:
+        """A goal cell on another board than the start's is never reached: refused."""
+        a, b = (t[1] if t[0] == "slot" else None for t in (styp, gtyp))
+        if a is None or b is None or self.c.any_zone in (a, b):
+            return
+        if a.name != b.name:
+            fail(f"the goal is a cell of zone '{b.name}' and the start one of zone "
+                 f"'{a.name}': a path never leaves its board", node.goal.pos)

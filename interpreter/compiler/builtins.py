@@ -455,6 +455,10 @@ class Builtins:
             return self._spec_function(node, args, scope)
         if node.name in AGGREGATES:
             return self._aggregate_of_list(node, args)
+        form = self.c.boards.form_of(node.name)
+        if form:                             # group(...) or a path written as a call
+            fail(f"{node.name}() is not called with arguments: it is written {form}",
+                 node.pos)
         known = list(self.c.catalogue) + list(self.c.functions)
         fail(f"unknown function '{node.name}'", node.pos,
              did_you_mean(node.name, known + list(AGGREGATES)))
@@ -467,15 +471,16 @@ class Builtins:
         return found
 
     def _heavy(self, node) -> bool:
-        """Does evaluating the expression walk a whole zone, board or list (a group, or
-        a generator over more than a cell's neighbours)? Only such a function's results
-        are worth keeping: looking a result up costs about what a light body costs.
+        """Does evaluating the expression walk a whole zone, board or list (a group, a
+        path search, or a generator over more than a cell's neighbours)? Only such a
+        function's results are worth keeping: looking a result up costs about what a
+        light body costs.
         The walk goes into the spec functions it calls, each once, with a stack of its
         own (a long chain of calls is no Python recursion)."""
         todo, seen = [node], set(self.compiling)
         while todo:
             node = todo.pop()
-            if isinstance(node, ast.Region):
+            if isinstance(node, (ast.Region, ast.Path)):
                 return True
             if isinstance(node, ast.Generator):
                 src = node.source

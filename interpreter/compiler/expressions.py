@@ -301,6 +301,9 @@ class ExprCompiler:
     def x_Region(self, node, scope):
         return self.c.boards.region(node, scope)
 
+    def x_Path(self, node, scope):
+        return self.c.boards.path(node, scope)
+
     # -- operators ----------------------------------------------------------------------
     def x_Cond(self, node, scope):
         test = self.expect(node.test, scope, T.BOOL, "a condition")

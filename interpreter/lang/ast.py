@@ -66,6 +66,21 @@ class Region(Node):
 
 
 @dataclass(frozen=True)
+class Path(Node):
+    """reaches(c from start to goal where cond), distance_to(...), path_to(...): a
+    breadth-first search
+    from start through the cells that satisfy cond (orthogonally; the _around forms:
+    diagonals too), stopping at the first cell that satisfies goal. With `prev -> var`,
+    cond is a condition on a step, from the cell prev to its neighbour var."""
+    name: str
+    var: str
+    start: Node
+    goal: Node
+    cond: Node
+    prev: str | None = None      # the cell a step leaves (`a -> b`), or None
+
+
+@dataclass(frozen=True)
 class Func(Node):
     """name(args): a builtin or a spec function."""
     name: str
@@ -255,7 +270,7 @@ class Bindings(Node):
 
 def name_uses(node: object, out: dict[str, int] | None = None, weight: int = 1) -> dict[str, int]:
     """How many times each name is read when an expression is evaluated once; a read
-    inside a generator or a group counts as many (it runs once per item)."""
+    inside a generator, a group or a path counts as many (it runs once per item)."""
     out = {} if out is None else out
     if isinstance(node, Name):
         out[node.id] = out.get(node.id, 0) + weight
@@ -265,6 +280,10 @@ def name_uses(node: object, out: dict[str, int] | None = None, weight: int = 1) 
             name_uses(part, out, 2)
     elif isinstance(node, Region):
         name_uses(node.start, out, weight)
+        name_uses(node.cond, out, 2)
+    elif isinstance(node, Path):
+        name_uses(node.start, out, weight)
+        name_uses(node.goal, out, 2)
         name_uses(node.cond, out, 2)
     elif isinstance(node, Node):
         for value in vars(node).values():

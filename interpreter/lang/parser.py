@@ -64,6 +64,7 @@ _TOKEN_TEXT = {
     "DOT": "'.'", "NAME": "a name", "INT": "a number", "STRING": "a string",
     "COMP_OP": "a comparison", "ADD_OP": "'+' or '-'", "MUL_OP": "'*', '/', '//' or '%'",
     "ASSIGN_OP": "'=', '+=' or '-='", "EQUAL": "'='", "MINUS": "'-'", "$END": "the end",
+    "STEP": "'->'",
 }
 
 
@@ -222,6 +223,16 @@ class _ToAst(Transformer):
     @v_args(meta=True)
     def region(self, meta, c):
         return ast.Region(str(c[0]), self._local(c[1]), c[2], c[3], pos=self._pos(meta))
+
+    @v_args(meta=True)
+    def path(self, meta, c):
+        name, *names, start, goal, cond = c
+        prev = self._local(names[0]) if len(names) == 3 else None
+        var = self._local(names[-1])
+        if var == prev:
+            fail(f"a step goes from one cell to another: '{prev} -> {var}' names both "
+                 "the same", self._pos(names[-1]), f"write {prev} -> b")
+        return ast.Path(str(name), var, start, goal, cond, prev, pos=self._pos(meta))
 
     @v_args(meta=True)
     def func(self, meta, c):

@@ -464,13 +464,18 @@ def openspiel():
     return pyspiel
 
 
-def openspiel_game(pyspiel, name: str, players: int):
-    """OpenSpiel's game `name` for that many players, or None if it has no such count."""
-    game = pyspiel.load_game(name)
+def openspiel_game(pyspiel, name: str, players: int, options: dict | None = None):
+    """OpenSpiel's game `name` for that many players, or None if it has no such count;
+    the spec's options that are parameters of OpenSpiel's game too (of the same name, a
+    number or a truth value: `board_size`) are given to it, so that both play one game."""
+    declared = pyspiel.load_game(name).get_type().parameter_specification
+    params = {k: v for k, v in (options or {}).items()
+              if k in declared and k != "players" and type(v) in (int, bool)}
+    game = pyspiel.load_game(name, params)
     if game.num_players() == players:
         return game
-    if "players" in game.get_type().parameter_specification:
-        return pyspiel.load_game(name, {"players": players})
+    if "players" in declared:
+        return pyspiel.load_game(name, {**params, "players": players})
     return None
 
 
@@ -704,7 +709,7 @@ class Suite:
                   "ratio": _ratio(row["playouts_per_s"], pps)})
 
     def openspiel_row(self, pyspiel, key: str, name: str, row: dict) -> None:
-        game = openspiel_game(pyspiel, name, row["players"])
+        game = openspiel_game(pyspiel, name, row["players"], row.get("options"))
         if game is None:
             self.note(f"OpenSpiel's {name} has no {row['players']}-player game")
             return
