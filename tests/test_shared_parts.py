@@ -139,7 +139,10 @@ def play(g, seed: int) -> list:
 @pytest.mark.parametrize("path", SPEC_FILES + EXAMPLES, ids=lambda p: p.stem)
 def test_every_spec_plays_the_same_games(path):
     lo, _ = Spec(path).player_range
+    after = Spec(path).game(lo)
+    if "B_once(" not in after.prog.module.source():
+        return                           # no shared part: the plain loops, as before
     with sharing(False):
         before = Spec(path).game(lo)
-    after = Spec(path).game(lo)
+    assert "B_once(" not in before.prog.module.source()
     assert play(after, 0) == play(before, 0)

@@ -22,9 +22,10 @@ from .common import Scope, counted_lines
 
 _COMPARE = ("==", "!=", "<", "<=", ">", ">=")
 # invariant parts worth computing once in a loop, besides calls of spec functions
-_COSTLY = (ast.Aggregate, ast.ListComp, ast.Region)
+_COSTLY = (ast.Aggregate, ast.ListComp, ast.Region, ast.Path)
 # parts compiled into Python functions of their own: an invariant inside one stays there
-_OWN_FUNCTIONS = (ast.Generator, ast.Aggregate, ast.ListComp, ast.Region, ast.LetIn)
+_OWN_FUNCTIONS = (ast.Generator, ast.Aggregate, ast.ListComp, ast.Region, ast.Path,
+                  ast.LetIn)
 WHOLE_HINT = "'/' gives exact fractions; x // 1 is x rounded down (or divide with //)"
 
 
@@ -114,7 +115,8 @@ class ExprCompiler:
     # -- a loop's shared parts: invariant ones once, repeated ones once an item ---------
     def shared_parts(self, gen: ast.Generator) -> tuple[list, list]:
         """The parts of a generator's condition, element and lets worth computing once
-        (calls of spec functions, aggregates, lists built by a generator, groups):
+        (calls of spec functions, aggregates, lists built by a generator, groups, path
+        searches):
         (invariant, repeated). An invariant part reads none of the generator's own names
         (its variable, its lets): it has the same value for every item, so the loop
         computes it once, the first time an item needs it. A repeated part is written
