@@ -20,6 +20,7 @@ Input: nothing but the package. Output:
 from __future__ import annotations
 
 import os
+import random
 import re
 import signal
 from contextlib import contextmanager
@@ -325,6 +326,21 @@ GENERATED = re.compile(r"[KvFEIDGAsmrwtVah][0-9]+|n|x|first|todo|here|pop|[BR]_[
                        r"clear|add|steps|values|def|return|if|else|elif|for|in|not|and|or|"
                        r"is|None|True|False|pass|continue|while|lambda|default|" +
                        "|".join(SAFE_BUILTINS))
+
+
+# ---- a random game, as a record to compare ---------------------------------------------
+
+def random_trail(game, seed: int) -> list:
+    """A seeded random game: at every decision the player, the legal actions and their
+    strings; at the end the scores (two compilings of one spec must give the same)."""
+    st = game.new_state(seed=seed)
+    rng = random.Random(seed)
+    trail: list = []
+    while not st.terminal:
+        acts = st.legal_actions()
+        trail.append((st.current_player(), tuple(acts), tuple(st.legal_action_strings())))
+        st.apply(acts[int(rng.random() * len(acts))])
+    return trail + [st.scores()]
 
 
 # ---- the command line, in process ------------------------------------------------------

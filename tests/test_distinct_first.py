@@ -3,7 +3,6 @@
 key (decisions.py, Decisions._key_only); any other condition is tested on every
 candidate. Either way the legal actions are those of the old listing, in its order."""
 
-import random
 import re
 import textwrap
 
@@ -13,6 +12,7 @@ from tabula_rules.compiler import decisions
 from tabula_rules.spec import Spec
 
 from conftest import EXAMPLES, SPEC_FILES
+from helpers import random_trail
 
 SPEC = """\
 game: {id: d, name: D, source: none, players: {min: 2, max: 2}, max_steps: 100}
@@ -89,17 +89,6 @@ def test_a_condition_on_the_place_is_tested_on_every_piece(tmp_path):
     assert len(st.legal_actions()) == 2 and len(calls) == 6
 
 
-def play(g, seed: int) -> list:
-    st = g.new_state(seed=seed)
-    rng = random.Random(seed)
-    trail = []
-    while not st.terminal:
-        acts = st.legal_actions()
-        trail.append((st.current_player(), tuple(acts), tuple(st.legal_action_strings())))
-        st.apply(acts[int(rng.random() * len(acts))])
-    return trail + [st.scores()]
-
-
 @pytest.mark.parametrize("path", SPEC_FILES + EXAMPLES, ids=lambda p: p.stem)
 def test_every_spec_lists_the_same_actions_as_before(path):
     lo, _ = Spec(path).player_range
@@ -111,4 +100,4 @@ def test_every_spec_lists_the_same_actions_as_before(path):
         decisions._THIN_FIRST = old
     after = Spec(path).game(lo)
     for seed in (0, 1):
-        assert play(after, seed) == play(before, seed)
+        assert random_trail(after, seed) == random_trail(before, seed)

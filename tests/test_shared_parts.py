@@ -5,7 +5,6 @@ that reads them is computed once an item. The values are those of the plain loop
 error is raised where the plain loop would first meet it (and not where it never
 would), and every spec plays the same games either way."""
 
-import random
 import textwrap
 from contextlib import contextmanager
 
@@ -16,6 +15,7 @@ from tabula_rules.errors import RuleError
 from tabula_rules.spec import Spec
 
 from conftest import EXAMPLES, SPEC_FILES
+from helpers import random_trail
 
 SPEC = """\
 game: {id: s, name: S, source: a test, players: {min: 2, max: 2}, max_steps: 100}
@@ -125,17 +125,6 @@ def test_a_part_no_item_needs_is_never_computed(tmp_path):
             evaluate(tmp_path, "any(n > 2 and ratio() > 0 for n in [1, 2, 3])", shared)
 
 
-def play(g, seed: int) -> list:
-    st = g.new_state(seed=seed)
-    rng = random.Random(seed)
-    trail = []
-    while not st.terminal:
-        acts = st.legal_actions()
-        trail.append((st.current_player(), tuple(acts), tuple(st.legal_action_strings())))
-        st.apply(acts[int(rng.random() * len(acts))])
-    return trail + [st.scores()]
-
-
 @pytest.mark.parametrize("path", SPEC_FILES + EXAMPLES, ids=lambda p: p.stem)
 def test_every_spec_plays_the_same_games(path):
     lo, _ = Spec(path).player_range
@@ -145,4 +134,4 @@ def test_every_spec_plays_the_same_games(path):
     with sharing(False):
         before = Spec(path).game(lo)
     assert "B_once(" not in before.prog.module.source()
-    assert play(after, 0) == play(before, 0)
+    assert random_trail(after, 0) == random_trail(before, 0)
