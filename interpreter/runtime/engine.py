@@ -30,6 +30,9 @@ def _explain(exc: Exception) -> str:
     text = str(exc)
     if "Fraction" in text and "integer" in text:
         return "a fraction is used where a whole number is needed"
+    if "NoneType" in text and ("operand" in text or "not supported between" in text):
+        return ("none is used as a number (a value that may be none: first() of nothing, "
+                "a distance with no way to the goal, no piece or cell)")
     if "NoneType" in text:
         return "there is no piece (none) where one is needed"
     if isinstance(exc, IndexError):
