@@ -10,7 +10,7 @@ from contextlib import contextmanager
 
 import pytest
 
-from tabula_rules.compiler import builtins
+from tabula_rules.compiler import expressions
 from tabula_rules.errors import RuleError
 from tabula_rules.spec import Spec
 
@@ -30,6 +30,7 @@ components:
 zones:
   bag: {kind: row, visibility: public}
   table: {kind: row, visibility: public}
+  board: {kind: grid, width: 4, height: 4, visibility: public}
 variables:
   zero: {value: 0}
 functions:
@@ -49,12 +50,12 @@ play:
 
 @contextmanager
 def sharing(on: bool):
-    old = builtins.SHARED_PARTS
-    builtins.SHARED_PARTS = on
+    old = expressions.SHARED_PARTS
+    expressions.SHARED_PARTS = on
     try:
         yield
     finally:
-        builtins.SHARED_PARTS = old
+        expressions.SHARED_PARTS = old
 
 
 def game(tmp_path, shared: bool = True, cache: bool = True):
@@ -85,6 +86,7 @@ EXPRESSIONS = [
     "max(tally_of(k) for k in values(colour))",
     "count(n for n in [1, 2, 3, 4] where tally_of(red) > n and tally_of(red) < 20)",
     "count(n for n in [1, 5, 9, 12] where within(n, reds()))",
+    "distance_to(c from board[0, 0] to c == board[3, 3] where size(c) == 0 and reds() > 0)",
 ]
 
 
@@ -104,6 +106,17 @@ def test_an_invariant_part_is_computed_once(tmp_path):
     plain, plain_work = evaluate(tmp_path, text, False)
     assert value == plain == 8
     assert (work, plain_work) == (8 + 18, 8 + 8 * 18)
+
+
+def test_a_path_search_computes_its_invariant_parts_once(tmp_path):
+    """The count of the 18 pieces: once for the search, not once for every cell it tests
+    (the search's own items, the cells' neighbours, are the same both ways)."""
+    text = "distance_to(c from board[0, 0] to c == board[3, 3] where count(t for t in bag) > 0)"
+    value, work = evaluate(tmp_path, text)
+    plain, plain_work = evaluate(tmp_path, text, False)
+    assert value == plain == 6
+    tested = (plain_work - work) // 18 + 1
+    assert plain_work - work == 18 * (tested - 1) and tested >= 10
 
 
 def test_a_repeated_part_is_computed_once_an_item(tmp_path):

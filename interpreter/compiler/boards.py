@@ -22,6 +22,7 @@ from ..runtime.geometry import (
 from ..runtime.readers import WORK_LIMIT
 from .codegen import fresh_list, paren
 from .common import (
+    Shared,
     call_params,
     check_arity,
     counted_lines,
@@ -311,7 +312,12 @@ class Boards:
         inner = scope.child()
         prev = inner.local(node.prev, T.slot(self.c.any_zone)) if node.prev else None
         var = inner.local(node.var, T.slot(self.c.any_zone))
-        goal_src, gtyp = self.c.x.compile(node.goal, inner)
+        # the goal's and condition's parts that read neither cell: computed once a search
+        shared = Shared()
+        invariant, _ = self.c.x.parts_sharing([node.goal, node.cond],
+                                               {node.var} | {node.prev} - {None})
+        with self.c.x.sharing(shared, invariant, [], scope, inner):
+            goal_src, gtyp, cond = self._path_parts(node, inner)
         target = None
         if gtyp[0] == "zone":
             fail(f"the goal must be a condition on {node.var} or a cell, not "
@@ -326,13 +332,13 @@ class Boards:
             goal = f"{var} == {target}"
         else:
             goal = paren(goal_src)
-        cond = self.c.x.expect(node.cond, inner, T.BOOL, "a where condition")
         adj = self.table(rel)
         pos = self.mod.const(node.pos)
         missing, at_start, reached = ANSWERS[answer]
         came = prev or "here"           # the cell a step leaves
         params = call_params(scope, " ".join([cond, goal_src]))
         lines = [(0, "if first is None:", None), (1, f"return {missing}", None)]
+        lines += [(0, f"{h} = [MISSING]", None) for h in shared.shared]
         if target is not None:
             lines.append((0, f"{target} = {goal_src}", None))
         lines += [(0, f"{var} = first", None),
@@ -373,6 +379,11 @@ class Boards:
         if answer == "path":
             return fresh_list(call, unique=True), T.list_of(T.slot(self.c.any_zone))
         return call, T.BOOL if answer == "reaches" else T.INT
+
+    def _path_parts(self, node, inner):
+        """A path search's goal (source, type) and condition (source)."""
+        goal_src, gtyp = self.c.x.compile(node.goal, inner)
+        return goal_src, gtyp, self.c.x.expect(node.cond, inner, T.BOOL, "a where condition")
 
     def _path_start(self, node, styp) -> None:
         """A path starts from a cell of a board (a zone of several slots)."""

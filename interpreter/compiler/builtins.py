@@ -27,9 +27,6 @@ from .stencil import stencil
 
 MAX_PIECES = 100_000
 MAX_CALL_DEPTH = 32     # spec functions calling spec functions, compiled inline or not
-# a loop computes its invariant parts once, its repeated ones once an item (tests turn
-# it off to compare)
-SHARED_PARTS = True
 AGGREGATES = ("sum", "count", "max", "min", "any", "all", "tally", "list", "first")
 # generator sources of a few cells: a function looping over them only is not kept
 LOCAL_SOURCES = frozenset(("adjacent", "around", "top", "bottom", "under", "directions",
@@ -162,13 +159,12 @@ class Builtins:
         repeated ones once an item (ExprCompiler.shared_parts), unless it may become a
         view, whose cells' function reads them itself (as_loop shares them if it does not
         become one)."""
-        return self.c.x.generator(node, scope, hoist=SHARED_PARTS and
-                                  not self._viewable(node.source, scope))
+        return self.c.x.generator(node, scope, hoist=not self._viewable(node.source, scope))
 
     def as_loop(self, gen, node: ast.Generator, scope: Scope):
         """A generator that did not become a view, as a loop: compiled again with its
         shared parts if it has any, and narrowed (narrow)."""
-        if SHARED_PARTS and gen.view and any(self.c.x.shared_parts(node)):
+        if gen.view and any(self.c.x.shared_parts(node)):
             gen = self.c.x.generator(node, scope, hoist=True)
         self.narrow(gen, node, scope)
         return gen

@@ -64,6 +64,16 @@ class Scope:
         return self.counter[0]
 
 
+class Shared:
+    """The locals of a loop's shared parts (ExprCompiler.sharing): `shared` those of its
+    invariant parts, set before the loop; `each` those of its repeated parts, set at the
+    start of every item."""
+
+    def __init__(self) -> None:
+        self.shared: list[str] = []
+        self.each: list[str] = []
+
+
 @dataclass
 class Part:
     """A compiled step: Python lines (native) or engine instructions (stack)."""

@@ -10,7 +10,7 @@ it; no text of the spec reaches the source (see codegen.py).
 from __future__ import annotations
 
 import re
-from contextlib import nullcontext
+from contextlib import contextmanager, nullcontext
 
 from ..errors import did_you_mean, fail
 from ..lang import ast
@@ -18,9 +18,12 @@ from ..lang import types as T
 from ..runtime.readers import WORK_LIMIT
 from ..runtime.values import B_frac
 from .codegen import MISSING, paren
-from .common import Scope, counted_lines
+from .common import Scope, Shared, counted_lines
 
 _COMPARE = ("==", "!=", "<", "<=", ">", ">=")
+# a loop computes its invariant parts once, its repeated ones once an item
+# (ExprCompiler.parts_sharing; tests turn it off to compare)
+SHARED_PARTS = True
 # invariant parts worth computing once in a loop, besides calls of spec functions
 _COSTLY = (ast.Aggregate, ast.ListComp, ast.Region, ast.Path)
 # parts compiled into Python functions of their own: an invariant inside one stays there
@@ -37,13 +40,14 @@ def _plain_arithmetic(src: str) -> bool:
         and all(m in ("L",) for m in re.findall(r"([A-Za-z_]\w*)\[", src))
 
 
-class Gen:
+class Gen(Shared):
     """A generator compiled: its variable, the source of its items, its condition and
     lets (Python locals), its element and the element's type."""
 
     def __init__(self, var: str, items: str, counted: tuple | None = None):
         """counted: (a fresh local, the raw source, its position constant) when the
         items are counted: `items` is then the counting call, for comprehensions."""
+        super().__init__()
         self.var, self.items, self.counted = var, items, counted
         self.cond: str | None = None
         self.take: str | None = None  # items are taken while it holds (then the loop ends)
@@ -51,8 +55,6 @@ class Gen:
         self.elt, self.etyp = "", T.ANY
         self.view = ""                # the unit of its view, if it may be one
         self.view_zone = ""           # (and the zone whose cells it goes over)
-        self.shared: list = []        # locals of its invariant parts (computed once)
-        self.each: list = []          # locals of its repeated parts (once an item)
 
     @property
     def clauses(self) -> str:
@@ -85,11 +87,12 @@ class Gen:
 
 class _Part:
     """A loop's shared part (ExprCompiler.shared_parts) while its parts compile: the scope
-    it is compiled in, the loop, the local holding its value, whether that is kept for
-    one item only, and its source once compiled."""
+    it is compiled in, the loop's locals (a Gen, a path search's Shared), the local
+    holding its value, whether that is kept for one item only, and its source once
+    compiled."""
     __slots__ = ("scope", "gen", "cell", "each", "done")
 
-    def __init__(self, scope: Scope, gen: Gen, cell: str, each: bool):
+    def __init__(self, scope: Scope, gen: Shared, cell: str, each: bool):
         self.scope, self.gen, self.cell, self.each = scope, gen, cell, each
         self.done: tuple | None = None
 
@@ -116,17 +119,21 @@ class ExprCompiler:
     def shared_parts(self, gen: ast.Generator) -> tuple[list, list]:
         """The parts of a generator's condition, element and lets worth computing once
         (calls of spec functions, aggregates, lists built by a generator, groups, path
-        searches):
-        (invariant, repeated). An invariant part reads none of the generator's own names
-        (its variable, its lets): it has the same value for every item, so the loop
-        computes it once, the first time an item needs it. A repeated part is written
-        more than once (the same expression, positions aside) and reads its own names:
-        computed once an item. Nested generators, groups and `let ... in` are not looked
-        into (their parts are Python functions of their own)."""
-        own = {gen.var} | {n for n, _ in gen.lets}
+        searches): (invariant, repeated). An invariant part reads none of the generator's
+        own names (its variable, its lets): it has the same value for every item, so the
+        loop computes it once, the first time an item needs it. A repeated part is
+        written more than once (the same expression, positions aside) and reads its own
+        names: computed once an item."""
+        return self.parts_sharing([gen.take, gen.cond, gen.elt] + [v for _, v in gen.lets],
+                                  {gen.var} | {n for n, _ in gen.lets})
+
+    def parts_sharing(self, parts: list, own: set) -> tuple[list, list]:
+        """(invariant, repeated) among the ASTs `parts` of a loop whose own names are
+        `own` (shared_parts). Nested generators, groups, path searches and `let ... in`
+        are not looked into (their parts are Python functions of their own)."""
         invariant: list = []
         seen: dict = {}                  # a part that reads own names -> its writings
-        todo: list = [gen.take, gen.cond, gen.elt] + [v for _, v in gen.lets]
+        todo: list = list(parts) if SHARED_PARTS else []
         while todo:
             node = todo.pop()
             if isinstance(node, tuple):
@@ -143,6 +150,24 @@ class ExprCompiler:
             if not isinstance(node, _OWN_FUNCTIONS):
                 todo.extend(vars(node).values())
         return invariant, [same for same in seen.values() if len(same) > 1]
+
+    @contextmanager
+    def sharing(self, holder, invariant: list, repeated: list, outer: Scope, inner: Scope):
+        """While a loop's parts compile: its invariant parts (compiled in `outer`, the
+        scope around the loop) and repeated ones (in `inner`) are read through locals
+        listed in holder.shared and holder.each, which the loop's function writes (the
+        first before the loop, the second at the start of every item)."""
+        found = [(outer, False, [n]) for n in invariant] + [(inner, True, r) for r in repeated]
+        for i, (where, each, nodes) in enumerate(found):   # (locals no spec can name: #0)
+            part = _Part(where, holder, inner.local(f"#{i}", T.ANY), each)
+            for n in nodes:
+                self._hoisted[id(n)] = part
+        try:
+            yield
+        finally:
+            for _, _, nodes in found:
+                for n in nodes:
+                    self._hoisted.pop(id(n), None)
 
     def _shared(self, node):
         """A shared part met in its loop (generator(hoist=True)): compiled once, and read
@@ -451,17 +476,8 @@ class ExprCompiler:
         # its parts read is then a unit of its own, the view's
         out.view, out.view_zone = self.c.builtins.view_unit(gen.source, scope)
         invariant, repeated = self.shared_parts(gen) if hoist else ([], [])
-        parts = [(scope, False, [n]) for n in invariant] + [(inner, True, r) for r in repeated]
-        for i, (where, each, nodes) in enumerate(parts):   # (locals no spec can name: #0)
-            part = _Part(where, out, inner.local(f"#{i}", T.ANY), each)
-            for n in nodes:
-                self._hoisted[id(n)] = part
-        try:
+        with self.sharing(out, invariant, repeated, scope, inner):
             self._parts(gen, out, inner)
-        finally:
-            for _, _, nodes in parts:
-                for n in nodes:
-                    self._hoisted.pop(id(n), None)
         return out
 
     def _parts(self, gen: ast.Generator, out: Gen, inner: Scope) -> None:
