@@ -91,24 +91,18 @@ def test_the_opening_is_openspiels(games):
     assert walls_left(os_st) == [size * size // 8] * 2
 
 
-def test_a_wall_that_cuts_a_pawn_off_is_caught(games, tmp_path):
-    """Walls may cut a pawn off from its goal row: the comparison must fail."""
-    game, theirs = games
-    broken = mutant(tmp_path, SPEC, """
+# rules broken on purpose, each of which the lockstep comparison must catch
+BROKEN = {
+    # walls may cut a pawn off from its goal row
+    "a_wall_may_cut_a_pawn_off": """
         override:
           functions:
             wall_ok:
               params: [w, h]
               value: fits(w, h)
-        """, players=2, options=dict(board_size=theirs.get_parameters()["board_size"]))
-    with pytest.raises(AssertionError):
-        play(broken, theirs, quoridor_games(theirs))
-
-
-def test_crossing_walls_are_caught(games, tmp_path):
-    """A wall may cross another at its middle: the comparison must fail."""
-    game, theirs = games
-    broken = mutant(tmp_path, SPEC, """
+        """,
+    # a wall may cross another at its middle
+    "walls_may_cross": """
         override:
           functions:
             fits:
@@ -122,7 +116,15 @@ def test_crossing_walls_are_caught(games, tmp_path):
                   size(w) == 0
                   and (y(w) == 0 or size(vwalls[x(w), y(w) - 1]) == 0)
                   and (y(w) == side() - 2 or size(vwalls[x(w), y(w) + 1]) == 0)
-        """, players=2, options=dict(board_size=theirs.get_parameters()["board_size"]))
+        """,
+}
+
+
+@pytest.mark.parametrize("rule", BROKEN)
+def test_a_broken_rule_is_caught(games, tmp_path, rule):
+    _, theirs = games
+    broken = mutant(tmp_path, SPEC, BROKEN[rule], players=2,
+                    options=dict(board_size=theirs.get_parameters()["board_size"]))
     with pytest.raises(AssertionError):
         play(broken, theirs, quoridor_games(theirs))
 
