@@ -82,15 +82,17 @@ play:
       - choose: k in [1, 2]
         label: "add {{k}}"
         do:
-          - n = count(1 for i in range(0, outer) where count(j for j in range(i, i + 99999)) > 0)
+          - n = count(1 for i in range(0, outer)
+              where count(j for j in range(i, i + 99999) while j <= i) > 0)
           - x += k
 """
 
 
 def _spender(tmp_path, outer: int, rounds: int):
     """A game each of whose decisions takes about outer x 100000 items of the work budget
-    (10,000,000 a step): 90 takes nine tenths of it, 101 more than all of it. (The inner
-    count reads i: one that did not would be computed once, not per i.)"""
+    (10,000,000 a step): 90 takes nine tenths of it, 101 more than all of it. A
+    generator's items are counted before it takes any, so the inner count spends 99,999
+    and takes two (its `while`); it reads i, or it would be computed once, not per i."""
     path = tmp_path / f"spend{outer}.yaml"
     path.write_text(textwrap.dedent(SPEND.format(outer=outer, rounds=rounds)))
     return Spec(path).game(2)

@@ -818,4 +818,7 @@ class Builtins:
         if type(lo) is int and type(hi) is int and hi - lo <= MAX_RANGE:
             span = f"range({lo}, {hi + 1})"          # known when compiled: no check to run
             return fresh_list(f"list({span})", span, True), T.list_of(T.INT)
-        return f"B_range({a}, {b}, {self.mod.const(node.pos)})", T.list_of(T.INT)
+        pos = self.mod.const(node.pos)
+        # a loop goes over the numbers without a list made of them (B_span)
+        return fresh_list(f"B_range({a}, {b}, {pos})", f"B_span({a}, {b}, {pos})", True), \
+            T.list_of(T.INT)

@@ -303,9 +303,15 @@ def B_leaders(m: dict) -> list:
 
 
 def B_range(lo: int, hi: int, pos) -> list:
+    """range(lo, hi) as a list: lo to hi, both included."""
+    return list(B_span(lo, hi, pos))
+
+
+def B_span(lo: int, hi: int, pos) -> range:
+    """range(lo, hi) for a loop to go over (no list made: B_range)."""
     if hi - lo > MAX_RANGE:
         fail(f"range() of more than {MAX_RANGE} numbers", pos, error=RuleError)
-    return list(range(lo, hi + 1))
+    return range(lo, hi + 1)
 
 
 def B_ordered(st, s: int, what: str, pos) -> int:
