@@ -9,6 +9,7 @@ reported at the spec's line and column."""
 import io
 import json
 import random
+import re
 import tokenize
 
 import pytest
@@ -197,12 +198,19 @@ game: {id: lookup, name: Lookup, source: a test, players: {min: 2, max: 2}}
 data:
   cost: {value: {wood: 2, stone: 3}}
   kinds: {value: [wood, stone, gold]}
+  tiles: {value: [{pay: {wood: 1, stone: 2}}, {pay: [wood, wood, stone]}]}
 variables:
   done: {value: 0}
 functions:
   amount: {params: [k], value: "sum(cost[j] for j in keys(cost) where j == k)"}
   listed: {params: [k], value: "count(j for j in keys(cost) where k == j and cost[j] > 2)"}
   each: {value: "[amount(k) for k in kinds]"}
+  # an entry of a data record: a table, or a list, known only when it runs
+  due: {params: [r, k], value: "count(j for j in keys(r) where j == k)"}
+  owed:
+    value: >-
+      due(tiles[0]['pay'], 'wood') + 10 * due(tiles[1]['pay'], 'wood')
+      + 100 * due(tiles[1]['pay'], 'gold')
 play:
   - id: turn
     turns: {first: 0, until: done >= 1}
@@ -211,18 +219,24 @@ play:
 scoring:
   points:
     total: {value: "sum(each()) * 10 + listed('stone') + listed('wood') + listed('gold')"}
+    owed: {value: "owed() * 1000"}
 """
 
 
 def test_a_filtered_sum_over_a_tables_keys_is_a_lookup(tmp_path):
-    """`sum(t[j] for j in keys(t) where j == k)` takes k alone if it is a key: the same
-    values (2, 3 and 0 for a kind the table lacks), with no loop over the keys."""
+    """`sum(t[j] for j in keys(t) where j == k)` is a lookup, t[k] if k is a key of t:
+    the same values (2, 3 and 0 for a kind the table lacks), with no loop over the keys
+    and no call; for a data record's entry, a lookup where it is a table (1 wood) and the
+    loop over its items where it is a list (2 woods, no gold)."""
     path = tmp_path / "lookup.yaml"
     path.write_text(LOOKUP)
     game = load_game(path, players=2)
-    code = "".join(game.prog.module.chunks)
-    assert code.count("B_one_key(") == 2
+    code = game.prog.module.source()
+    for name in ("amount", "listed"):
+        body = re.search(rf"# function {name}\n(.*?)\n\n", code, re.S)[1]
+        assert " for " not in body and "B_one_key" not in body, body
+    assert "isinstance(" in re.search(r"# function due\n(.*?)\n\n", code, re.S)[1]
     st = game.new_state(seed=1)
     while not st.terminal:
         st.apply(st.legal_actions()[0])
-    assert st.scores() == [51, 51]
+    assert st.scores() == [21051, 21051]

@@ -115,6 +115,10 @@ class Builtins:
                             else T.list_of(etyp) if name == "list"
                             else T.NUM if name == "sum" and etyp == T.NUM
                             else T.INT if name == "sum" else etyp)
+        found = self.lookup(gen, scope, name, node.pos)
+        if found is not None:
+            return found, (T.INT if name in ("count", "sum") and etyp != T.NUM else
+                           T.NUM if name == "sum" else T.BOOL)
         if name == "sum":
             if etyp == T.NUM:            # a sum of fractions may be whole
                 return self._loop(gen, scope, node.pos, [(0, f"n += {elt}", None)],
@@ -152,6 +156,36 @@ class Builtins:
         # the default is computed only when nothing comes: after the loop
         return self._loop(gen, scope, node.pos, [(0, f"return {elt}", None)], "",
                           dflt or "None"), etyp
+
+    # -- a filtered sum that is a lookup -------------------------------------------------
+    def lookup(self, gen, scope: Scope, name: str, pos) -> str | None:
+        """`sum(E for j in keys(t) where j == k ...)`, and its count and any, as a lookup:
+        E with k for j if k is a key of t (and the rest of the condition holds), else 0
+        (False), with no loop and no call; where t is known only when it runs (a data
+        record's entry), the loop for a t that is not a table. Only for t and k that are
+        names or literals (each is read more than once); None otherwise."""
+        if gen.key is None or gen.lets or gen.take is not None or \
+                name not in ("sum", "count", "any"):
+            return None
+        table, value, unknown = gen.key
+        if not all(re.fullmatch(r"v[0-9]+|L\[[0-9]+\]|K[0-9]+|-?[0-9]+", t)
+                   for t in (table, value)):
+            return None
+        var = re.compile(rf"\b{gen.var}\b")
+        test = f"{value} in {table}"
+        if gen.cond is not None:
+            test += f" and {paren(var.sub(value, gen.cond))}"
+        elt = var.sub(value, gen.elt)
+        found = {"sum": (f"B_num({elt})" if gen.etyp == T.NUM else paren(elt), "0"),
+                 "count": ("1", "0"), "any": (f"bool({elt})", "False")}[name]
+        out = f"({found[0]} if {test} else {found[1]})"
+        if unknown:                    # not a table: its items (keys() of a list) looped
+            loop = {"sum": ([(0, f"n += {gen.elt}", None)], "n = 0", "n"),
+                    "count": ([(0, "n += 1", None)], "n = 0", "n"),
+                    "any": ([(0, f"if {gen.elt}:", None), (1, "return True", None)], "",
+                            "False")}[name]
+            out = f"({out} if isinstance({table}, dict) else {self._loop(gen, scope, pos, *loop)})"
+        return out
 
     # -- loops: a generator's shared parts computed once ---------------------------------
     def loop_generator(self, node: ast.Generator, scope: Scope):

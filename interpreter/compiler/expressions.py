@@ -55,6 +55,7 @@ class Gen(Shared):
         self.elt, self.etyp = "", T.ANY
         self.view = ""                # the unit of its view, if it may be one
         self.view_zone = ""           # (and the zone whose cells it goes over)
+        self.key: tuple | None = None  # `j in keys(t) where j == e`: ExprCompiler._one_key
 
     @property
     def clauses(self) -> str:
@@ -465,13 +466,14 @@ class ExprCompiler:
         # every generator's items are counted before it takes any (readers.B_work)
         items = self.c.builtins.items(styp, src)
         key = self._one_key(gen, scope)
-        if key is not None:                  # `j in keys(t) where j == k`: k, if a key
-            items = key
+        if key is not None and not key[2]:   # `j in keys(t) where j == k`: k, if a key
+            items = f"B_one_key({key[0]}, {key[1]})"
         if ast.uncounted(gen.source):
             out = Gen(var, items)
         else:
             pos = self.c.mod.const(gen.source.pos)
             out = Gen(var, f"B_work({items}, {pos})", (self.c.mod.fresh("w"), items, pos))
+        out.key = key
         # a generator over a board's cells may become a view (runtime/views.py): what
         # its parts read is then a unit of its own, the view's
         out.view, out.view_zone = self.c.builtins.view_unit(gen.source, scope)
@@ -491,10 +493,12 @@ class ExprCompiler:
                 out.lets.append((inner.local(name, vtyp), vsrc))
             out.elt, out.etyp = self.compile(gen.elt, inner)
 
-    def _one_key(self, gen: ast.Generator, scope: Scope) -> str | None:
-        """The items of `j in keys(t) where j == e and ...` (e not reading j): e alone if
-        it is a key of table t, else none (the same items: a table's keys are unique),
-        instead of every key tested; None for any other generator."""
+    def _one_key(self, gen: ast.Generator, scope: Scope) -> tuple | None:
+        """For `j in keys(t) where j == e and ...` (e not reading j): (t's source, e's,
+        whether t is known only when it runs: a data record's entry). Its items are e
+        alone if it is a key of t, else none (the same items: a table's keys are unique),
+        instead of every key tested (a table's: B_one_key; builtins.lookup writes a sum
+        or count of them as a lookup). None for any other generator."""
         src = gen.source
         if gen.cond is None or not (isinstance(src, ast.Func) and src.name == "keys"
                                     and len(src.args) == 1):
@@ -510,10 +514,10 @@ class ExprCompiler:
             if isinstance(this, ast.Name) and this.id == gen.var \
                     and not set(ast.name_uses(other)) & inner:
                 table, ttyp = self.compile(src.args[0], scope)
-                if ttyp == T.ANY or ttyp[0] not in ("map", "counts"):
+                if ttyp != T.ANY and ttyp[0] not in ("map", "counts"):
                     return None
                 value, _ = self.compile(other, scope)
-                return f"B_one_key({table}, {value})"
+                return table, value, ttyp == T.ANY
         return None
 
     def x_ListComp(self, node, scope):
