@@ -27,6 +27,10 @@ from .stencil import stencil
 
 MAX_PIECES = 100_000
 MAX_CALL_DEPTH = 32     # spec functions calling spec functions, compiled inline or not
+# a source read more than once in place (Builtins.lookup): a name or literal, and its
+# entries at names or literals
+_READ_IN_PLACE = re.compile(r"(?:v[0-9]+|L\[[0-9]+\]|K[0-9]+|-?[0-9]+)"
+                            r"(?:\[(?:v[0-9]+|L\[[0-9]+\]|K[0-9]+|-?[0-9]+)\])*")
 AGGREGATES = ("sum", "count", "max", "min", "any", "all", "tally", "list", "first")
 # generator sources of a few cells: a function looping over them only is not kept
 LOCAL_SOURCES = frozenset(("adjacent", "around", "top", "bottom", "under", "directions",
@@ -163,13 +167,13 @@ class Builtins:
         E with k for j if k is a key of t (and the rest of the condition holds), else 0
         (False), with no loop and no call; where t is known only when it runs (a data
         record's entry), the loop for a t that is not a table. Only for t and k that are
-        names or literals (each is read more than once); None otherwise."""
+        names, literals or their entries at such keys (each is read more than once: read
+        in place, they cost less than a call); None otherwise."""
         if gen.key is None or gen.lets or gen.take is not None or \
                 name not in ("sum", "count", "any"):
             return None
         table, value, unknown = gen.key
-        if not all(re.fullmatch(r"v[0-9]+|L\[[0-9]+\]|K[0-9]+|-?[0-9]+", t)
-                   for t in (table, value)):
+        if not all(_READ_IN_PLACE.fullmatch(t) for t in (table, value)):
             return None
         var = re.compile(rf"\b{gen.var}\b")
         test = f"{value} in {table}"
@@ -517,7 +521,9 @@ class Builtins:
                 local = (isinstance(src, ast.Func) and src.name in LOCAL_SOURCES
                          # a parameter or a let: a list already made (its making is
                          # counted where it is made); a zone, a table or data is walked
-                         or isinstance(src, ast.Name) and not self._global_name(src.id))
+                         or isinstance(src, ast.Name) and not self._global_name(src.id)
+                         # a table's keys filtered by one key: a lookup
+                         or ast.one_key(node) is not None)
                 if not local:
                     return True
             if isinstance(node, ast.Func) and node.name in self.c.functions \

@@ -494,31 +494,19 @@ class ExprCompiler:
             out.elt, out.etyp = self.compile(gen.elt, inner)
 
     def _one_key(self, gen: ast.Generator, scope: Scope) -> tuple | None:
-        """For `j in keys(t) where j == e and ...` (e not reading j): (t's source, e's,
-        whether t is known only when it runs: a data record's entry). Its items are e
-        alone if it is a key of t, else none (the same items: a table's keys are unique),
-        instead of every key tested (a table's: B_one_key; builtins.lookup writes a sum
-        or count of them as a lookup). None for any other generator."""
-        src = gen.source
-        if gen.cond is None or not (isinstance(src, ast.Func) and src.name == "keys"
-                                    and len(src.args) == 1):
+        """For `j in keys(t) where j == e and ...` (e not reading j: one_key): (t's
+        source, e's, whether t is known only when it runs: a data record's entry). Its
+        items are e alone if it is a key of t, else none (the same items: a table's keys
+        are unique), instead of every key tested (a table's: B_one_key; builtins.lookup
+        writes a sum or count of them as a lookup). None for any other generator."""
+        found = ast.one_key(gen)
+        if found is None:
             return None
-        inner = {gen.var} | {n for n, _ in gen.lets}
-        part = gen.cond
-        while isinstance(part, ast.BoolOp) and part.op == "and":
-            part = part.left                 # the first of the parts joined by and
-        if not (isinstance(part, ast.Compare) and part.op == "=="):
+        table, ttyp = self.compile(found[0], scope)
+        if ttyp != T.ANY and ttyp[0] not in ("map", "counts"):
             return None
-        sides = [part.left, part.right]
-        for this, other in (sides, sides[::-1]):
-            if isinstance(this, ast.Name) and this.id == gen.var \
-                    and not set(ast.name_uses(other)) & inner:
-                table, ttyp = self.compile(src.args[0], scope)
-                if ttyp != T.ANY and ttyp[0] not in ("map", "counts"):
-                    return None
-                value, _ = self.compile(other, scope)
-                return table, value, ttyp == T.ANY
-        return None
+        value, _ = self.compile(found[1], scope)
+        return table, value, ttyp == T.ANY
 
     def x_ListComp(self, node, scope):
         gen = self.c.builtins.loop_generator(node.gen, scope)

@@ -294,6 +294,28 @@ def name_uses(node: object, out: dict[str, int] | None = None, weight: int = 1) 
     return out
 
 
+def one_key(gen: Generator) -> tuple[Node, Node] | None:
+    """(t, e) for a generator `j in keys(t) where j == e and ...` whose e reads neither j
+    nor the lets, else None: its items are at most e, so it walks nothing (the compiler
+    writes it as a lookup: compiler/expressions.py, _one_key; builtins.py, _heavy)."""
+    src = gen.source
+    if gen.cond is None or not (isinstance(src, Func) and src.name == "keys"
+                                and len(src.args) == 1):
+        return None
+    inner = {gen.var} | {n for n, _ in gen.lets}
+    part = gen.cond
+    while isinstance(part, BoolOp) and part.op == "and":
+        part = part.left                 # the first of the parts joined by and
+    if not (isinstance(part, Compare) and part.op == "=="):
+        return None
+    sides = [part.left, part.right]
+    for this, other in (sides, sides[::-1]):
+        if isinstance(this, Name) and this.id == gen.var \
+                and not set(name_uses(other)) & inner:
+            return src.args[0], other
+    return None
+
+
 def uncounted(source: object) -> bool:
     """A generator or binding source whose items need not be counted: a list written
     with at most one item ([neighbour(c, d)], the idiom that names one value). However
