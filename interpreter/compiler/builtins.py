@@ -32,6 +32,14 @@ MAX_CALL_DEPTH = 32     # spec functions calling spec functions, compiled inline
 _READ_IN_PLACE = re.compile(r"(?:v[0-9]+|L\[[0-9]+\]|K[0-9]+|-?[0-9]+)"
                             r"(?:\[(?:v[0-9]+|L\[[0-9]+\]|K[0-9]+|-?[0-9]+)\])*")
 AGGREGATES = ("sum", "count", "max", "min", "any", "all", "tally", "list", "first")
+
+
+def _aggregate_type(name: str, etyp):
+    """The type of aggregate `name` over items of type etyp (tally aside)."""
+    return (T.BOOL if name in ("any", "all") else T.INT if name == "count"
+            else T.list_of(etyp) if name == "list"
+            else T.NUM if name == "sum" and etyp == T.NUM
+            else T.INT if name == "sum" else etyp)
 # generator sources of a few cells: a function looping over them only is not kept
 LOCAL_SOURCES = frozenset(("adjacent", "around", "top", "bottom", "under", "directions",
                            "orthogonal", "diagonal", "ray"))
@@ -101,7 +109,7 @@ class Builtins:
             fail(f"'{name}' does not take a generator", node.pos,
                  did_you_mean(name, AGGREGATES) or f"one of {', '.join(AGGREGATES)}")
         gen = self.loop_generator(node.gen, scope)
-        elt, etyp = gen.elt, gen.etyp
+        etyp = gen.etyp
         dflt = None
         if node.default is not None:
             dflt, _ = self.c.x.compile(node.default, scope)
@@ -111,64 +119,69 @@ class Builtins:
         if name == "sum" and etyp not in (T.INT, T.BOOL, T.ANY, T.NUM):
             fail(f"sum() adds numbers, not {T.describe(etyp)}", node.gen.elt.pos)
         viewed = self.as_view(gen, node.gen, scope, name, node.pos, dflt)
-        if viewed is None:
-            gen = self.as_loop(gen, node.gen, scope)
-            elt = gen.elt
-        else:
-            return viewed, (T.BOOL if name in ("any", "all") else T.INT if name == "count"
-                            else T.list_of(etyp) if name == "list"
-                            else T.NUM if name == "sum" and etyp == T.NUM
-                            else T.INT if name == "sum" else etyp)
-        found = self.lookup(gen, scope, name, node.pos)
-        if found is not None:
-            return found, (T.INT if name in ("count", "sum") and etyp != T.NUM else
-                           T.NUM if name == "sum" else T.BOOL)
+        if viewed is not None:
+            return viewed, _aggregate_type(name, etyp)
+        gen = self.as_loop(gen, node.gen, scope)
+        found = self.lookup(gen, name)
+        if found is None:
+            return self._plain(gen, scope, name, node.pos, dflt)
+        looked, unknown = found
+        if unknown is None:
+            return looked, _aggregate_type(name, etyp)
+        # a table known only when it runs: the loop where it is not one (keys() of a list)
+        loop, typ = self._plain(gen, scope, name, node.pos, dflt)
+        return f"({looked} if isinstance({unknown}, dict) else {loop})", typ
+
+    def _plain(self, gen, scope: Scope, name: str, pos, dflt):
+        """Aggregate `name` over generator `gen` as a loop: (source, type)."""
+        elt, etyp = gen.elt, gen.etyp
         if name == "sum":
             if etyp == T.NUM:            # a sum of fractions may be whole
-                return self._loop(gen, scope, node.pos, [(0, f"n += {elt}", None)],
+                return self._loop(gen, scope, pos, [(0, f"n += {elt}", None)],
                                   "n = 0", "B_num(n)"), T.NUM
-            return self._loop(gen, scope, node.pos, [(0, f"n += {elt}", None)],
+            return self._loop(gen, scope, pos, [(0, f"n += {elt}", None)],
                               "n = 0", "n"), T.INT
         if name == "count":
-            return self._loop(gen, scope, node.pos, [(0, "n += 1", None)], "n = 0", "n"), T.INT
+            return self._loop(gen, scope, pos, [(0, "n += 1", None)], "n = 0", "n"), T.INT
         if name in ("max", "min"):
             # the first of the best, as Python's max and min; the default only if empty
             empty = dflt if dflt is not None else (
-                f"B_best({name}, [], {self.mod.const(name)}, {self.mod.const(node.pos)}, "
+                f"B_best({name}, [], {self.mod.const(name)}, {self.mod.const(pos)}, "
                 "', and no default given')")
             better = ">" if name == "max" else "<"
-            return self._loop(gen, scope, node.pos, [
+            return self._loop(gen, scope, pos, [
                 (0, f"x = {elt}", None),
                 (0, f"if n is MISSING or x {better} n:", None), (1, "n = x", None)],
                 "n = MISSING", f"(n if n is not MISSING else {empty})"), etyp
         if name == "any":
-            return self._loop(gen, scope, node.pos, [(0, f"if {elt}:", None),
+            return self._loop(gen, scope, pos, [(0, f"if {elt}:", None),
                                                      (1, "return True", None)],
                               "", "False"), T.BOOL
         if name == "all":
-            return self._loop(gen, scope, node.pos, [(0, f"if not {paren(elt)}:", None),
+            return self._loop(gen, scope, pos, [(0, f"if not {paren(elt)}:", None),
                                                      (1, "return False", None)],
                               "", "True"), T.BOOL
         if name == "tally":
-            return self._loop(gen, scope, node.pos, [(0, f"x = {elt}", None),
+            return self._loop(gen, scope, pos, [(0, f"x = {elt}", None),
                                                      (0, "n[x] = n.get(x, 0) + 1", None)],
                               "n = {}", "n"), T.map_of(etyp, T.INT, counts=True)
         if name == "list":
             if gen.take is not None or gen.shared or gen.each:
-                return self.list_loop(gen, scope, node.pos), T.list_of(etyp)
+                return self.list_loop(gen, scope, pos), T.list_of(etyp)
             return f"[{elt} {gen.clauses}]", T.list_of(etyp)
         # the default is computed only when nothing comes: after the loop
-        return self._loop(gen, scope, node.pos, [(0, f"return {elt}", None)], "",
+        return self._loop(gen, scope, pos, [(0, f"return {elt}", None)], "",
                           dflt or "None"), etyp
 
     # -- a filtered sum that is a lookup -------------------------------------------------
-    def lookup(self, gen, scope: Scope, name: str, pos) -> str | None:
+    def lookup(self, gen, name: str) -> tuple | None:
         """`sum(E for j in keys(t) where j == k ...)`, and its count and any, as a lookup:
         E with k for j if k is a key of t (and the rest of the condition holds), else 0
-        (False), with no loop and no call; where t is known only when it runs (a data
-        record's entry), the loop for a t that is not a table. Only for t and k that are
-        names, literals or their entries at such keys (each is read more than once: read
-        in place, they cost less than a call); None otherwise."""
+        (False), with no loop and no call. -> (its source, None), or, where t is known only
+        when it runs (a data record's entry), (its source, t's source): the caller loops
+        where t is not a table. Only for t and k that are names, literals or their entries
+        at such keys (each is read more than once: read in place, they cost less than a
+        call); None otherwise."""
         if gen.key is None or gen.lets or gen.take is not None or \
                 name not in ("sum", "count", "any"):
             return None
@@ -180,16 +193,9 @@ class Builtins:
         if gen.cond is not None:
             test += f" and {paren(var.sub(value, gen.cond))}"
         elt = var.sub(value, gen.elt)
-        found = {"sum": (f"B_num({elt})" if gen.etyp == T.NUM else paren(elt), "0"),
-                 "count": ("1", "0"), "any": (f"bool({elt})", "False")}[name]
-        out = f"({found[0]} if {test} else {found[1]})"
-        if unknown:                    # not a table: its items (keys() of a list) looped
-            loop = {"sum": ([(0, f"n += {gen.elt}", None)], "n = 0", "n"),
-                    "count": ([(0, "n += 1", None)], "n = 0", "n"),
-                    "any": ([(0, f"if {gen.elt}:", None), (1, "return True", None)], "",
-                            "False")}[name]
-            out = f"({out} if isinstance({table}, dict) else {self._loop(gen, scope, pos, *loop)})"
-        return out
+        hit, miss = {"sum": (f"B_num({elt})" if gen.etyp == T.NUM else paren(elt), "0"),
+                     "count": ("1", "0"), "any": (f"bool({elt})", "False")}[name]
+        return f"({hit} if {test} else {miss})", table if unknown else None
 
     # -- loops: a generator's shared parts computed once ---------------------------------
     def loop_generator(self, node: ast.Generator, scope: Scope):
@@ -442,8 +448,7 @@ class Builtins:
         frame's locals if the generator reads them, and the Python locals it reads."""
         params = call_params(scope, " ".join([gen.sources(), result]
                                              + [t for _, t, _ in on_item]))
-        lines = ([(0, start, None)] if start else []) + [
-            (0, f"{h} = [MISSING]", None) for h in gen.shared] + gen.loop(on_item) + [
+        lines = ([(0, start, None)] if start else []) + gen.loop(on_item) + [
             (0, f"return {result}", None)]
         fn = self.mod.function("A", ", ".join(params), [(i, t, p or pos) for i, t, p in lines],
                                pos, "aggregate")

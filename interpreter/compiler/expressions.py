@@ -66,13 +66,15 @@ class Gen(Shared):
         return out + "".join(f" for {v} in ({src},)" for v, src in self.lets)
 
     def loop(self, on_item: list) -> list:
-        """As a loop (lines at indent 0): on_item runs for every item that passes."""
+        """As a loop (lines at indent 0): on_item runs for every item that passes; its
+        shared parts' locals set before it (shared) and at every item (each)."""
+        lines = [(0, f"{h} = [MISSING]", None) for h in self.shared]
         if self.counted is not None:
             tmp, src, pos = self.counted
-            lines = counted_lines(tmp, src, pos, WORK_LIMIT) + [
+            lines += counted_lines(tmp, src, pos, WORK_LIMIT) + [
                 (0, f"for {self.var} in {tmp}:", None)]
         else:
-            lines = [(0, f"for {self.var} in {self.items}:", None)]
+            lines.append((0, f"for {self.var} in {self.items}:", None))
         lines += [(1, f"{h} = [MISSING]", None) for h in self.each]
         if self.take is not None:
             lines += [(1, f"if not {paren(self.take)}:", None), (2, "break", None)]
