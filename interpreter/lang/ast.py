@@ -68,10 +68,10 @@ class Region(Node):
 @dataclass(frozen=True)
 class Path(Node):
     """reaches(c from start to goal where cond), distance_to(...), path_to(...): a
-    breadth-first search
-    from start through the cells that satisfy cond (orthogonally; the _around forms:
-    diagonals too), stopping at the first cell that satisfies goal. With `prev -> var`,
-    cond is a condition on a step, from the cell prev to its neighbour var."""
+    breadth-first search from start through the cells that satisfy cond (orthogonally;
+    the _around forms: diagonals too), stopping at the first cell that satisfies goal.
+    With `prev -> var`, cond is a condition on a step, from the cell prev to its
+    neighbour var."""
     name: str
     var: str
     start: Node

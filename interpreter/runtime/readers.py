@@ -174,8 +174,8 @@ def B_best(f, values, name: str, pos, hint: str):
 
 
 def B_once(cell: list, value):
-    """A loop's invariant part, computed the first time an item needs it: kept in its
-    cell (a list of one item) for the items after (compiler/expressions.py, invariants)."""
+    """A loop's shared part, computed the first time an item needs it: kept in its cell
+    (a list of one item) for the items after (compiler/expressions.py, shared_parts)."""
     cell[0] = value
     return value
 
