@@ -20,7 +20,7 @@ from ..runtime.geometry import (
     ORTHOGONAL,
 )
 from ..runtime.readers import WORK_LIMIT
-from .codegen import fresh_list, paren
+from .codegen import MISSING, fresh_list, paren, plain_arithmetic
 from .common import (
     Shared,
     call_params,
@@ -165,19 +165,37 @@ class Boards:
         return (f"B_opposite({self.mod.const(dict(OPPOSITE))}, {d}, "
                 f"{self.mod.const(node.pos)})"), T.STR
 
+    def _line(self, name: str, c: str, d: str) -> str | None:
+        """A line read in place, `K[c]` for a direction written in the rule and `K[d][c]`
+        for one known only when it runs (layout.py's step_lines or ray_lines: the same
+        values and failures as B_step's and B_ray's call, without the call); None where
+        the layout holds no such table (boards too large) or the direction written is no
+        board's (B_step's call then says whose it is not)."""
+        lines = self.c.layout.table(name)
+        if not lines:
+            return None
+        value = self.c.x.constant(d)
+        if value is MISSING:
+            return f"{self.table(name)}[{d}][{c}]"
+        line = lines.get(value) if isinstance(value, str) else None
+        return None if line is None else f"{self.mod.const(line)}[{c}]"
+
     def f_neighbour(self, node, args):
         """The cell next to c in a direction, or none off the board."""
         check_arity(node, len(args), 2)
         c, d = self._cell_arg(node, args), self._direction_arg(node, args)
-        return (f"B_step({self.table('steps')}, {self.table('board')}, {c}, {d}, "
-                f"{self.mod.const(node.pos)})", T.slot(self.c.any_zone))
+        step = self._line("step_lines", c, d) or (
+            f"B_step({self.table('steps')}, {self.table('board')}, {c}, {d}, "
+            f"{self.mod.const(node.pos)})")
+        return step, T.slot(self.c.any_zone)
 
     def f_ray(self, node, args):
         """The cells from c (not included) to the board's edge in a direction."""
         check_arity(node, len(args), 2)
         c, d = self._cell_arg(node, args), self._direction_arg(node, args)
-        line = (f"B_ray({self.table('rays')}, {self.table('board')}, {c}, {d}, "
-                f"{self.mod.const(node.pos)})")
+        line = self._line("ray_lines", c, d) or (
+            f"B_ray({self.table('rays')}, {self.table('board')}, {c}, {d}, "
+            f"{self.mod.const(node.pos)})")
         return fresh_list(f"list({line})", line, True), T.list_of(T.slot(self.c.any_zone))
 
     def f_at(self, node, args):
@@ -189,8 +207,12 @@ class Boards:
             if not self.c.x.fits(args[i][1], T.INT):
                 fail(f"{what} must be a number, not {T.describe(args[i][1])}",
                      node.args[i].pos)
-        return f"B_at({args[0][0]}, {args[1][0]}, {args[2][0]}, {z.width}, {z.height})", \
-            T.slot(z)
+        b, x, y = (src for src, _ in args)
+        if all(plain_arithmetic(v) for v in (b, x, y)):
+            # no call in x and y: computing them twice costs less than a call (as [x, y])
+            return (f"({paren(b)} + {paren(y)} * {z.width} + {paren(x)} if 0 <= {x} < "
+                    f"{z.width} and 0 <= {y} < {z.height} else None)"), T.slot(z)
+        return f"B_at({b}, {x}, {y}, {z.width}, {z.height})", T.slot(z)
 
     def f_on_edge(self, node, args):
         return self._of_cell(node, args, "on_edge", T.BOOL)

@@ -39,6 +39,14 @@ def comment(text: str) -> str:
     return "# " + _COMMENT_SAFE.sub("?", str(text))[:80]
 
 
+def plain_arithmetic(src: str) -> bool:
+    """Is the source short arithmetic over names and numbers (no call, no subscript
+    but a local's)?"""
+    return len(src) < 40 and re.fullmatch(r"[\w\s+\-*%/()\[\]]*", src) is not None \
+        and re.search(r"[A-Za-z_]\w*\s*\(", src) is None \
+        and all(m in ("L",) for m in re.findall(r"([A-Za-z_]\w*)\[", src))
+
+
 def paren(src: str) -> str:
     """`src` as an operand: parenthesised unless it is plainly one atom."""
     if re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*(\[[A-Za-z0-9_]+\])?|-?[0-9]+", src):

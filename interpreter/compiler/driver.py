@@ -200,11 +200,13 @@ class Compiler:
 
     def expression(self, text):
         """Compile rule text against this program, after the fact: (fn(state) -> value,
-        its static type)."""
+        its static type). A rule failure while it runs is a located RuleError, as in
+        a game (State.evaluate)."""
         scope = Scope()
-        fn, typ = self.x.function(parse(text, "expression"), scope)
+        node = parse(text, "expression")
+        fn, typ = self.x.function(node, scope)
         size = max(scope.size, 1)
-        return (lambda st: fn(st, [None] * size)), typ
+        return (lambda st: st.evaluate(fn, size, node.pos)), typ
 
     def scratch(self) -> str:
         """A fresh Python local for generated code (never a name of the spec)."""

@@ -17,7 +17,7 @@ from ..lang import ast
 from ..lang import types as T
 from ..runtime.readers import WORK_LIMIT
 from ..runtime.values import B_frac
-from .codegen import MISSING, paren
+from .codegen import MISSING, paren, plain_arithmetic
 from .common import Scope, Shared, counted_lines
 
 _COMPARE = ("==", "!=", "<", "<=", ">", ">=")
@@ -30,14 +30,6 @@ _COSTLY = (ast.Aggregate, ast.ListComp, ast.Region, ast.Path)
 _OWN_FUNCTIONS = (ast.Generator, ast.Aggregate, ast.ListComp, ast.Region, ast.Path,
                   ast.LetIn)
 WHOLE_HINT = "'/' gives exact fractions; x // 1 is x rounded down (or divide with //)"
-
-
-def _plain_arithmetic(src: str) -> bool:
-    """Is the source short arithmetic over names and numbers (no call, no subscript
-    but a local's)?"""
-    return len(src) < 40 and re.fullmatch(r"[\w\s+\-*%/()\[\]]*", src) is not None \
-        and re.search(r"[A-Za-z_]\w*\s*\(", src) is None \
-        and all(m in ("L",) for m in re.findall(r"([A-Za-z_]\w*)\[", src))
 
 
 class Gen(Shared):
@@ -322,7 +314,7 @@ class ExprCompiler:
         mod = self.c.mod
         call = (f"B_grid_cell({obj}, {x}, {y}, {z.width}, {z.height}, {mod.const(z.name)}, "
                 f"{mod.const(node.pos)})")
-        if all(_plain_arithmetic(v) for v in (obj, x, y)):
+        if all(plain_arithmetic(v) for v in (obj, x, y)):
             # no call in x and y: computing them twice costs less than a call
             return (f"({paren(obj)} + {paren(y)} * {z.width} + {paren(x)} if 0 <= {x} < "
                     f"{z.width} and 0 <= {y} < {z.height} else {call})"), T.slot(z)

@@ -19,6 +19,7 @@ from ..lang.ast import name_uses
 from ..lang.loader import LList, LMap, LStr, plain
 from ..runtime.geometry import NO_LINE, geometry
 from ..runtime.model import Namer, ZoneInfo
+from ..runtime.readers import lines_in_place
 from ..runtime.templates import (
     TemplateError,
     render_template,
@@ -33,6 +34,7 @@ MAX_SLOTS = 100_000
 MAX_STEPS = 100_000_000      # the largest game.max_steps
 BOARDS = ("grid", "hex")     # zones of width x height cells
 MAX_RAY_CELLS = 2_000_000    # rays laid out in advance for boards up to this many cells
+MAX_LINES_IN_PLACE = 500_000  # slots x directions of the lines read in place (readers.Line)
 VAR_TYPES = {"int": T.INT, "bool": T.BOOL, "text": T.STR, "player": T.PLAYER, "number": T.NUM,
              "piece": T.PIECE}     # and "cell", added by the Compiler (any zone's slot)
 
@@ -192,7 +194,9 @@ class Layout:
 
     def table(self, name: str) -> tuple | dict:
         """A per-slot table the builtins read: capacity (unbounded as MAX_PIECES),
-        index, width, x, y, xy, adj4, adj8, on_edge, corner."""
+        index, width, x, y, xy, adj4, adj8, on_edge, corner, board; the lines of the
+        directions, steps and rays (lines()), and the same as step_lines and ray_lines,
+        read in place ({} for boards too large to hold them twice)."""
         found = self._tables.get(name)
         if found is not None:
             return found
@@ -215,6 +219,12 @@ class Layout:
                 self.geometry_of(zone[s]), name)[p.slot_index[s]] for s in range(p.nslots))
         elif name in ("steps", "rays"):
             found = self.lines(name)
+        elif name in ("step_lines", "ray_lines"):
+            # the same lines as dictionaries generated code reads in place (readers.Line)
+            whole, board = self.table(name.split("_")[0] + "s"), self.table("board")
+            assert isinstance(whole, dict) and isinstance(board, tuple)
+            found = lines_in_place(whole, board, None if name[0] == "s" else ()) \
+                if sum(len(row) for row in whole.values()) <= MAX_LINES_IN_PLACE else {}
         elif name == "board":
             # per slot: (its board's geometry, the slot of the board's cell 0), or None
             found = tuple((self.geometry_of(z), s - i) if z.nslots > 1 else None

@@ -17,7 +17,7 @@ from typing import Any, NoReturn
 from ..errors import NOWHERE, IllegalAction, Pos, RuleError, TabulaError, fail
 from .frames import Frame
 from .model import CHANCE, DONE, SKIP, TERMINAL, Block, Program
-from .readers import piece_names_now
+from .readers import NoLine, piece_names_now
 from .values import B_num, decode, encode
 
 STATE_FORMAT = 1
@@ -28,6 +28,8 @@ _new_pending = object.__new__   # and a Pending (State._pause)
 def _explain(exc: Exception) -> str:
     """A rule failure in the spec's terms (the Python exception stays chained)."""
     text = str(exc)
+    if isinstance(exc, NoLine):        # a line read in place: its own words
+        return text
     if "Fraction" in text and "integer" in text:
         return "a fraction is used where a whole number is needed"
     if "NoneType" in text and ("operand" in text or "not supported between" in text):
@@ -323,6 +325,12 @@ class State:
             raise
         except RULE_FAILURES as exc:
             self._failed(exc, f"{what} cannot be computed", pos)
+
+    def evaluate(self, fn, size: int, pos: Pos = NOWHERE):
+        """The value in this state of an expression compiled after the fact
+        (Program.compile_expression: fn(state, its locals), `size` of them): a rule
+        failure is a located RuleError, as in a game."""
+        return self._computed("the expression", fn, self, [None] * size, pos=pos)
 
     def _failed(self, exc: Exception, what: str, pos: Pos) -> NoReturn:
         """Raise a failure of generated code as a RuleError at the spec's place: the line

@@ -259,6 +259,58 @@ def _board_line(board: tuple, c, d, pos):
     return g
 
 
+class NoLine(KeyError):
+    """A line read in place (Line, Lines) that a cell or a direction does not have: a rule
+    failure, located by the engine at the generated line that read it, and told as its
+    text (engine._explain)."""
+
+    def __str__(self) -> str:
+        return str(self.args[0])
+
+
+class Line(dict):
+    """One direction's neighbours (or rays) of every cell of a board that has that direction,
+    and None (or ()) for none: generated code reads `line[c]` in place of B_step/B_ray's
+    call. A cell without the line, or a value that is not a cell, is told by __missing__
+    in B_step's words."""
+
+    __slots__ = ("direction", "board")
+    direction: str
+    board: tuple
+
+    def __missing__(self, c):
+        board = self.board
+        if type(c) is not int or not 0 <= c < len(board):
+            raise NoLine(f"{c!r} is not a cell")
+        g = board[c]
+        if g is None:
+            raise NoLine("a zone of one slot has no directions")
+        raise NoLine(f"'{self.direction}' is not a direction of a {g[0].kind} board "
+                     f"(its directions: {', '.join(g[0].directions)})")
+
+
+class Lines(dict):
+    """Direction -> its Line, for a direction known only when the rule runs:
+    `lines[d][c]`."""
+
+    __slots__ = ()
+
+    def __missing__(self, d):
+        raise NoLine(f"{d!r} is not a direction")
+
+
+def lines_in_place(table: dict, board: tuple, empty) -> Lines:
+    """The Lines of a table of lines over every slot (layout.py's steps or rays: a tuple
+    per direction, NO_LINE where a slot has no such line); `empty` is the value for
+    none (None for a step, () for a ray)."""
+    out = Lines()
+    for d, row in table.items():
+        line = out[d] = Line((s, n) for s, n in enumerate(row) if n is not NO_LINE)
+        line[None] = empty
+        line.direction, line.board = d, board
+    return out
+
+
 def B_step(steps: dict, board: tuple, c, d, pos):
     """The cell next to c in direction d, or None off the board."""
     if c is None:
