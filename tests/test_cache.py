@@ -8,6 +8,8 @@ import time
 import pytest
 
 from tabula_rules import CHANCE, load_spec
+from tabula_rules.runtime.model import Listing
+from tabula_rules.runtime.readers import _listing_for
 from tabula_rules.runtime.views import SKIP, View
 
 from conftest import EXAMPLES, SPEC_FILES
@@ -46,6 +48,7 @@ def stale_facts(st, keep: dict) -> list:
     one its function gives now: [(key, arguments, kept, now)]."""
     out = []
     fresh = st.clone()
+    listings = {h.key: h for h in st.prog.module.ns.values() if isinstance(h, Listing)}
     for key, table in list(st.facts.items()):
         views = [table] if isinstance(table, View) else [
             v for v in table.values() if isinstance(v, View)] if key[0] == "V" else []
@@ -58,6 +61,12 @@ def stale_facts(st, keep: dict) -> list:
                 if (now is SKIP) != (kept is SKIP) or (now is not SKIP and now != kept):
                     out.append((key, item, kept, now))
         if views:
+            continue
+        if key.startswith("listing:"):   # a decision's listings by player (can_choose)
+            for p, value in table.items():
+                now = tuple(_listing_for(fresh, listings[key], p))
+                if now != value:
+                    out.append((key, p, value, now))
             continue
         fn = keep[key]
         nargs = fn.__code__.co_argcount - 1

@@ -152,7 +152,7 @@ class Facts:
     """
 
     def __init__(self, units: dict, statements: list, randomness: list, kept: dict,
-                 tracked=()):
+                 tracked=(), by_player=()):
         self.units = units
         self.statements = tuple(statements)
         self.randomness = tuple(randomness)
@@ -160,6 +160,9 @@ class Facts:
         # the kept facts kept up to date by the changes of pieces at run time (views:
         # runtime/views.py): only their other reads make them stale here
         self.tracked = frozenset(tracked)
+        # the kept facts held by the player they were computed for (a decision's listings
+        # for can_choose): whose turn it is does not make them stale
+        self.by_player = frozenset(by_player)
         self._closed: dict = {}
 
     @property
@@ -244,7 +247,8 @@ class Facts:
     def turn_facts(self) -> tuple:
         """The keys of the kept facts that read whose turn it is: only these are stale
         at a new turn (Program.turn_facts)."""
-        return tuple(k for k, unit in self.kept.items() if self.reads_current(unit))
+        return tuple(k for k, unit in self.kept.items()
+                     if k not in self.by_player and self.reads_current(unit))
 
 
 class Usage:
@@ -267,6 +271,7 @@ class Usage:
         self.randomness: list = []
         self.kept: dict = {}
         self.tracked: set = set()
+        self.by_player: set = set()
         self.reaching: set = set()     # the units that call a kept group, however deep
         self.inlined: dict = {}        # id(call node) -> (node, the call was inlined?)
         self.groups = 0
@@ -309,6 +314,12 @@ class Usage:
         """The kept fact `key` (a key of State.facts) holds a unit's results (default:
         the current unit's)."""
         self.kept[key] = unit or self.current_unit()
+
+    def keep_listing(self, key: str, unit: str) -> None:
+        """A decision's listings (unit `unit`), kept in State.facts[key] by the player
+        each was listed for: stale when what they read changes, not at a new turn."""
+        self.kept[key] = unit
+        self.by_player.add(key)
 
     def keep_view(self, key: str, unit: str) -> None:
         """The view `key` holds what unit `unit` (its generator) reads."""
@@ -363,7 +374,8 @@ class Usage:
         self.types.clear()
         self.inlined.clear()
         self._new_whole.clear()
-        return Facts(self.units, self.statements, self.randomness, self.kept, self.tracked)
+        return Facts(self.units, self.statements, self.randomness, self.kept, self.tracked,
+                     self.by_player)
 
     # -- expressions (ExprCompiler.compile calls this for every node it compiled) --------
     def expr(self, node, scope, typ) -> None:

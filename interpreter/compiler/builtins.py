@@ -486,6 +486,9 @@ class Builtins:
 
     # -- calls ----------------------------------------------------------------------------
     def call(self, node: ast.Func, scope: Scope):
+        if node.name == "can_choose" and node.args and not isinstance(node.args[0], ast.Const):
+            fail("can_choose() names a decision by its id, as a text: "   # not `turn.place`
+                 "can_choose('turn.place', p)", node.args[0].pos)
         args = [self.c.x.compile(a, scope) for a in node.args]
         builtin = self.c.catalogue.get(node.name)
         if builtin is not None:

@@ -13,13 +13,13 @@ from __future__ import annotations
 
 import re
 
-from ..errors import NOWHERE, RuleError, fail
+from ..errors import NOWHERE, RuleError, did_you_mean, fail
 from ..lang import ast
 from ..lang import types as T
 from ..lang.ast import name_uses
 from ..lang.loader import LList, LMap, LStr
 from ..runtime.frames import start
-from ..runtime.model import CHANCE, DONE, SKIP, Alt, Decision
+from ..runtime.model import CHANCE, DONE, SKIP, Alt, Decision, Listing
 from ..runtime.readers import WORK_LIMIT
 from .codegen import is_unique, paren
 from .common import Part, Scope, call_params, counted_lines
@@ -37,6 +37,44 @@ class Decisions:
         self.c = comp
         self.g = comp.flow
         self.mod = comp.mod
+        self.listings: dict = {}       # a decision's id -> its Listing (can_choose)
+        self._asked: list = []         # (id, the call's position) of each can_choose
+
+    def f_can_choose(self, node, args):
+        """can_choose(id, p): the decision step `id` (a text) would list an action were
+        it p's turn, in this state. It lists as the decision would, with `current` p;
+        the listing is the decision's when it is reached in the same state."""
+        if len(args) != 2:
+            fail(f"can_choose() takes 2 arguments (a decision's id and a player), not "
+                 f"{len(args)}", node.pos, "can_choose('turn.place', next_player(current))")
+        rid = self.c.x.constant(args[0][0])
+        if not isinstance(rid, str):
+            fail("can_choose() names a decision by its id, as a text: "
+                 "can_choose('turn.place', p)", node.args[0].pos)
+        if not self.c.x.fits(args[1][1], T.PLAYER):
+            fail(f"can_choose() asks for a player, not {T.describe(args[1][1])}",
+                 node.args[1].pos)
+        self._asked.append((rid, node.args[0].pos))
+        h = self.listings.setdefault(rid, Listing())
+        return (f"B_can_choose(st, {self.mod.const(h)}, {args[1][0]}, "
+                f"{self.mod.const(node.pos)})"), T.BOOL
+
+    def check_asked(self) -> None:
+        """After every decision has compiled: each can_choose names a decision that can be
+        asked from elsewhere, and its listings are kept facts (by player)."""
+        for rid, pos in self._asked:
+            h = self.listings[rid]
+            if h.did is None:
+                ids = [k for k, v in self.listings.items() if v.did is not None]
+                fail(f"can_choose(): no decision step has the id '{rid}'", pos,
+                     did_you_mean(rid, ids) or "name a step with choose: or choose_one: "
+                     "by its id")
+            if h.why:
+                fail(f"can_choose('{rid}'): {h.why}", pos)
+            if self.c.prog.cache and not h.key:
+                h.key = f"listing:{h.did}"
+                self.c.usage.keep_listing(h.key, f"decision:{h.did}")
+                self.c.builtins.keep(h.key, h.actions.__name__)
 
     def step(self, step, shape: str, scope: Scope, pos) -> Part:
         if shape == "choose":
@@ -105,6 +143,16 @@ class Decisions:
         p.decisions[did] = dec
         actions = self.mod.function("D", "st, L", [(0, "out = []", None)] + listing
                                     + [(0, "return out", None)], pos, f"decision {did}")
+        named = None
+        if "id" in step:           # can_choose(id, p) may ask it (check_asked)
+            named = self.listings.setdefault(str(step["id"]), Listing())
+            named.did, named.actions = did, actions
+            if choosers is not None:
+                named.why = ("a simultaneous decision lists every chooser's actions at "
+                             "once; can_choose asks one player's turn")
+            elif any(re.search(r"\bL\b|\bfr\b", text) for _, text, _ in listing):
+                named.why = ("its choice reads the rule's own values (a let, a for, a "
+                             "rule's parameter), which a condition elsewhere has not")
         else_body = c.steps.body(step.get("else", LList()), outer_scope.child(), "else")
         g.then(else_body.flow.maybe())
         orelse = c.steps.block(else_body)
@@ -112,7 +160,7 @@ class Decisions:
             dec.reveal = self._reveal(dec, pos)
             return Part(items=[(self._ask_joint(dec, actions, choosers, orelse), pos)],
                         native=False)
-        ask = self._ask(dec, actions, orelse, "else" in step)
+        ask = self._ask(dec, actions, orelse, "else" in step, named)
         if not upto:
             return Part(items=[(ask, pos)], native=False)
         count = c.steps.expr_fn(step["up_to"], scope, "up_to", T.INT, pos)
@@ -516,8 +564,11 @@ class Decisions:
                  f"{players} players (0 to {players - 1})",
                  step.where("player"), "players are numbered from 0")
 
-    def _ask(self, dec: Decision, actions, orelse, has_else: bool = False):
-        """The instruction that lists the actions and pauses (or skips, or runs else:)."""
+    def _ask(self, dec: Decision, actions, orelse, has_else: bool = False,
+             named: Listing | None = None):
+        """The instruction that lists the actions and pauses (or skips, or runs else:). A
+        decision that can_choose asks takes the listing it kept for this state and
+        player, if there is one."""
         did = dec.id
         player = dec.player
         optional = bool(dec.optional)
@@ -542,7 +593,12 @@ class Decisions:
 
         def ask(st, fr):
             L = fr.L
-            found = actions(st, L)
+            found = None
+            if named is not None and named.key:
+                known = st.facts.get(named.key)
+                if known is not None:
+                    found = known.get(st.current)
+            found = actions(st, L) if found is None else list(found)
             weights = None
             if weighted and found:
                 found, weights = st._weigh(dec, L, found)

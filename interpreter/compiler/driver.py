@@ -100,13 +100,13 @@ class Compiler:
         self.names = Names(self)
         self.builtins = Builtins(self)
         self.boards = Boards(self)
-        self.catalogue = catalogue(self.builtins, self.boards)
+        self.decisions = Decisions(self)
+        self.catalogue = catalogue(self.builtins, self.boards, self.decisions)
         # the builtins that read where a piece is, as their emitters say (@reads_place)
         self.place_readers = frozenset(n for n, f in self.catalogue.items()
                                        if getattr(f, "reads_place", False))
         self.layout = Layout(self)
         self.steps = Steps(self)
-        self.decisions = Decisions(self)
 
     @property
     def graph(self):
@@ -159,6 +159,7 @@ class Compiler:
         g.edge("setup", "play", "next")
         g.edge("play", "scoring", "next")
         self._invariants()
+        self.decisions.check_asked()
         unreached = g.unreachable_rules(p.procs)
         if unreached:
             fail(f"rule '{unreached[0]}' is never called", p.procs[unreached[0]].pos,

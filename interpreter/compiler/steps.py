@@ -20,7 +20,7 @@ from ..lang import types as T
 from ..lang.loader import LList, LMap
 from ..runtime.frames import start
 from ..runtime.model import Block, Loop
-from ..runtime.readers import B_piece_name_now
+from ..runtime.readers import B_piece_name_now, new_turn
 from .codegen import MISSING, Stale, paren
 from .common import Part, Scope
 from .flowgraph import Flow
@@ -75,14 +75,6 @@ def _count_down(st, fr) -> bool:
         fr.pc = 0
         return True
     return False
-
-
-def _new_turn(st) -> None:
-    """Whose turn it is has changed: the facts that read it are stale, the others not."""
-    facts = st.facts
-    if facts:
-        for key in st.prog.turn_facts:
-            facts.pop(key, None)
 
 
 UNROLLED = 4      # at most this many tables dropped (or kept) one by one, else a loop
@@ -454,7 +446,7 @@ class Steps:
                 return False
             st.current = (st.current + 1) % n
             st.turn += 1
-            _new_turn(st)
+            new_turn(st)
             fr.pc = 0
             return True
         loop.again = again
@@ -466,7 +458,7 @@ class Steps:
             else:                       # a position given with its player to act
                 st.current, st.to_act = st.to_act, None
             st.turn += 1
-            _new_turn(st)
+            new_turn(st)
             st._stack.append(start(blk, fr.L, loop))
         return Part(items=[(turns, pos)], native=False)
 

@@ -107,6 +107,21 @@ class Alt:
     domains: tuple = ()
 
 
+class Listing:
+    """A decision with an id as can_choose(id, p) names it, filled in when the decision
+    compiles (a name may come first): its id, its listing function (`actions(st, L)`),
+    why it cannot be asked from elsewhere ("" if it can), and the key of its listings
+    by player in State.facts ("" while nothing asks it, or facts are off)."""
+
+    __slots__ = ("did", "actions", "why", "key")
+
+    def __init__(self):
+        self.did: int | None = None
+        self.actions: Any = None
+        self.why = ""
+        self.key = ""
+
+
 @dataclass
 class Decision:
     """A point where a player (or chance) picks one of the legal actions."""

@@ -3,7 +3,9 @@
 Input: plain values (slots, pieces, tables, positions) from generated code (see
 builtins.py, which writes the calls; they are `B_<name>` in the generated source).
 Output: values, or a RuleError at the given spec position. None of them changes the
-state, except that B_group keeps what it found in the state's facts.
+state, except that B_group and B_can_choose keep what they found in the state's facts
+(B_can_choose lists a decision with `current` set to the player asked for, and puts it
+back).
 """
 
 from __future__ import annotations
@@ -437,6 +439,49 @@ def B_near(cells, adj, lo: int, hi: int) -> list:
         if c is not None:
             out.update(adj[c])
     return sorted(n for n in out if lo <= n < hi)
+
+
+def new_turn(st) -> None:
+    """Whose turn it is has changed: the facts that read it are stale, the others not."""
+    facts = st.facts
+    if facts:
+        for key in st.prog.turn_facts:
+            facts.pop(key, None)
+
+
+def B_can_choose(st, h, p, pos) -> bool:
+    """can_choose(id, p): would decision h (a model.Listing) list an action were it
+    player p's turn, in this state? Its listing is kept in the facts by player; the
+    decision, reached in the same state on p's turn, takes it from there instead of
+    listing again."""
+    if type(p) is not int or not 0 <= p < st.prog.players:
+        fail(f"can_choose() asks for player {p!r}, but this game has {st.prog.players} "
+             f"players (0 to {st.prog.players - 1})", pos, error=RuleError)
+    if not h.key:                                  # facts off: listed each time
+        return bool(_listing_for(st, h, p))
+    known = st.facts.get(h.key)
+    if known is None:
+        known = st.facts[h.key] = {}
+    found = known.get(p)
+    if found is None:
+        found = known[p] = tuple(_listing_for(st, h, p))
+    return bool(found)
+
+
+def _listing_for(st, h, p) -> list:
+    """Decision h's actions were it p's turn: listed with `current` p, the facts that read
+    whose turn it is dropped before and after (as at a new turn), so none of them is kept
+    for the wrong player."""
+    was = st.current
+    if p == was:
+        return h.actions(st, None)
+    new_turn(st)
+    st.current = p
+    try:
+        return h.actions(st, None)
+    finally:
+        st.current = was
+        new_turn(st)
 
 
 HELPERS = {name: value for name, value in globals().items() if name.startswith("B_")}
