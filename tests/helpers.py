@@ -126,6 +126,20 @@ scoring:
 
 # ---- helpers ------------------------------------------------------------------------------
 
+# a spec of two boards and nothing to play: a 4x3 grid `board`, a 3x3 hex board `hexes`
+# and a one-slot `bowl` (geometry tests: test_language.py, test_lines.py)
+BOARDS = """\
+game: {id: g, name: G, source: none, players: {min: 2, max: 2}}
+components:
+  stone: {zone: bowl}
+zones:
+  bowl: {kind: set, visibility: public}
+  board: {kind: grid, width: 4, height: 3, visibility: public}
+  hexes: {kind: hex, width: 3, height: 3, visibility: public}
+play: []
+"""
+
+
 def edit(text: str, *pairs) -> str:
     """Replace each `old` (which must occur exactly once) by `new`."""
     for old, new in pairs:

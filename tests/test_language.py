@@ -7,6 +7,8 @@ import pytest
 from tabula_rules import CHANCE, RuleError, SpecError
 from tabula_rules.spec import Spec
 
+from helpers import BOARDS
+
 BASE = """\
 game: {id: t, name: T, source: none, players: {min: 2, max: 3}}
 enums:
@@ -786,16 +788,7 @@ def test_a_decision_with_too_many_actions_is_a_rule_error(tmp_path, extra):
         game.new_state(seed=0)
 
 
-GEOMETRY = """\
-game: {id: g, name: G, source: none, players: {min: 2, max: 2}}
-components:
-  stone: {zone: bowl}
-zones:
-  bowl: {kind: set, visibility: public}
-  board: {kind: grid, width: 4, height: 3, visibility: public}
-  hexes: {kind: hex, width: 3, height: 3, visibility: public}
-play: []
-"""
+GEOMETRY = BOARDS      # a 4x3 grid `board`, a 3x3 hex board `hexes` (helpers.py)
 
 
 def geometry_value(tmp_path, expression: str):

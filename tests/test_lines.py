@@ -13,18 +13,7 @@ from tabula_rules.errors import RuleError
 from tabula_rules.runtime.geometry import geometry
 from tabula_rules.spec import Spec
 
-from helpers import write
-
-BOARDS = """\
-game: {id: g, name: G, source: none, players: {min: 2, max: 2}}
-components:
-  stone: {zone: bowl}
-zones:
-  bowl: {kind: set, visibility: public}
-  board: {kind: grid, width: 4, height: 3, visibility: public}
-  hexes: {kind: hex, width: 3, height: 3, visibility: public}
-play: []
-"""
+from helpers import BOARDS, write
 
 
 def game_of(tmp_path, text=BOARDS):
@@ -81,23 +70,16 @@ def test_none_has_no_neighbour_and_no_ray(tmp_path):
         [None] * 4
 
 
-FAILING = """\
-game: {id: g, name: G, source: none, players: {min: 2, max: 2}}
+FAILING = BOARDS.replace("play: []", """\
 data:
   ways: {source: none, value: [e, WAY]}
-components:
-  stone: {zone: bowl}
-zones:
-  bowl: {kind: set, visibility: public}
-  board: {kind: grid, width: 4, height: 3, visibility: public}
-  hexes: {kind: hex, width: 3, height: 3, visibility: public}
 play:
   - id: t
     choose: k in [0, 1]
     do:
       - let c = READ
       - move top(bowl) to board[0, 0]
-"""
+""")
 
 
 @pytest.mark.parametrize("way, read, message", [
