@@ -81,3 +81,11 @@ def test_medina_against_its_brettspielwelt_variant():
     colours = next(c for c in d["changed"] if c["id"] == "enums.colour")
     assert colours["a"] == ["orange", "brown", "grey", "purple"]
     assert colours["b"] == ["grey", "black", "brown", "orange"]
+    # the text settles R23 ("Each edge of the wall counts as a new connection"): one entry,
+    # with the reading, not the ruling's removal; R11 is the same on both sides
+    assert [(s["id"], s["b"]["reading"]) for s in d["settled"]] == [
+        ("settled.R23_tower_reconnect", "every_contact")]
+    # take_turn keeps the base's step ids where its logic is the base's: nothing of the
+    # turn's pieces and passes is removed from the action graph
+    graph_removed = {r["id"] for r in d["graph"]["removed"]}
+    assert not graph_removed & {"step:turn.out_of_pieces", "step:turn.pieces", "step:turn.pass"}

@@ -170,3 +170,70 @@ def test_diff_of_two_readings_lists_the_changed_entry(spec_path, capsys):
     out = capsys.readouterr().out
     assert "changed data.deal_size" in out and "1 difference" in out
     assert "B short=False, deal_more=four" in out
+
+
+# ---- a variant settles a ruling of its base (settle:) -----------------------------------
+
+SETTLING = """\
+extends: tiny.yaml
+game: {id: tiny_four, name: Tiny with four}
+settle:
+  deal_more: READING
+"""
+
+
+def settled_spec(tmp_path, spec_path, reading="four", extra=""):
+    path = tmp_path / f"{reading}.yaml"
+    path.write_text(SETTLING.replace("READING", reading) + extra)
+    return Spec(path)
+
+
+def test_a_variant_settles_a_ruling_with_one_reading(spec_path, tmp_path, capsys):
+    """The reading's changes are the variant's, the ruling is no longer an option, and
+    `tabula rulings` and `tabula diff` say that the variant settled it."""
+    spec = settled_spec(tmp_path, spec_path)
+    assert "deal_more" not in spec.options()
+    assert hands(spec.game(2).new_state(seed=3)) == [4, 4]
+    assert hands(settled_spec(tmp_path, spec_path, "literal").game(2).new_state()) == [3, 3]
+    assert main(["rulings", str(tmp_path / "four.yaml")]) == 0
+    out = capsys.readouterr().out
+    assert "deal_more  [settled by the variant: four]" in out
+    assert main(["diff", str(spec_path), str(tmp_path / "four.yaml"), "--json"]) == 0
+    d = json.loads(capsys.readouterr().out)
+    assert [s["id"] for s in d["settled"]] == ["settled.deal_more"]
+    assert d["settled"][0]["b"]["reading"] == "four"
+    assert not any(r["id"] == "rulings.deal_more" for r in d["removed"])
+    assert main(["diff", str(spec_path), str(tmp_path / "four.yaml")]) == 0
+    text = capsys.readouterr().out
+    assert "settled ruling deal_more: reading four" in text.splitlines()[2]
+    assert "1 ruling settled" in text
+
+
+def test_the_variant_s_own_override_comes_after_the_settled_reading(spec_path, tmp_path):
+    spec = settled_spec(tmp_path, spec_path, extra="override:\n  data:\n"
+                                                   "    deal_size: {value: 2}\n")
+    assert hands(spec.game(2).new_state()) == [2, 2]
+
+
+@pytest.mark.parametrize("reading, settle, message", [
+    ("fuor", None, "ruling deal_more has no reading 'fuor'"),
+    ("four", "  deal_mroe: four\n", "the base has no switchable ruling 'deal_mroe'"),
+])
+def test_settling_what_the_base_lacks_is_a_located_error(spec_path, tmp_path, reading,
+                                                          settle, message):
+    text = SETTLING.replace("READING", reading)
+    if settle:
+        text = text.replace("  deal_more: four\n", settle)
+    path = tmp_path / "four.yaml"
+    path.write_text(text)
+    with pytest.raises(SpecError) as err:
+        Spec(path)
+    assert message in err.value.message and err.value.pos.line == 4
+    assert "did you mean" in (err.value.hint or "")
+
+
+def test_settle_needs_a_base(tmp_path):
+    path = tmp_path / "alone.yaml"
+    path.write_text(SPEC + "settle:\n  deal_more: four\n")
+    with pytest.raises(SpecError, match="'settle:' needs 'extends:'"):
+        Spec(path)

@@ -129,8 +129,13 @@ def listing(doc: LMap) -> list:
             for item in node:
                 visit(item, kind, ident, depth + 1)
 
+    settled = doc.get("settled") or LMap()
+    for name, r in settled.items():      # decided by a variant (its settle:)
+        out.append({"id": str(name), "kind": f"settled by the variant: {r['reading']}",
+                    "switchable": False, "source": _text(r.get("reading_source")),
+                    "ruling": _text(r.get("ruling")), "pos": str(settled.where(name))})
     for key in doc:
-        if key in ("rulings", "override", "add", "remove", "extends"):
+        if key in ("rulings", "override", "add", "remove", "extends", "settle", "settled"):
             continue
         sec = doc[key]
         if key in _SECTIONS and isinstance(sec, dict):

@@ -28,7 +28,7 @@ KINDS = MAPPED + SCORING + ("steps",)
 def resolve(doc: LMap, path: Path, chain: tuple = ()) -> LMap:
     """The document with its `extends` chain applied (a document without one as is)."""
     if "extends" not in doc:
-        for key in ("override", "add", "remove"):
+        for key in ("override", "add", "remove", "settle"):
             if key in doc:
                 fail(f"'{key}:' needs 'extends:' (the spec it changes)", doc.where_key(key))
         return doc
@@ -85,6 +85,13 @@ def _copy(m: LMap) -> LMap:
     return out
 
 
+def _empty(at: LMap, items: dict | None = None) -> LMap:
+    """A new mapping (of `items`) placed where `at` is, its keys and values there too."""
+    out = LMap(items or {})
+    out.pos, out.key_pos, out.val_pos = at.pos, {}, {}
+    return out
+
+
 def _put(m: LMap, key, value, src: LMap, src_key) -> None:
     m[key] = value
     m.key_pos[key] = src.where_key(src_key)
@@ -98,10 +105,55 @@ def apply_variant(base: LMap, var: LMap) -> LMap:
     for k in var.get("game", LMap()):
         _put(game, k, var["game"][k], var["game"], k)
     _put(out, "game", game, var, "game")
+    if "settle" in var:
+        _settle(out, var)
     for action in ("remove", "override", "add"):
         if action in var:
             getattr(_Change(out, var), action)(var[action])
     return out
+
+
+def _settle(doc: LMap, var: LMap) -> None:
+    """settle: {ruling: reading}: the variant decides a switchable ruling of its base. The
+    reading's changes are applied (before the variant's own remove, override and add),
+    the ruling is no longer switchable, and it is kept under `settled:` with the reading
+    chosen (what `tabula diff` and `tabula rulings` show)."""
+    block = var["settle"]
+    if not isinstance(block, LMap):
+        fail("settle: maps a ruling of the base to the reading the variant plays",
+             var.where("settle"), "settle: {R2_ties: shared}")
+    rulings = _copy(doc["rulings"]) if isinstance(doc.get("rulings"), LMap) \
+        else _empty(block)
+    settled = _copy(doc["settled"]) if isinstance(doc.get("settled"), LMap) \
+        else _empty(block)
+    for rid in block:
+        if rid not in rulings:
+            fail(f"settle: the base has no switchable ruling '{rid}'", block.where_key(rid),
+                 did_you_mean(str(rid), [str(r) for r in rulings]) or
+                 "settle names a ruling of the base's rulings: section")
+        ruling, name = rulings[rid], str(block[rid])
+        readings = ruling.get("readings") or LMap()
+        if name not in readings:
+            fail(f"settle: ruling {rid} has no reading '{name}'", block.where(rid),
+                 did_you_mean(name, [str(r) for r in readings]) or
+                 f"its readings: {', '.join(str(r) for r in readings)}")
+        reading = readings[name]
+        change = _Change(doc, var)
+        for action in ("remove", "override", "add"):
+            if isinstance(reading, LMap) and action in reading:
+                try:
+                    getattr(change, action)(reading[action])
+                except SpecError as e:
+                    e.message = f"settle: ruling {rid}, reading {name}: {e.message}"
+                    raise
+        record = _empty(block, {
+            "ruling": ruling.get("ruling", ""), "source": ruling.get("source", ""),
+            "reading": name,
+            "reading_source": reading.get("source", "") if isinstance(reading, LMap) else ""})
+        _put(settled, rid, record, block, rid)
+        del rulings[rid]
+    doc["rulings"] = rulings
+    _put(doc, "settled", settled, var, "settle")
 
 
 class _Change:

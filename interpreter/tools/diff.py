@@ -25,7 +25,7 @@ from ..lang.parser import parse
 from .graphview import SUMMARY, graph_of, natural, node_keys
 
 SECTIONS = ("options", "enums", "data", "components", "zones", "variables", "functions",
-            "rules", "invariants")
+            "rules", "invariants", "rulings", "settled")
 
 
 def _canonical(value):
@@ -87,8 +87,13 @@ def diff_specs(a, b, docs: tuple | None = None) -> dict:
     changed = [{"id": k, "kind": k.split(".")[0].split("[")[0], "a": _normalised(ea[k]),
                 "b": _normalised(eb[k]), "fields": _fields(ea[k], eb[k])}
                for k in ea if k in eb and _canonical(ea[k]) != _canonical(eb[k])]
+    # a switchable ruling the variant settles (settle:) is one difference, not a removal
+    settled = [item for item in added if item["kind"] == "settled"]
+    gone = {"rulings." + item["id"].split(".", 1)[1] for item in settled}
+    removed = [item for item in removed if item["id"] not in gone]
+    added = [item for item in added if item["kind"] != "settled"]
     return {"a": {"path": str(a.path), "id": a.id}, "b": {"path": str(b.path), "id": b.id},
-            "added": added, "removed": removed, "changed": changed,
+            "settled": settled, "added": added, "removed": removed, "changed": changed,
             "graph": diff_action_graphs(a, b)}
 
 
@@ -160,6 +165,10 @@ def field_lines(name: str, a, b, text=None) -> list:
 
 def format_diff(d: dict) -> str:
     lines = [f"--- {d['a']['id']} ({d['a']['path']})", f"+++ {d['b']['id']} ({d['b']['path']})"]
+    for item in d.get("settled", []):
+        rid, s = item["id"].split(".", 1)[1], item["b"]
+        lines.append(f"settled ruling {rid}: reading {s['reading']}")
+        lines += [f"    {k}: {_text(s[k])[0]}" for k in ("ruling", "reading_source") if s.get(k)]
     for item in d["changed"]:
         lines.append(f"changed {item['id']}")
         for f in item["fields"]:
@@ -170,9 +179,12 @@ def format_diff(d: dict) -> str:
     for item in d["removed"]:
         lines.append(f"removed {item['id']}")
         lines += [f"  - {x}" for x in entry_lines(item["a"])]
-    n = len(d["added"]) + len(d["removed"]) + len(d["changed"])
+    n_settled = len(d.get("settled", []))
+    n = len(d["added"]) + len(d["removed"]) + len(d["changed"]) + n_settled
     lines.append(f"{n} difference{'s' if n != 1 else ''}: {len(d['changed'])} changed, "
-                 f"{len(d['added'])} added, {len(d['removed'])} removed")
+                 f"{len(d['added'])} added, {len(d['removed'])} removed"
+                 + (f", {n_settled} ruling{'s' if n_settled != 1 else ''} settled"
+                    if n_settled else ""))
     graph = d.get("graph")
     if graph is not None:
         lines.append("")
