@@ -4,7 +4,7 @@ import json
 
 from tabula_rules.spec import Spec
 from tabula_rules.tools.cli import main
-from tabula_rules.tools.diff import diff_specs
+from tabula_rules.tools.diff import diff_specs, format_diff
 
 from conftest import ROOT
 
@@ -89,3 +89,19 @@ def test_medina_against_its_brettspielwelt_variant():
     # turn's pieces and passes is removed from the action graph
     graph_removed = {r["id"] for r in d["graph"]["removed"]}
     assert not graph_removed & {"step:turn.out_of_pieces", "step:turn.pieces", "step:turn.pass"}
+
+
+def test_the_text_opens_with_a_summary_in_the_rulebook_s_words():
+    """A line a change, with its source quote, before the details; the variant's own id,
+    name and source are not in the summary and come after the other changes."""
+    d = diff_specs(Spec(ROOT / "specs" / "medina"),
+                   Spec(ROOT / "specs" / "medina" / "bsw-dm2003.yaml"))
+    lines = format_diff(d).splitlines()
+    end = lines.index("")
+    assert lines[2] == "summary:" and len(lines[3:end]) == 1 + 31 - 3
+    assert ('  changed rules.wall_placed: medina-bsw-dm2003.txt "Each edge of the wall counts as '
+            'a new connection') in "\n".join(lines[3:end])
+    assert not any("game." in line for line in lines[3:end])
+    details = lines[end:]
+    assert details.index("changed game.id") > details.index("changed steps.setup.start_player")
+

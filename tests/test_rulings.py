@@ -205,7 +205,7 @@ def test_a_variant_settles_a_ruling_with_one_reading(spec_path, tmp_path, capsys
     assert not any(r["id"] == "rulings.deal_more" for r in d["removed"])
     assert main(["diff", str(spec_path), str(tmp_path / "four.yaml")]) == 0
     text = capsys.readouterr().out
-    assert "settled ruling deal_more: reading four" in text.splitlines()[2]
+    assert text.splitlines()[2:4] == ["summary:", "  settled ruling deal_more: reading four"]
     assert "1 ruling settled" in text
 
 

@@ -163,13 +163,51 @@ def field_lines(name: str, a, b, text=None) -> list:
     return lines
 
 
+# what differs only because the variant is another game: told last
+IDENTITY = ("game.id", "game.name", "game.source")
+SUMMARY_WIDTH = 100
+
+
+def _words(entry) -> str:
+    """The rulebook's words for an entry: its source quote, else its ruling, label or
+    description ("" if it has none), on one line."""
+    if isinstance(entry, dict):
+        for key in ("source", "ruling", "label", "description"):
+            value = entry.get(key)
+            if isinstance(value, str) and value.strip():
+                text = " ".join(value.split())
+                return text if len(text) <= SUMMARY_WIDTH else text[:SUMMARY_WIDTH - 3] + "..."
+    return ""
+
+
+def summary_lines(d: dict) -> list:
+    """What changed, a line each in the rulebook's words (the variant's, for a change or
+    an addition; the base's, for a removal): the settled rulings first, then the changed,
+    added and removed entries; the variant's own id, name and source are not listed."""
+    rows = []
+    for item in d.get("settled", []):
+        s = item["b"]
+        rows.append((f"settled ruling {item['id'].split('.', 1)[1]}: reading {s['reading']}",
+                     _words({"source": s.get("reading_source")})))
+    rows += [(f"changed {i['id']}", _words(i["b"]) or _words(i["a"])) for i in d["changed"]
+             if i["id"] not in IDENTITY]
+    rows += [(f"added {i['id']}", _words(i["b"])) for i in d["added"]]
+    rows += [(f"removed {i['id']}", _words(i["a"])) for i in d["removed"]]
+    return [f"  {what}" + (f": {words}" if words else "") for what, words in rows]
+
+
 def format_diff(d: dict) -> str:
     lines = [f"--- {d['a']['id']} ({d['a']['path']})", f"+++ {d['b']['id']} ({d['b']['path']})"]
+    summary = summary_lines(d)
+    if summary:
+        lines += ["summary:"] + summary + [""]
     for item in d.get("settled", []):
         rid, s = item["id"].split(".", 1)[1], item["b"]
         lines.append(f"settled ruling {rid}: reading {s['reading']}")
         lines += [f"    {k}: {_text(s[k])[0]}" for k in ("ruling", "reading_source") if s.get(k)]
-    for item in d["changed"]:
+    ordered = [i for i in d["changed"] if i["id"] not in IDENTITY] + \
+        [i for i in d["changed"] if i["id"] in IDENTITY]
+    for item in ordered:
         lines.append(f"changed {item['id']}")
         for f in item["fields"]:
             lines += field_lines(f["path"], f["a"], f["b"])
