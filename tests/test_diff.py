@@ -105,3 +105,29 @@ def test_the_text_opens_with_a_summary_in_the_rulebook_s_words():
     details = lines[end:]
     assert details.index("changed game.id") > details.index("changed steps.setup.start_player")
 
+
+
+def test_a_rule_changed_in_one_step_is_that_step(tmp_path):
+    """The BSW take_turn adds two steps to the base's: the diff lists those two, not the
+    whole step list removed and added; a step changed in place under the same id is
+    compared field by field, one removed is named by its place in the base."""
+    d = diff_specs(Spec(ROOT / "specs" / "medina"),
+                   Spec(ROOT / "specs" / "medina" / "bsw-dm2003.yaml"))
+    turn = next(c for c in d["changed"] if c["id"] == "rules.take_turn")
+    assert [(f["path"], f["a"] is None) for f in turn["fields"]] == [
+        ("source", False), ("do[4]", True), ("do[7]", True)]
+    assert turn["fields"][1]["b"] == "roofs_this_turn = 0"
+    assert turn["fields"][2]["b"]["id"] == "bsw.colour_retired"
+    text = (ROOT / "specs" / "medina" / "medina.yaml").read_text()
+    edited = text.replace("      - placed_this_turn = 0\n", "", 1).replace(
+        'If you have only one component left, you can only build one component instead of two"',
+        'If you have only one component left, you can only build one component"', 1)
+    assert edited != text
+    (tmp_path / "medina.yaml").write_text(edited)
+    d = diff_specs(Spec(ROOT / "specs" / "medina"), Spec(tmp_path / "medina.yaml"))
+    turn = next(c for c in d["changed"] if c["id"] == "rules.take_turn")
+    assert [(f["path"], f["b"]) for f in turn["fields"]] == [
+        ("do[3].then[2].source", 'medina.txt "If you have only one component left, you can '
+                                 'only build one component"'),
+        ("do[3]", None)]                      # the base's third step, removed
+    assert turn["fields"][1]["a"] == "placed_this_turn = 0"

@@ -111,7 +111,12 @@ def diff_action_graphs(a, b) -> dict:
 
 def _fields(a, b, path: str = "") -> list:
     """The parts of two versions of an entry that differ: [{path, a, b}], where a part
-    missing on one side is None."""
+    missing on one side is None. Two lists of steps are compared step by step (difflib
+    over their syntax trees): a step added, removed or changed is its own part
+    (`do[4]`, counted from 1 on the variant's side for an added or changed step, on the
+    base's for a removed one), and the steps both keep are not listed."""
+    if isinstance(a, list) and isinstance(b, list) and _steps(a) and _steps(b):
+        return _step_fields(a, b, path or "(value)")
     if isinstance(a, dict) and isinstance(b, dict):
         out = []
         for k in list(a) + [k for k in b if k not in a]:
@@ -124,6 +129,48 @@ def _fields(a, b, path: str = "") -> list:
                 out.extend(_fields(a[k], b[k], sub))
         return out
     return [{"path": path or "(value)", "a": _normalised(a), "b": _normalised(b)}]
+
+
+def _steps(items: list) -> bool:
+    """Is the list a list of steps (mappings, or statements as text)?"""
+    return bool(items) and any(isinstance(x, dict) for x in items) \
+        and all(isinstance(x, (dict, str)) for x in items)
+
+
+def _step_fields(a: list, b: list, path: str) -> list:
+    keys_a = [json.dumps(_canonical(x), sort_keys=True) for x in a]
+    keys_b = [json.dumps(_canonical(x), sort_keys=True) for x in b]
+    out: list = []
+    matcher = difflib.SequenceMatcher(None, keys_a, keys_b, autojunk=False)
+    for op, i1, i2, j1, j2 in matcher.get_opcodes():
+        if op == "equal":
+            continue
+        # in a run that differs, a step of the base and one of the variant are the same
+        # step changed when they have the same id, or, without ids, the same place
+        pairs = {}
+        ids = {_step_id(a[i]): i for i in range(i1, i2) if _step_id(a[i])}
+        for j in range(j1, j2):
+            if _step_id(b[j]) in ids:
+                pairs[j] = ids[_step_id(b[j])]
+        plain_a = [i for i in range(i1, i2) if not _step_id(a[i])]
+        plain_b = [j for j in range(j1, j2) if not _step_id(b[j])]
+        pairs.update(zip(plain_b, plain_a))
+        for j in range(j1, j2):
+            sub = f"{path}[{j + 1}]"
+            if j not in pairs:
+                out.append({"path": sub, "a": None, "b": _normalised(b[j])})
+                continue
+            x, y = a[pairs[j]], b[j]
+            out.extend(_fields(x, y, sub) if isinstance(x, dict) and isinstance(y, dict)
+                       else [{"path": sub, "a": _normalised(x), "b": _normalised(y)}])
+        kept = set(pairs.values())
+        out += [{"path": f"{path}[{i + 1}]", "a": _normalised(a[i]), "b": None}
+                for i in range(i1, i2) if i not in kept]
+    return out
+
+
+def _step_id(step) -> str:
+    return str(step["id"]) if isinstance(step, dict) and "id" in step else ""
 
 
 def _text(value) -> list:
