@@ -104,8 +104,14 @@ def call_params(scope: Scope, text: str) -> list[str]:
     for var in scope.names.values():
         bound = set(re.findall(r"\b(?:lambda|for) (v[0-9]+)\b", var.src))
         outer |= set(re.findall(r"\bv[0-9]+\b", var.src)) - bound
-    return ["st"] + (["L"] if re.search(r"\bL\b", text) else []) + sorted(
+    return ["st"] + (["L"] if reads_frame(text) else []) + sorted(
         v for v in outer if re.search(rf"\b{v}\b", text))
+
+
+def reads_frame(text: str) -> bool:
+    """Does generated code read the frame's locals (`L`: a rule's lets, for-variables
+    and parameters)?"""
+    return re.search(r"\bL\b", text) is not None
 
 
 Emitter = TypeVar("Emitter", bound=Callable[..., Any])

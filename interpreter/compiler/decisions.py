@@ -22,7 +22,7 @@ from ..runtime.frames import start
 from ..runtime.model import CHANCE, DONE, SKIP, Alt, Decision, Listing
 from ..runtime.readers import WORK_LIMIT
 from .codegen import is_unique, paren
-from .common import Part, Scope, call_params, counted_lines
+from .common import Part, Scope, call_params, counted_lines, reads_frame
 from .flowgraph import Flow
 
 MAX_ACTIONS = 100_000
@@ -150,7 +150,7 @@ class Decisions:
             if choosers is not None:
                 named.why = ("a simultaneous decision lists every chooser's actions at "
                              "once; can_choose asks one player's turn")
-            elif any(re.search(r"\bL\b|\bfr\b", text) for _, text, _ in listing):
+            elif any(reads_frame(text) for _, text, _ in listing):
                 named.why = ("its choice reads the rule's own values (a let, a for, a "
                              "rule's parameter), which a condition elsewhere has not")
         else_body = c.steps.body(step.get("else", LList()), outer_scope.child(), "else")

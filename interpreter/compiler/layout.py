@@ -35,6 +35,8 @@ MAX_STEPS = 100_000_000      # the largest game.max_steps
 BOARDS = ("grid", "hex")     # zones of width x height cells
 MAX_RAY_CELLS = 2_000_000    # rays laid out in advance for boards up to this many cells
 MAX_LINES_IN_PLACE = 500_000  # slots x directions of the lines read in place (readers.Line)
+# the lines read in place: the table each repeats, and its value for none
+IN_PLACE = {"step_lines": ("steps", None), "ray_lines": ("rays", ())}
 VAR_TYPES = {"int": T.INT, "bool": T.BOOL, "text": T.STR, "player": T.PLAYER, "number": T.NUM,
              "piece": T.PIECE}     # and "cell", added by the Compiler (any zone's slot)
 
@@ -219,11 +221,12 @@ class Layout:
                 self.geometry_of(zone[s]), name)[p.slot_index[s]] for s in range(p.nslots))
         elif name in ("steps", "rays"):
             found = self.lines(name)
-        elif name in ("step_lines", "ray_lines"):
+        elif name in IN_PLACE:
             # the same lines as dictionaries generated code reads in place (readers.Line)
-            whole, board = self.table(name.split("_")[0] + "s"), self.table("board")
+            of, empty = IN_PLACE[name]
+            whole, board = self.table(of), self.table("board")
             assert isinstance(whole, dict) and isinstance(board, tuple)
-            found = lines_in_place(whole, board, None if name[0] == "s" else ()) \
+            found = lines_in_place(whole, board, empty) \
                 if sum(len(row) for row in whole.values()) <= MAX_LINES_IN_PLACE else {}
         elif name == "board":
             # per slot: (its board's geometry, the slot of the board's cell 0), or None

@@ -13,11 +13,9 @@ from __future__ import annotations
 
 import copy
 
-from ..errors import SpecError, did_you_mean, fail
+from ..errors import did_you_mean, fail
 from .loader import LMap
-from .variants import _Change
-
-ACTIONS = ("remove", "override", "add")          # in this order, as in a variant
+from .variants import ACTIONS, apply_reading
 
 
 def declared(doc: LMap) -> LMap:
@@ -65,16 +63,9 @@ def apply(doc: LMap, chosen: dict) -> LMap:
     if not any(_changes(rulings[n]["readings"][v]) for n, v in chosen.items()):
         return doc
     out = copy.deepcopy(doc)
-    change = _Change(out, None)
     for name, value in chosen.items():
-        reading = rulings[name]["readings"][value]
-        for action in ACTIONS:
-            if action in reading:
-                try:
-                    getattr(change, action)(reading[action])
-                except SpecError as e:
-                    e.message = f"ruling {name}, reading {value}: {e.message}"
-                    raise
+        apply_reading(out, rulings[name]["readings"][value], None,
+                      f"ruling {name}, reading {value}")
     return out
 
 

@@ -18,6 +18,8 @@ from .loader import LList, LMap, load_yaml
 
 MAX_EXTENDS = 16
 
+ACTIONS = ("remove", "override", "add")          # in this order, in a variant and a reading
+
 # what a variant can name by id: a section of the spec (a mapping of ids), or "steps"
 MAPPED = ("options", "enums", "data", "components", "zones", "variables", "functions",
           "rules", "invariants", "rulings")
@@ -107,10 +109,25 @@ def apply_variant(base: LMap, var: LMap) -> LMap:
     _put(out, "game", game, var, "game")
     if "settle" in var:
         _settle(out, var)
-    for action in ("remove", "override", "add"):
+    for action in ACTIONS:
         if action in var:
             getattr(_Change(out, var), action)(var[action])
     return out
+
+
+def apply_reading(doc: LMap, reading, var: LMap | None, what: str) -> None:
+    """A switchable ruling's reading applied to doc in place (its remove, override and
+    add, as a variant's), a failure told as `what`'s (ruling NAME, reading VALUE)."""
+    if not isinstance(reading, dict):
+        return
+    change = _Change(doc, var)
+    for action in ACTIONS:
+        if action in reading:
+            try:
+                getattr(change, action)(reading[action])
+            except SpecError as e:
+                e.message = f"{what}: {e.message}"
+                raise
 
 
 def _settle(doc: LMap, var: LMap) -> None:
@@ -138,14 +155,7 @@ def _settle(doc: LMap, var: LMap) -> None:
                  did_you_mean(name, [str(r) for r in readings]) or
                  f"its readings: {', '.join(str(r) for r in readings)}")
         reading = readings[name]
-        change = _Change(doc, var)
-        for action in ("remove", "override", "add"):
-            if isinstance(reading, LMap) and action in reading:
-                try:
-                    getattr(change, action)(reading[action])
-                except SpecError as e:
-                    e.message = f"settle: ruling {rid}, reading {name}: {e.message}"
-                    raise
+        apply_reading(doc, reading, var, f"settle: ruling {rid}, reading {name}")
         record = _empty(block, {
             "ruling": ruling.get("ruling", ""), "source": ruling.get("source", ""),
             "reading": name,

@@ -250,14 +250,23 @@ def B_distance(xy: tuple, board: tuple, a: int, b: int, orthogonal: bool) -> int
     return dx + dy if orthogonal else max(dx, dy)
 
 
+def _line_fault(g, d) -> tuple | None:
+    """(message, hint) when a cell of board g (None: a zone of one slot) has no line in
+    direction d, else None: B_step's and Line's words."""
+    if g is None:
+        return "a zone of one slot has no directions", None
+    if d not in g[0].step:
+        return (f"'{d}' is not a direction of a {g[0].kind} board",
+                f"its directions: {', '.join(g[0].directions)}")
+    return None
+
+
 def _board_line(board: tuple, c, d, pos):
     """(geometry, first slot) of c's board, checking that d is one of its directions."""
     g = board[c]
-    if g is None:
-        fail("a zone of one slot has no directions", pos, error=RuleError)
-    if d not in g[0].step:
-        fail(f"'{d}' is not a direction of a {g[0].kind} board", pos,
-             f"its directions: {', '.join(g[0].directions)}", error=RuleError)
+    fault = _line_fault(g, d)
+    if fault is not None:
+        fail(fault[0], pos, fault[1], error=RuleError)
     return g
 
 
@@ -284,11 +293,9 @@ class Line(dict):
         board = self.board
         if type(c) is not int or not 0 <= c < len(board):
             raise NoLine(f"{c!r} is not a cell")
-        g = board[c]
-        if g is None:
-            raise NoLine("a zone of one slot has no directions")
-        raise NoLine(f"'{self.direction}' is not a direction of a {g[0].kind} board "
-                     f"(its directions: {', '.join(g[0].directions)})")
+        message, hint = _line_fault(board[c], self.direction) or (
+            f"no line '{self.direction}' from {c}", None)
+        raise NoLine(f"{message} ({hint})" if hint else message)
 
 
 class Lines(dict):
