@@ -1,10 +1,14 @@
 """tabula diff: id by id, normalised text, reformatting is not a difference."""
 
 import json
+import re
+
+import pytest
+import yaml
 
 from tabula_rules.spec import Spec
 from tabula_rules.tools.cli import main
-from tabula_rules.tools.diff import diff_specs, format_diff
+from tabula_rules.tools.diff import diff_specs, format_diff, summary_rows
 
 from conftest import ROOT
 
@@ -61,23 +65,47 @@ def test_cli_text_and_json(capsys):
     assert all("id" in item for key in ("added", "removed", "changed") for item in data[key])
 
 
+def _bsw_diff():
+    return diff_specs(Spec(ROOT / "specs" / "medina"),
+                      Spec(ROOT / "specs" / "medina" / "bsw-dm2003.yaml"))
+
+
+BSW_TABLE = ROOT / "tests" / "data" / "bsw_text_changes.yaml"
+BSW_TEXT = ROOT.parent / "shared" / "rulebooks" / "medina-bsw-dm2003.txt"
+
+
+def test_the_bsw_diff_lists_every_change_of_its_text_and_nothing_else():
+    """The table tests/data/bsw_text_changes.yaml maps each paragraph of
+    medina-bsw-dm2003.txt to the summary lines of the diff it accounts for (or says why
+    it changes nothing): every change the table names is in the diff, and the diff has
+    no change the table does not name."""
+    table = yaml.safe_load(BSW_TABLE.read_text())
+    for row in table["paragraphs"]:
+        assert ("changes" in row) != ("same" in row), row["text"]
+    expected = [c for row in table["paragraphs"] + table["absent"]
+                for c in row.get("changes", [])]
+    assert len(expected) == len(set(expected))
+    listed = [what for what, _ in summary_rows(_bsw_diff())]
+    assert sorted(listed) == sorted(expected)
+
+
+def test_the_bsw_table_has_every_paragraph_of_the_text():
+    if not BSW_TEXT.is_file():
+        pytest.skip(f"the rulebooks are not beside the checkout ({BSW_TEXT})")
+    table = yaml.safe_load(BSW_TABLE.read_text())
+    paragraphs = [" ".join(p.split()) for p in re.split(r"\n\s*\n", BSW_TEXT.read_text())
+                  if p.strip()]
+    body = [p for p in paragraphs if len(p.split()) > 3]          # headings apart
+    openings = [row["text"] for row in table["paragraphs"]]
+    for p in body:
+        assert sum(p.startswith(o) for o in openings) == 1, f"not in the table: {p[:60]}"
+    for o in openings:
+        assert any(p.startswith(o) for p in body), f"no paragraph opens with {o!r}"
+
+
 def test_medina_against_its_brettspielwelt_variant():
-    """Every change the BSW text makes, and nothing else (ANALYSIS.md section 6)."""
-    d = diff_specs(Spec(ROOT / "specs" / "medina"),
-                   Spec(ROOT / "specs" / "medina" / "bsw-dm2003.yaml"))
-    assert sorted(c["id"] for c in d["changed"]) == [
-        "data.palace_tile_points", "data.single_first_turns", "enums.colour",
-        "functions.ring", "game.id", "game.name", "game.source",
-        "rules.claimed", "rules.place_one", "rules.stable_placed", "rules.take_turn",
-        "rules.wall_placed", "steps.setup.start_player", "steps.setup.tiles"]
-    assert sorted(a["id"] for a in d["added"]) == [
-        "functions.founds_palace", "functions.last_roofs", "functions.roof_fits",
-        "functions.screen_allowed", "variables.roofs_this_turn"]
-    assert sorted(r["id"] for r in d["removed"]) == [
-        "components.tea_tile", "components.well", "data.tea_for_claim", "data.well_bonus",
-        "functions.well_points", "points.well", "steps.setup.start_merchant",
-        "steps.setup.well", "variables.purple_claims", "variables.well_cell", "zones.tea_stack",
-        "zones.teas"]
+    """The entries behind the summary (ANALYSIS.md section 6)."""
+    d = _bsw_diff()
     colours = next(c for c in d["changed"] if c["id"] == "enums.colour")
     assert colours["a"] == ["orange", "brown", "grey", "purple"]
     assert colours["b"] == ["grey", "black", "brown", "orange"]
@@ -85,10 +113,18 @@ def test_medina_against_its_brettspielwelt_variant():
     # with the reading, not the ruling's removal; R11 is the same on both sides
     assert [(s["id"], s["b"]["reading"]) for s in d["settled"]] == [
         ("settled.R23_tower_reconnect", "every_contact")]
+    # the start player chooses where the base's chance placed the first merchant: the
+    # same step, renamed, with another player and label
+    [street] = d["renamed"]
+    assert (street["was"], street["id"]) == ("steps.setup.start_merchant",
+                                             "steps.bsw.street_start")
+    assert {f["path"]: f["b"] for f in street["fields"]}["player"] == "start_player"
     # take_turn keeps the base's step ids where its logic is the base's: nothing of the
     # turn's pieces and passes is removed from the action graph
     graph_removed = {r["id"] for r in d["graph"]["removed"]}
     assert not graph_removed & {"step:turn.out_of_pieces", "step:turn.pieces", "step:turn.pass"}
+    assert "rules.take_turn" in {c["id"] for c in d["changed"]}
+    assert "steps.setup.start_player" not in {c["id"] for c in d["changed"]}
 
 
 def test_the_text_opens_with_a_summary_in_the_rulebook_s_words():
@@ -98,26 +134,36 @@ def test_the_text_opens_with_a_summary_in_the_rulebook_s_words():
                    Spec(ROOT / "specs" / "medina" / "bsw-dm2003.yaml"))
     lines = format_diff(d).splitlines()
     end = lines.index("")
-    assert lines[2] == "summary:" and len(lines[3:end]) == 1 + 31 - 3
+    # the settled ruling, the renamed step and 28 other entries (the rules' inner steps
+    # apart: four lines of their own)
+    assert lines[2] == "summary:" and len(lines[3:end]) == 30
+    assert "  added step bsw.colour_retired (in rules.take_turn): medina-bsw-dm2003.txt " \
+           '"or no component of this color fits on the schedule' in lines[3:end][11]
     assert ('  changed rules.wall_placed: medina-bsw-dm2003.txt "Each edge of the wall counts as '
             'a new connection') in "\n".join(lines[3:end])
     assert not any("game." in line for line in lines[3:end])
     details = lines[end:]
-    assert details.index("changed game.id") > details.index("changed steps.setup.start_player")
+    assert details.index("changed game.id") > details.index("changed steps.setup.tiles")
 
 
 
 def test_a_rule_changed_in_one_step_is_that_step(tmp_path):
-    """The BSW take_turn adds two steps to the base's: the diff lists those two, not the
-    whole step list removed and added; a step changed in place under the same id is
-    compared field by field, one removed is named by its place in the base."""
-    d = diff_specs(Spec(ROOT / "specs" / "medina"),
-                   Spec(ROOT / "specs" / "medina" / "bsw-dm2003.yaml"))
+    """The BSW adds two steps to the base's take_turn: the diff lists those two, each
+    with its neighbours, not the whole step list removed and added; a step changed in
+    place under the same id is compared field by field, one removed is named by its
+    place in the base."""
+    d = _bsw_diff()
     turn = next(c for c in d["changed"] if c["id"] == "rules.take_turn")
     assert [(f["path"], f["a"] is None) for f in turn["fields"]] == [
-        ("source", False), ("do[4]", True), ("do[7]", True)]
-    assert turn["fields"][1]["b"] == "roofs_this_turn = 0"
-    assert turn["fields"][2]["b"]["id"] == "bsw.colour_retired"
+        ("do[4]", True), ("do[7]", True)]
+    assert turn["fields"][0]["b"]["do"] == ["roofs_this_turn = 0"]
+    assert turn["fields"][0]["context"] == {"before": "do[3] placed_this_turn = 0",
+                                            "after": "do[5] turn.out_of_pieces"}
+    assert turn["fields"][1]["b"]["id"] == "bsw.colour_retired"
+    assert turn["fields"][1]["context"] == {"before": "do[6] turn.pass"}
+    text = format_diff(d)
+    assert "    do[7]:\n        (after do[6] turn.pass)\n      + id: bsw.colour_retired\n" \
+        in text
     text = (ROOT / "specs" / "medina" / "medina.yaml").read_text()
     edited = text.replace("      - placed_this_turn = 0\n", "", 1).replace(
         'If you have only one component left, you can only build one component instead of two"',
@@ -131,3 +177,54 @@ def test_a_rule_changed_in_one_step_is_that_step(tmp_path):
                                  'only build one component"'),
         ("do[3]", None)]                      # the base's third step, removed
     assert turn["fields"][1]["a"] == "placed_this_turn = 0"
+
+
+def test_an_entry_renamed_is_matched_by_its_content(tmp_path):
+    """A rule under a new id with the same text is one renamed entry, not one removed and
+    one added; tiny entries alike by chance (two variables starting at 0) are not; a step
+    without an id that only moved (a step was put before it) is no difference."""
+    (tmp_path / "base.yaml").write_text(BASE_TEXT)
+    renamed = BASE_TEXT.replace("draw_one", "take_one").replace("  unused: {value: 0}\n",
+                                                                "  spare: {value: 0}\n")
+    renamed = renamed.replace("setup:\n", "setup:\n  - total = 0\n", 1)
+    (tmp_path / "renamed.yaml").write_text(renamed)
+    d = diff_specs(Spec(tmp_path / "base.yaml"), Spec(tmp_path / "renamed.yaml"))
+    assert [(r["was"], r["id"]) for r in d["renamed"]] == [("rules.draw_one", "rules.take_one")]
+    # the new first step is named by its place, marked new: the base's setup[1] is kept
+    assert [a["id"] for a in d["added"]] == ["variables.spare", "setup[1] (new)"]
+    assert [r["id"] for r in d["removed"]] == ["variables.unused"]
+    assert [c["id"] for c in d["changed"]] == ["steps.draw"]     # it calls take_one now
+    text = format_diff(d)
+    assert "renamed rules.draw_one -> rules.take_one" in text
+    assert "5 differences: 1 changed, 2 added, 1 removed, 1 renamed" in text
+
+
+BASE_TEXT = """\
+game: {id: base, name: Base, source: b.txt, players: {min: 2, max: 2}}
+components:
+  card: {name: "c{n}", for_each: {n: "range(1, 9)"}, zone: deck}
+zones:
+  deck: {kind: stack, visibility: count}
+  hand: {kind: set, per_player: true, visibility: owner}
+variables:
+  total: {value: 0}
+  unused: {value: 0}
+setup:
+  - for: p in players
+    do:
+      - move top(deck) to p.hand
+play:
+  - id: draw
+    turns: {first: 0, until: size(deck) == 0}
+    do:
+      - call draw_one
+rules:
+  draw_one:
+    source: b.txt "draw one card from the deck and put it in your hand"
+    do:
+      - move top(deck) to current.hand
+      - total += 1
+scoring:
+  points:
+    cards: {value: size(player.hand)}
+"""

@@ -170,6 +170,7 @@ class _Change:
     def __init__(self, doc: LMap, var: LMap | None):
         self.doc = doc
         self.var = var
+        self._anchors: dict = {}       # step id -> the last step added after it
 
     # -- containers ---------------------------------------------------------------------
     # Any: a mapped kind's LMap, the tiebreak LList, or None; each caller knows which
@@ -233,11 +234,54 @@ class _Change:
 
     def add(self, block) -> None:
         for kind, entries in self._kinds(block, "add"):
-            if kind == "steps":
-                fail("steps are added by overriding the step (or rule) they go into",
-                     block.where_key(kind))
             for key in entries:
-                self._replace(kind, str(key), entries, key, must_exist=False)
+                if kind == "steps":
+                    self._add_step(str(key), entries, key)
+                else:
+                    self._replace(kind, str(key), entries, key, must_exist=False)
+
+    def _add_step(self, sid: str, entries, src_key) -> None:
+        """A new step beside one the base has: `after: ID` or `before: ID` names it; steps
+        added after the same step keep the variant's order."""
+        value, pos = entries[src_key], entries.where_key(src_key)
+        if not isinstance(value, LMap):
+            fail(f"add of step '{sid}': give the step as a mapping with after: or before: "
+                 "the id of a step of the base", pos)
+        places = [k for k in ("after", "before") if k in value]
+        if len(places) != 1:
+            fail(f"add of step '{sid}': say where it goes with one of after: or before: "
+                 "(the id of a step it goes next to)", value.where_key(places[1])
+                 if len(places) > 1 else pos)
+        if "id" in value:
+            fail(f"add of step '{sid}': its id is its key; leave out id:",
+                 value.where_key("id"))
+        where = places[0]
+        target, tpos = str(value[where]), value.where(where)
+        ids = self._step_ids()
+        if sid in ids:
+            fail(f"add of step '{sid}', which the base already has", pos,
+                 "use override: to replace it")
+        found = None
+        for parent, key in self._step_roots():
+            found = _find_step(parent[key], target)
+            if found is not None:
+                break
+        if found is None:
+            fail(f"add of step '{sid}' {where} '{target}', a step the base does not have",
+                 tpos, "a whole rule is not a step: name a step of it by its id"
+                 if target in self.doc.get("rules", {}) else
+                 did_you_mean(target, ids) or "steps are named by their id:")
+        container, index = found
+        if where == "after":
+            anchor = self._anchors.get(target, target)
+            index = next(i for i, x in enumerate(container)
+                         if isinstance(x, dict) and str(x.get("id", "")) == anchor) + 1
+            self._anchors[target] = sid
+        item = LMap({"id": sid, **{k: v for k, v in value.items() if k != where}})
+        item.pos, item.val_pos = value.pos, dict(value.val_pos)
+        item.key_pos = {**value.key_pos, "id": pos}
+        container.insert(index, item)
+        container.item_pos.insert(index, pos)
 
     def remove(self, items) -> None:
         if not isinstance(items, LList):
@@ -311,8 +355,8 @@ class _Change:
 
     def _step_ids(self) -> list:
         ids = []
-        for root in self._step_roots():
-            for step, _, _ in _walk_steps(root):
+        for parent, key in self._step_roots():
+            for step, _, _ in _walk_steps(parent[key]):
                 ids.append(str(step["id"]))
         return ids
 

@@ -76,10 +76,37 @@ def entries(doc) -> dict:
     return out
 
 
+def _aligned(eb: dict, doc_a, doc_b) -> dict:
+    """The variant's entries with each top-level step that has no id keyed as the base's
+    step it is (difflib over the phase's steps: the same text, or in a run that differs
+    the same place among the steps without an id), so that a step that only moved is not
+    a difference; a step of its own keeps its place in the variant ("setup[2]"), or
+    "setup[2] (new)" where the base has a step of that name."""
+    out = dict(eb)
+    for phase in ("setup", "play"):
+        xs, ys = list(doc_a.get(phase, [])), list(doc_b.get(phase, []))
+        keys_a = [json.dumps(_canonical(plain(x)), sort_keys=True) for x in xs]
+        keys_b = [json.dumps(_canonical(plain(y)), sort_keys=True) for y in ys]
+        names = {}
+        matcher = difflib.SequenceMatcher(None, keys_a, keys_b, autojunk=False)
+        for _op, i1, i2, j1, j2 in matcher.get_opcodes():
+            plain_a = [i for i in range(i1, i2) if not _step_id(xs[i])]
+            plain_b = [j for j in range(j1, j2) if not _step_id(ys[j])]
+            names.update({j: f"{phase}[{i + 1}]" for i, j in zip(plain_a, plain_b)})
+        taken = {f"{phase}[{i + 1}]" for i in range(len(xs))}
+        unnamed = [(j, out.pop(f"{phase}[{j + 1}]")) for j, y in enumerate(ys)
+                   if not _step_id(y)]
+        for j, value in unnamed:
+            own = f"{phase}[{j + 1}]"
+            out[names.get(j, own if own not in taken else f"{own} (new)")] = value
+    return out
+
+
 def diff_specs(a, b, docs: tuple | None = None) -> dict:
     """docs: the two documents to compare instead of a.doc and b.doc (the readings of
     switchable rulings chosen by options: rulings.doc_with)."""
-    ea, eb = entries(docs[0] if docs else a.doc), entries(docs[1] if docs else b.doc)
+    doc_a, doc_b = (docs[0], docs[1]) if docs else (a.doc, b.doc)
+    ea, eb = entries(doc_a), _aligned(entries(doc_b), doc_a, doc_b)
     added = [{"id": k, "kind": k.split(".")[0].split("[")[0], "b": _normalised(eb[k])}
              for k in eb if k not in ea]
     removed = [{"id": k, "kind": k.split(".")[0].split("[")[0], "a": _normalised(ea[k])}
@@ -92,9 +119,62 @@ def diff_specs(a, b, docs: tuple | None = None) -> dict:
     gone = {"rulings." + item["id"].split(".", 1)[1] for item in settled}
     removed = [item for item in removed if item["id"] not in gone]
     added = [item for item in added if item["kind"] != "settled"]
+    renamed = _renamed(removed, added, ea, eb)
     return {"a": {"path": str(a.path), "id": a.id}, "b": {"path": str(b.path), "id": b.id},
-            "settled": settled, "added": added, "removed": removed, "changed": changed,
-            "graph": diff_action_graphs(a, b)}
+            "settled": settled, "renamed": renamed, "added": added, "removed": removed,
+            "changed": changed, "graph": diff_action_graphs(a, b)}
+
+
+# the fields that name or cite an entry rather than say what it does
+NAMING = ("id", "source", "ruling", "label", "description", "name")
+SAME_ENTRY = 0.75      # at least this share of its rule text in common: the same entry
+SAME_ENTRY_SIZE = 80   # and at least this much of it (canonical characters): two tiny
+                       # entries alike by chance (a variable starting at 0) are not one
+
+
+def _body(value):
+    if isinstance(value, dict):
+        value = {k: v for k, v in value.items() if k not in NAMING}
+    return json.dumps(_canonical(value), sort_keys=True)
+
+
+def _renamed(removed: list, added: list, ea: dict, eb: dict) -> list:
+    """Entries of one kind that the base and the variant name differently (another id,
+    or another place for a step without one), matched by content: the same rule text
+    (the naming fields apart), or failing that at least SAME_ENTRY of it in common
+    (difflib's ratio), best pairs first; entries with less than SAME_ENTRY_SIZE of
+    rule text are matched by id only. A step without an id that only moved (its
+    place in the list changed, its text did not) is no difference at all: it is dropped
+    from both lists. The others are taken out of `removed` and `added` and returned as
+    [{id (the variant's), was (the base's), kind, a, b, fields}]."""
+    pairs = []
+    for r in removed:
+        for x in added:
+            if r["kind"] != x["kind"]:
+                continue
+            ka, kb = _body(ea[r["id"]]), _body(eb[x["id"]])
+            if min(len(ka), len(kb)) < SAME_ENTRY_SIZE:
+                continue
+            ratio = 1.0 if ka == kb else \
+                difflib.SequenceMatcher(None, ka, kb, autojunk=False).ratio()
+            if ratio >= SAME_ENTRY:
+                pairs.append((-ratio, r["id"], x["id"]))
+    out: list = []
+    used_a: set = set()
+    used_b: set = set()
+    for _ratio, ia, ib in sorted(pairs):
+        if ia in used_a or ib in used_b:
+            continue
+        used_a.add(ia)
+        used_b.add(ib)
+        moved = "[" in ia and "[" in ib and _canonical(ea[ia]) == _canonical(eb[ib])
+        if not moved:
+            out.append({"id": ib, "was": ia, "kind": ia.split(".")[0].split("[")[0],
+                        "a": _normalised(ea[ia]), "b": _normalised(eb[ib]),
+                        "fields": [f for f in _fields(ea[ia], eb[ib]) if f["path"] != "id"]})
+    removed[:] = [r for r in removed if r["id"] not in used_a]
+    added[:] = [x for x in added if x["id"] not in used_b]
+    return out
 
 
 def diff_action_graphs(a, b) -> dict:
@@ -158,14 +238,45 @@ def _step_fields(a: list, b: list, path: str) -> list:
         for j in range(j1, j2):
             sub = f"{path}[{j + 1}]"
             if j not in pairs:
-                out.append({"path": sub, "a": None, "b": _normalised(b[j])})
+                out.append({"path": sub, "a": None, "b": _normalised(b[j]),
+                            "context": _context(b, j, path)})
                 continue
             x, y = a[pairs[j]], b[j]
             out.extend(_fields(x, y, sub) if isinstance(x, dict) and isinstance(y, dict)
-                       else [{"path": sub, "a": _normalised(x), "b": _normalised(y)}])
+                       else [{"path": sub, "a": _normalised(x), "b": _normalised(y),
+                              "context": _context(b, j, path)}])
         kept = set(pairs.values())
-        out += [{"path": f"{path}[{i + 1}]", "a": _normalised(a[i]), "b": None}
+        out += [{"path": f"{path}[{i + 1}]", "a": _normalised(a[i]), "b": None,
+                 "context": _context(a, i, path)}
                 for i in range(i1, i2) if i not in kept]
+    return out
+
+
+CONTEXT_WIDTH = 72
+
+
+def _step_label(step) -> str:
+    """A step in a few words: its id, else its text (a statement, or its first field)."""
+    if isinstance(step, dict):
+        if "id" in step:
+            return str(step["id"])
+        key = next((k for k in step if k not in NAMING), None)
+        text = f"{key}: {step[key]}" if key is not None else ""
+    else:
+        text = str(step)
+    text = " ".join(text.split())
+    return text if len(text) <= CONTEXT_WIDTH else text[:CONTEXT_WIDTH - 3] + "..."
+
+
+def _context(steps: list, i: int, path: str) -> dict:
+    """The neighbours of step i of a list, as a reader needs them to place a change:
+    {before, after}: "PATH[k] label" of the step before and after it (on the same side
+    of the diff), absent at an end of the list."""
+    out = {}
+    if i > 0:
+        out["before"] = f"{path}[{i}] {_step_label(steps[i - 1])}"
+    if i + 1 < len(steps):
+        out["after"] = f"{path}[{i + 2}] {_step_label(steps[i + 1])}"
     return out
 
 
@@ -198,15 +309,21 @@ def entry_lines(value, text=None) -> list:
     return out
 
 
-def field_lines(name: str, a, b, text=None) -> list:
+def field_lines(name: str, a, b, text=None, context: dict | None = None) -> list:
     """A changed field as text: its name, then the lines of its old value (-) and of its
-    new one (+); an absent side (None) is left out. text(value) -> lines."""
+    new one (+); an absent side (None) is left out. text(value) -> lines. A step added or
+    removed in a list shows its neighbours (context: {before, after}) around it."""
     text = text or _text
     lines = [f"    {name}:"]
+    context = context or {}
+    if "before" in context:
+        lines.append(f"        (after {context['before']})")
     if a is not None:
         lines += [f"      - {x}" for x in text(a)]
     if b is not None:
         lines += [f"      + {x}" for x in text(b)]
+    if "after" in context:
+        lines.append(f"        (before {context['after']})")
     return lines
 
 
@@ -227,20 +344,52 @@ def _words(entry) -> str:
     return ""
 
 
+def _inner_steps(item: dict) -> tuple:
+    """A changed entry's fields split: ([(added or removed, step id, step)] for the steps
+    with an id added to or removed from one of its lists, [the other fields])."""
+    steps, rest = [], []
+    for f in item["fields"]:
+        side = "added" if f["a"] is None else "removed" if f["b"] is None else None
+        step = f["b"] if side == "added" else f["a"]
+        if side and isinstance(step, dict) and "id" in step:
+            steps.append((side, str(step["id"]), step))
+        else:
+            rest.append(f)
+    return steps, rest
+
+
 def summary_lines(d: dict) -> list:
-    """What changed, a line each in the rulebook's words (the variant's, for a change or
-    an addition; the base's, for a removal): the settled rulings first, then the changed,
-    added and removed entries; the variant's own id, name and source are not listed."""
+    """The summary as text lines: "  WHAT: WORDS" (summary_rows)."""
+    return [f"  {what}" + (f": {words}" if words else "") for what, words in summary_rows(d)]
+
+
+def summary_rows(d: dict) -> list:
+    """What changed, [(what, words)], a line each in the rulebook's words (the
+    variant's, for a change or an addition; the base's, for a removal): the settled
+    rulings first, then the renamed, changed, added and removed entries; a step with an
+    id added to or removed from an entry (a rule's step) is a line of its own, and the
+    entry is listed as changed only if something else in it changed; the variant's own
+    id, name and source are not listed."""
     rows = []
     for item in d.get("settled", []):
         s = item["b"]
         rows.append((f"settled ruling {item['id'].split('.', 1)[1]}: reading {s['reading']}",
                      _words({"source": s.get("reading_source")})))
-    rows += [(f"changed {i['id']}", _words(i["b"]) or _words(i["a"])) for i in d["changed"]
-             if i["id"] not in IDENTITY]
+    rows += [(f"renamed {i['was']} -> {i['id']}", _words(i["b"]))
+             for i in d.get("renamed", [])]
+    inner = []
+    for i in d["changed"]:
+        if i["id"] in IDENTITY:
+            continue
+        steps, rest = _inner_steps(i)
+        if rest or not steps:
+            rows.append((f"changed {i['id']}", _words(i["b"]) or _words(i["a"])))
+        inner += [(f"{side} step {sid} ({'in' if side == 'added' else 'from'} {i['id']})",
+                   _words(step)) for side, sid, step in steps]
+    rows += inner
     rows += [(f"added {i['id']}", _words(i["b"])) for i in d["added"]]
     rows += [(f"removed {i['id']}", _words(i["a"])) for i in d["removed"]]
-    return [f"  {what}" + (f": {words}" if words else "") for what, words in rows]
+    return rows
 
 
 def format_diff(d: dict) -> str:
@@ -254,10 +403,14 @@ def format_diff(d: dict) -> str:
         lines += [f"    {k}: {_text(s[k])[0]}" for k in ("ruling", "reading_source") if s.get(k)]
     ordered = [i for i in d["changed"] if i["id"] not in IDENTITY] + \
         [i for i in d["changed"] if i["id"] in IDENTITY]
+    for item in d.get("renamed", []):
+        lines.append(f"renamed {item['was']} -> {item['id']}")
+        for f in item["fields"]:
+            lines += field_lines(f["path"], f["a"], f["b"], context=f.get("context"))
     for item in ordered:
         lines.append(f"changed {item['id']}")
         for f in item["fields"]:
-            lines += field_lines(f["path"], f["a"], f["b"])
+            lines += field_lines(f["path"], f["a"], f["b"], context=f.get("context"))
     for item in d["added"]:
         lines.append(f"added {item['id']}")
         lines += [f"  + {x}" for x in entry_lines(item["b"])]
@@ -265,9 +418,11 @@ def format_diff(d: dict) -> str:
         lines.append(f"removed {item['id']}")
         lines += [f"  - {x}" for x in entry_lines(item["a"])]
     n_settled = len(d.get("settled", []))
-    n = len(d["added"]) + len(d["removed"]) + len(d["changed"]) + n_settled
+    n_renamed = len(d.get("renamed", []))
+    n = len(d["added"]) + len(d["removed"]) + len(d["changed"]) + n_settled + n_renamed
     lines.append(f"{n} difference{'s' if n != 1 else ''}: {len(d['changed'])} changed, "
                  f"{len(d['added'])} added, {len(d['removed'])} removed"
+                 + (f", {n_renamed} renamed" if n_renamed else "")
                  + (f", {n_settled} ruling{'s' if n_settled != 1 else ''} settled"
                     if n_settled else ""))
     graph = d.get("graph")
