@@ -228,3 +228,66 @@ scoring:
   points:
     cards: {value: size(player.hand)}
 """
+
+
+# ---- --by-change: each change of a variant on its own -----------------------------------
+
+def test_each_toggle_makes_exactly_its_changes(tmp_path):
+    """Every change of the BSW diff is in one toggle; a toggle, loaded as the variant of
+    Medina it is, differs from Medina by exactly its changes (and those it needs); the
+    changes that name each other's entries are one toggle, and the colours, which take
+    away the purple the tea rules read, are made with the tea rules' removal."""
+    from tabula_rules.tools.bychange import load_toggles, toggles_of
+    a, b = Spec(ROOT / "specs" / "medina"), Spec(ROOT / "specs" / "medina" / "bsw-dm2003.yaml")
+    d = diff_specs(a, b)
+    items = toggles_of(d, (a.doc, b.doc))
+    assert sorted(c for t in items for c in t.changes) == \
+        sorted(what for what, _ in summary_rows(d))
+    assert len(items) == 8 and not any(t.error for t in items)
+    by_first = {t.changes[0]: t for t in items}
+    tower = by_first["settled ruling R23_tower_reconnect: reading every_contact"]
+    assert tower.changes[1:] == ["changed rules.wall_placed", "changed rules.stable_placed"]
+    assert "wall_placed" in tower.grouped
+    colours = by_first["changed enums.colour"]
+    assert colours.changes == ["changed enums.colour", "changed data.palace_tile_points"]
+    assert "removed step own.tea (from rules.claimed)" in colours.also
+    assert "it takes away purple" in colours.grouped
+    for t, spec in load_toggles(a, items, tmp_path):
+        assert spec is not None, t.error
+        spec.game(2)
+        made = sorted(what for what, _ in summary_rows(diff_specs(a, spec)))
+        assert made == sorted(t.changes + t.also), t.name
+
+
+def test_diff_by_change_on_the_command_line(tmp_path, capsys):
+    """--by-change plays each change alone (here the example variant of Medang: five
+    changes, four toggles: the new temple option and the table keyed by it go together)
+    and reports it in text, JSON and the HTML report."""
+    report = tmp_path / "c.html"
+    args = ["diff", str(MEDANG), str(VARIANT), "--simulate", "3", "--players", "3",
+            "--workers", "1", "--by-change"]
+    assert main(args + ["--json"]) == 0
+    play = json.loads(capsys.readouterr().out)["play"]
+    rows = play["by_change"]
+    assert [r["name"] for r in rows] == [
+        "changed options.temple + 1 more", "changed data.tile_mix",
+        "changed rules.general", "removed tiebreak.general_height"]
+    assert rows[0]["changes"] == ["changed options.temple", "changed data.temples"]
+    assert "(prambanan)" in rows[0]["grouped"]
+    for r in rows:
+        names = [m["name"] for m in r["metrics"]]
+        assert "first-player advantage" in names and r["pairs"] == 3
+        assert all({"diff", "low", "high", "p_adjusted"} <= set(m) for m in r["metrics"])
+    assert play["correction"]["family"] == sum(len(r["metrics"]) for r in rows)
+    assert {x["metric"] for x in play["interaction"]} >= {"first-player advantage"}
+    assert main(args + ["--report", str(report)]) == 0
+    out = capsys.readouterr().out
+    assert "by change (each change applied alone to A" in out
+    assert "  3. changed rules.general" in out and "interaction (the whole" in out
+    page = report.read_text()
+    assert "Each change on its own" in page and "interaction (whole - sum)" in page
+
+
+def test_by_change_needs_simulate(capsys):
+    assert main(["diff", str(MEDANG), str(VARIANT), "--by-change"]) == 1
+    assert "--by-change is for --simulate N" in capsys.readouterr().err

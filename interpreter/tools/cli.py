@@ -397,11 +397,12 @@ def cmd_diff(args) -> int:
     from .diff import diff_specs, format_diff, to_json
     spec_a, spec_b = load_spec(args.a), load_spec(args.b)
     both = _options(args.option)          # readings of switchable rulings: their changes
-    d = diff_specs(spec_a, spec_b, (rulings.doc_with(spec_a, {**both, **_options(args.option_a)}),
-                                    rulings.doc_with(spec_b, {**both, **_options(args.option_b)})))
+    docs = (rulings.doc_with(spec_a, {**both, **_options(args.option_a)}),
+            rulings.doc_with(spec_b, {**both, **_options(args.option_b)}))
+    d = diff_specs(spec_a, spec_b, docs)
     if args.simulate is None:
         for flag in ("report", "players", "agents", "workers", "address", "option",
-                     "option_a", "option_b"):
+                     "option_a", "option_b", "by_change"):
             if getattr(args, flag):
                 raise TabulaError(f"--{flag.replace('_', '-')} is for --simulate N: name the "
                                   "number of games")
@@ -416,17 +417,34 @@ def cmd_diff(args) -> int:
                          workers=args.workers, backend=args.backend,
                          address=args.address, progress=progress)
     progress.finish()
+    by_change = None
+    if args.by_change:
+        from .bychange import format_by_change, measure, toggles_of
+        n = len(toggles_of(d, docs))
+        progress = Progress(n * args.simulate, Progress.on_terminal()).begin()
+        by_change = measure(spec_a, spec_b, d, c.summary_a, c.metrics, games=args.simulate,
+                            players=c.players,
+                            options={**_options(args.option), **_options(args.option_a)},
+                            agents=args.agents,
+                            seed=args.seed, workers=args.workers, backend=args.backend,
+                            address=args.address, progress=progress, docs=docs)
+        progress.finish()
     if args.report:
         from .report import write_comparison_report
-        write_comparison_report(c, args.report, rule_diff=format_diff(d))
+        write_comparison_report(c, args.report, rule_diff=format_diff(d), by_change=by_change)
     if args.json:
         data = json.loads(to_json(d))
         data["play"] = c.to_dict()
+        if by_change is not None:
+            data["play"].update(by_change)
         print(json.dumps(data, sort_keys=True))
     else:
         print(format_diff(d))
         print()
         print(c.table())
+        if by_change is not None:
+            print()
+            print(format_by_change(by_change))
     return EXIT_OK
 
 
@@ -655,6 +673,10 @@ def commands() -> tuple:
                         help="with --simulate: an option of A only (over --option)"),
                     arg("--option-b", action="append", metavar="K=V", default=[],
                         help="with --simulate: an option of B only (over --option)"),
+                    arg("--by-change", action="store_true",
+                        help="with --simulate: also play each change of the rule diff "
+                             "applied alone to A (N games each, the same seeds) and "
+                             "measure what each does"),
                     *batch,
                     REPORT.but(help="with --simulate: the comparison and its plots as one "
                                     "HTML page"),

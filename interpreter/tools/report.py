@@ -116,9 +116,9 @@ def write_report(summary, path, title: str | None = None) -> None:
 
 
 def write_comparison_report(comparison, path, title: str | None = None,
-                            rule_diff=None) -> None:
+                            rule_diff=None, by_change=None) -> None:
     """Write the HTML page of a comparison to path (UTF-8); TabulaError if it cannot."""
-    _save(render_comparison_report(comparison, title, rule_diff), path)
+    _save(render_comparison_report(comparison, title, rule_diff, by_change), path)
 
 
 def render_report(summary, title: str | None = None) -> str:
@@ -139,11 +139,13 @@ def render_report(summary, title: str | None = None) -> str:
     return _page(title, parts, _plural(summary.games, "game record"))
 
 
-def render_comparison_report(comparison, title: str | None = None, rule_diff=None) -> str:
+def render_comparison_report(comparison, title: str | None = None, rule_diff=None,
+                             by_change=None) -> str:
     """The HTML page of a Comparison of two rule variants (interpreter.compare): one
     self-contained page (see the module's doc). rule_diff: interpreter.diff.diff_specs's
     dict, or the text of `tabula diff A B`: each line wrapped, and the words that changed
-    between a line of A (-) and the line of B (+) that follows it highlighted."""
+    between a line of A (-) and the line of B (+) that follows it highlighted. by_change:
+    bychange.measure's result (each change of the diff alone), a section of its own."""
     c = comparison
     runs = [(label, s, _Facts(s), colour)
             for (label, colour), s in zip(VARIANTS, (c.summary_a, c.summary_b))
@@ -156,7 +158,10 @@ def render_comparison_report(comparison, title: str | None = None, rule_diff=Non
             from .diff import format_diff
             rule_diff = format_diff(rule_diff)
         parts.append(_diff_section(rule_diff))
-    parts += [_metrics_section(c), _distributions_section(c, runs), _rule_changes_section(c)]
+    parts += [_metrics_section(c)]
+    if by_change is not None:
+        parts.append(_by_change_section(c, by_change))
+    parts += [_distributions_section(c, runs), _rule_changes_section(c)]
     for label, s, f, _ in runs:
         if s.failed:
             parts.append(_failed_section(s, f, f"Failed games of {label}"))
@@ -948,6 +953,72 @@ def _draw_lengths(fig, runs: list) -> None:
     axes[0].set_title("Decisions per game (the agents')")
     axes[1].set_title("Turns per game")
 
+
+
+def _by_change_section(c, result: dict) -> str:
+    """Each change of the rule diff applied alone to A: a table of its effect on each
+    headline metric (B - A and its interval, marked where significant after Holm over
+    every change and metric), the interaction line, and a forest plot a panel a metric
+    with the whole variant on top."""
+    from types import SimpleNamespace
+    rows_in = result["by_change"]
+    names = [m["name"] for row in rows_in for m in row["metrics"]]
+    metrics = list(dict.fromkeys(names))
+    out = ["<h2>Each change on its own</h2>",
+           f"<p>Each change of the rule diff applied alone to A (a variant of A that makes "
+           f"that change and nothing else), played on the same seeds and bots as A: the "
+           f"difference it makes, with its 95% interval; {_e(MARK)} marks a difference "
+           f"significant after Holm's correction over the "
+           f"{_e(_plural(result['correction']['family'], 'test'))} of this table. Changes "
+           "that cannot be applied one without the other are one row, and the row says "
+           "why. The interaction is the whole variant's difference minus the sum of the "
+           "rows': far from 0, the changes do not simply add up.</p>"]
+    rows = []
+    for i, row in enumerate(rows_in, 1):
+        by = {m["name"]: m for m in row["metrics"]}
+        cells = [f"{i}. {row['name']}"]
+        for name in metrics:
+            m = by.get(name)
+            if m is None or m["diff"] is None:
+                cells.append("")
+                continue
+            ci = (f" [{m['low']:+.3f}, {m['high']:+.3f}]" if m["low"] is not None else "")
+            cells.append(f"{m['diff']:+.3f}{ci}" + (f" {MARK}" if m["significant"] else ""))
+        note = row.get("error") and f"not measured: {row['error']}" or row["grouped"]
+        cells.append(note + ("" if len(row["changes"]) < 2 else
+                             " — " + "; ".join(row["changes"])))
+        rows.append(cells)
+    inter = {x["metric"]: x for x in result["interaction"]}
+    rows.append(["interaction (whole - sum)"] + [
+        "" if inter.get(n, {}).get("interaction") is None else
+        f"{inter[n]['interaction']:+.3f} (whole {inter[n]['whole']:+.3f})" for n in metrics]
+        + [""])
+    out.append(_table(["change"] + metrics + ["note"], rows,
+                      numeric=set(range(1, len(metrics) + 1)), cls="metrics"))
+    whole = {m.name: m for m in c.metrics}
+    panels = []
+    for name in metrics:
+        items = []
+        if name in whole and whole[name].diff is not None:
+            w = whole[name]
+            items.append(SimpleNamespace(name="the whole variant", diff=w.diff, low=w.low,
+                                         high=w.high, significant=w.significant))
+        for i, row in enumerate(rows_in, 1):
+            m = next((m for m in row["metrics"] if m["name"] == name), None)
+            if m is not None and m["diff"] is not None:
+                items.append(SimpleNamespace(name=f"{i}. {row['name']}"[:48], diff=m["diff"],
+                                             low=m["low"], high=m["high"],
+                                             significant=m["significant"]))
+        if items:
+            panels.append((name, "B - A", items))
+    if panels:
+        out.append(_plot(
+            "by-change", "Each change's difference with its 95% interval, one panel a "
+            "metric, the whole variant on top. Red, filled: significant after Holm's "
+            "correction; grey, open: not. The vertical line is no difference.",
+            lambda fig: _draw_forest(fig, panels),
+            (8.0, 0.9 + 0.28 * sum(len(ms) for _, _, ms in panels) + 0.6 * len(panels))))
+    return "\n".join(out)
 
 
 def _forest_panels(metrics: list) -> list:
