@@ -291,3 +291,19 @@ def test_diff_by_change_on_the_command_line(tmp_path, capsys):
 def test_by_change_needs_simulate(capsys):
     assert main(["diff", str(MEDANG), str(VARIANT), "--by-change"]) == 1
     assert "--by-change is for --simulate N" in capsys.readouterr().err
+
+
+def test_rules_fired_are_compared_by_content_not_id(tmp_path):
+    """A rule and a step renamed in B fire as often as in A: one rule each, named by both
+    ids, with no difference; not one rule that stopped firing and another that began."""
+    from tabula_rules.tools.simulate import compare_variants
+    (tmp_path / "base.yaml").write_text(BASE_TEXT)
+    renamed = BASE_TEXT.replace("draw_one", "take_one").replace("id: draw\n", "id: take\n")
+    (tmp_path / "renamed.yaml").write_text(renamed)
+    c = compare_variants(tmp_path / "base.yaml", tmp_path / "renamed.yaml", 3, workers=1)
+    names = {m.name: m for m in c.rules}
+    assert "rule:draw_one = rule:take_one" in names and "draw = take" in names
+    assert names["rule:draw_one = rule:take_one"].diff == 0
+    assert names["rule:draw_one = rule:take_one"].a > 0
+    assert not {"rule:take_one", "rule:draw_one", "take", "draw"} & set(names)
+    assert c.only_in_a == [] and c.only_in_b == [] and c.dead_rules == []

@@ -244,10 +244,21 @@ class Comparison:
         return next((m for m in self.metrics + self.rules if m.name == name), None)
 
 
-def compare_records(recs_a: list, recs_b: list, ids_a: list, ids_b: list) -> tuple:
+def compare_records(recs_a: list, recs_b: list, ids_a: list, ids_b: list,
+                    same: dict | None = None) -> tuple:
     """(metrics, rules, dead rules, pairs) from the records of the two runs (same
     indices, same seeds). The game metrics are one family of tests and the rules' fires
-    per game another: Holm's correction is applied within each."""
+    per game another: Holm's correction is applied within each. same: {id in B: id in A}
+    for the rules B names otherwise (diff.same_rules): their fires are compared as one
+    rule's, named "A-ID = B-ID"."""
+    same = dict(same or {})
+    joint = {a: f"{a} = {b}" for b, a in same.items()}
+
+    def as_a(rid: str) -> str:
+        rid = same.get(rid, rid)
+        return joint.get(rid, rid)
+    ids_a = [joint.get(r, r) for r in ids_a]
+    ids_b = [as_a(r) for r in ids_b]
     by_index = {r["index"]: r for r in recs_b}
     pairs = [(ra, by_index[ra["index"]]) for ra in recs_a
              if ra["index"] in by_index and "error" not in ra
@@ -270,16 +281,19 @@ def compare_records(recs_a: list, recs_b: list, ids_a: list, ids_b: list) -> tup
                for name in values_a]
     correct(metrics, "metrics")
 
-    fired_a = [fired_in(ra) for ra, _ in pairs]
-    fired_b = [fired_in(rb) for _, rb in pairs]
+    fired_a = [{joint.get(k, k): v for k, v in fired_in(ra).items()} for ra, _ in pairs]
+    fired_b = [{as_a(k): v for k, v in fired_in(rb).items()} for _, rb in pairs]
     rules = [paired(rid, [f.get(rid, 0) for f in fired_a],
                     [f.get(rid, 0) for f in fired_b])
              for rid in sorted(set(ids_a) | set(ids_b))]
     correct(rules, "rules")
     ever = set()
-    for r in recs_a + recs_b:
+    for r in recs_a:
         if "error" not in r:
-            ever |= {k for k, v in fired_in(r).items() if v}
+            ever |= {joint.get(k, k) for k, v in fired_in(r).items() if v}
+    for r in recs_b:
+        if "error" not in r:
+            ever |= {as_a(k) for k, v in fired_in(r).items() if v}
     dead = [rid for rid in ids_a if rid not in ever]
     return metrics, rules, dead, len(pairs)
 

@@ -22,6 +22,7 @@ import yaml
 from ..errors import SpecError, TabulaError
 from ..lang.loader import plain
 from ..lang.parser import parse
+from ..lang.variants import _walk_steps
 from .graphview import SUMMARY, graph_of, natural, node_keys
 
 SECTIONS = ("options", "enums", "data", "components", "zones", "variables", "functions",
@@ -175,6 +176,38 @@ def _renamed(removed: list, added: list, ea: dict, eb: dict) -> list:
     removed[:] = [r for r in removed if r["id"] not in used_a]
     added[:] = [x for x in added if x["id"] not in used_b]
     return out
+
+
+def _fireable(doc) -> dict:
+    """What can fire in a game, by its trace id, as a diff entry: every step with an id
+    (set-up, play, rules, wherever it is), each rule of `rules:` (`rule:NAME`) and each
+    scoring rule (`points:ID`)."""
+    out = {}
+    roots = [doc.get(p, []) for p in ("setup", "play")] + list(doc.get("rules", {}).values())
+    for root in roots:
+        for step, _, _ in _walk_steps(root):
+            out[f"steps.{step['id']}"] = plain(step)
+    for name, body in doc.get("rules", {}).items():
+        out[f"rule.{name}"] = plain(body)
+    for rid, body in doc.get("scoring", {}).get("points", {}).items():
+        out[f"points.{rid}"] = plain(body)
+    return out
+
+
+def same_rules(doc_a, doc_b) -> dict:
+    """{trace id in B: trace id in A} for what fires under another id in B than in A (a
+    step, rule or scoring rule renamed), matched by content as the diff matches renamed
+    entries: so that `diff --simulate` compares how often the same rule fires, not two
+    ids."""
+    fa, fb = _fireable(doc_a), _fireable(doc_b)
+    kind = lambda k: k.split(".")[0]                                  # noqa: E731
+    removed = [{"id": k, "kind": kind(k)} for k in fa if k not in fb]
+    added = [{"id": k, "kind": kind(k)} for k in fb if k not in fa]
+    trace = {"steps": "", "rule": "rule:", "points": "points:"}
+    return {trace[r["kind"]] + r["id"].split(".", 1)[1]:
+            trace[r["kind"]] + r["was"].split(".", 1)[1]
+            for r in _renamed(removed, added, fa, fb)
+            if "[" not in r["id"] and "[" not in r["was"]}
 
 
 def diff_action_graphs(a, b) -> dict:

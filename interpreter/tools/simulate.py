@@ -44,10 +44,12 @@ from pathlib import Path
 
 from ..bots.agents import make_agent, play_game
 from ..errors import Pos, SpecError, TabulaError, did_you_mean, read_input
+from ..lang import rulings
 from ..runtime.values import encode, not_text
 from ..spec import Spec, load_spec
 from .cmdutil import writing
 from .compare import Comparison, compare_records, fired_in, rule_ids
+from .diff import same_rules
 from .fields import bad_field
 from .graphview import node_keys
 from .stats import Summary, summarize
@@ -625,6 +627,12 @@ def play_check(spec: Spec, games: int, seed: int = 1, workers: int | None = None
             "empty_choices": dict(sorted(empty.items()))}
 
 
+def _readings(spec: Spec, options: dict) -> dict:
+    """The readings of switchable rulings among a game's options."""
+    switchable = rulings.declared(spec.base_doc)
+    return {k: v for k, v in options.items() if k in switchable}
+
+
 def compare_variants(spec_a, spec_b, games: int, players: int | None = None,
                      options: dict | None = None, agents=None, seed: int = 0,
                      workers: int | None = None, backend: str = "local",
@@ -653,7 +661,13 @@ def compare_variants(spec_a, spec_b, games: int, players: int | None = None,
                       (lambda done: progress(games + done)), options=opts_b, **kw)
     ids_a = rule_ids(sa, game_a.players, game_a.options)
     ids_b = rule_ids(sb, game_b.players, game_b.options)
-    metrics, rules, dead, pairs = compare_records(run_a.records, run_b.records, ids_a, ids_b)
+    # a rule B names otherwise (renamed, or a step moved under another id) is one rule
+    same = same_rules(sa.doc_for(_readings(sa, game_a.options)),
+                      sb.doc_for(_readings(sb, game_b.options)))
+    metrics, rules, dead, pairs = compare_records(run_a.records, run_b.records, ids_a, ids_b,
+                                                  same)
+    ids_a = [r for r in ids_a if r not in same.values()]
+    ids_b = [r for r in ids_b if r not in same]
     first = next((r for r in run_a.records if "error" not in r), None)
     return Comparison(
         a=sa.id, b=sb.id, games=games, pairs=pairs, players=game_a.players,
