@@ -263,7 +263,7 @@ class _Change:
                  "use override: to replace it")
         found = None
         for parent, key in self._step_roots():
-            found = _find_step(parent[key], target)
+            found = find_step(parent[key], target)
             if found is not None:
                 break
         if found is None:
@@ -356,7 +356,7 @@ class _Change:
     def _step_ids(self) -> list:
         ids = []
         for parent, key in self._step_roots():
-            for step, _, _ in _walk_steps(parent[key]):
+            for step, _, _ in walk_steps(parent[key]):
                 ids.append(str(step["id"]))
         return ids
 
@@ -374,7 +374,7 @@ class _Change:
             if isinstance(node, dict) and str(node.get("id", "")) == sid:
                 self._set_in(parent, key, value, sid)
                 return True
-            found = _find_step(node, sid)
+            found = find_step(node, sid)
             if found is not None:
                 container, index = found
                 if value is None:
@@ -404,7 +404,7 @@ def _with_id(value, sid):
 _NESTED = ("do", "then", "else")
 
 
-def _walk_steps(node, depth: int = 0):
+def walk_steps(node, depth: int = 0):
     """(step, container, index) for every step with an id under node."""
     if depth > 64:
         return
@@ -412,22 +412,22 @@ def _walk_steps(node, depth: int = 0):
         for i, item in enumerate(node):
             if isinstance(item, dict) and "id" in item:
                 yield item, node, i
-            yield from _walk_steps(item, depth + 1)
+            yield from walk_steps(item, depth + 1)
     elif isinstance(node, dict):
         if "id" in node and depth == 0:
             yield node, None, None
         for k in _NESTED:
             if k in node:
-                yield from _walk_steps(node[k], depth + 1)
+                yield from walk_steps(node[k], depth + 1)
         if isinstance(node.get("cases"), dict):
             for body in node["cases"].values():
-                yield from _walk_steps(body, depth + 1)
+                yield from walk_steps(body, depth + 1)
         if isinstance(node.get("choose_one"), list):
-            yield from _walk_steps(node["choose_one"], depth + 1)
+            yield from walk_steps(node["choose_one"], depth + 1)
 
 
-def _find_step(node, sid):
-    for step, container, index in _walk_steps(node):
+def find_step(node, sid):
+    for step, container, index in walk_steps(node):
         if str(step.get("id")) == sid and container is not None:
             return container, index
     return None

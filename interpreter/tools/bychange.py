@@ -24,19 +24,18 @@ from __future__ import annotations
 
 import copy
 import re
-import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import yaml
 
-from ..errors import TabulaError
 from ..lang.loader import plain
-from ..lang.variants import _find_step, _walk_steps
+from ..lang.variants import find_step, walk_steps
 from .compare import compare_records, correct
 from .diff import IDENTITY, NAMING, _canonical, _inner_steps, entries, summary_rows
 
-__all__ = ["HEADLINE", "Toggle", "format_by_change", "measure", "toggles", "toggles_of"]
+__all__ = ["HEADLINE", "Toggle", "format_by_change", "result", "row_of", "toggles",
+           "toggles_of", "variant_text", "write_toggles"]
 
 # the game metrics a change is measured on (compare._game_metrics' names)
 HEADLINE = ("first-player advantage", "win rate, seat 0", "score, mean of seats",
@@ -107,9 +106,9 @@ def _kind_key(eid: str) -> tuple:
 def _placement(doc_a, doc_b, sid: str) -> dict | None:
     """Where step `sid` of B goes in A: {after: ID} (its nearest earlier sibling with an
     id that A has too), else {before: ID} (the nearest later one), else None."""
-    ids_a = {str(s["id"]) for root in _roots(doc_a) for s, _, _ in _walk_steps(root)}
+    ids_a = {str(s["id"]) for root in _roots(doc_a) for s, _, _ in walk_steps(root)}
     for root in _roots(doc_b):
-        found = _find_step(root, sid)
+        found = find_step(root, sid)
         if found is None:
             continue
         container, index = found
@@ -234,12 +233,12 @@ def _atoms(doc_a, doc_b, d: dict) -> list:
                 if place is None:
                     rest.append(None)          # it stays in the rule's own change
                     continue
-                raw = next(s for root in _roots(doc_b) for s, _, _ in _walk_steps(root)
+                raw = next(s for root in _roots(doc_b) for s, _, _ in walk_steps(root)
                            if str(s.get("id")) == sid)
                 ops = {}
                 _step_added(ops, sid, plain(raw), place)
                 atom(line, ops, new=plain(raw))
-                found = _find_step(kept, sid) if not (isinstance(kept, dict) and
+                found = find_step(kept, sid) if not (isinstance(kept, dict) and
                                                        kept.get("id") == sid) else None
                 if found is not None:
                     del found[0][found[1]]
@@ -247,13 +246,13 @@ def _atoms(doc_a, doc_b, d: dict) -> list:
                 path = next(f["path"] for f in item["fields"]
                             if f["b"] is None and isinstance(f["a"], dict)
                             and str(f["a"].get("id", "")) == sid)
-                raw = next(s for root in _roots(doc_a) for s, _, _ in _walk_steps(root)
+                raw = next(s for root in _roots(doc_a) for s, _, _ in walk_steps(root)
                            if str(s.get("id")) == sid)
                 if not _restore(kept, path, copy.deepcopy(plain(raw))):
                     rest.append(None)
                     continue
                 atom(line, {"remove": [f"steps.{sid}"]}, old=plain(raw))
-                found = _find_step(old_rest, sid)
+                found = find_step(old_rest, sid)
                 if found is not None:
                     del found[0][found[1]]
         if rest and _canonical(kept) != _canonical(ea[eid]):
@@ -377,7 +376,7 @@ def toggles_of(d: dict, docs: tuple) -> list:
     return toggles(plain(docs[0]), plain(docs[1]), d)
 
 
-def _variant_text(base_path: Path, toggle: Toggle, index: int) -> str:
+def variant_text(base_path: Path, toggle: Toggle, index: int) -> str:
     doc = {"extends": str(base_path),
            "game": {"id": f"by_change_{index}", "name": f"by change {index}: {toggle.name}",
                     **toggle.variant.get("game", {})}}
@@ -387,56 +386,38 @@ def _variant_text(base_path: Path, toggle: Toggle, index: int) -> str:
     return yaml.safe_dump(doc, sort_keys=False, allow_unicode=True, width=100)
 
 
-def load_toggles(spec_a, items: list, folder: Path) -> list:
-    """(toggle, Spec or None) for each toggle: its variant file written in `folder` and
-    loaded; a toggle that does not load gets its error."""
-    from ..spec import Spec
+def write_toggles(base_path, items: list, folder: Path) -> list:
+    """The path of each toggle's variant file, written in `folder` (None for a toggle
+    with an error)."""
     out = []
     for i, t in enumerate(items):
         if t.error:
-            out.append((t, None))
+            out.append(None)
             continue
         path = folder / f"change-{i + 1}.yaml"
-        path.write_text(_variant_text(Path(spec_a.path).resolve(), t, i + 1))
-        try:
-            out.append((t, Spec(path)))
-        except TabulaError as e:
-            t.error = f"it does not load alone: {str(e).splitlines()[0]}"
-            out.append((t, None))
+        path.write_text(variant_text(Path(base_path).resolve(), t, i + 1))
+        out.append(path)
     return out
 
 
-def measure(spec_a, spec_b, d: dict, run_a, whole: list, *, games: int, players: int,
-            options: dict, agents, seed: int, workers, backend: str = "local",
-            address=None, progress=None, docs: tuple | None = None) -> dict:
-    """Each toggle of the diff played on the same seeds and bots as A's run (`run_a`, a
-    Summary with records) and compared with it on the HEADLINE metrics; `whole`: the
-    whole variant's metrics (compare_records of A against B). Returns {by_change: [...],
-    interaction: [...], correction}."""
-    from .simulate import run_batch
-    items = toggles_of(d, docs or (spec_a.doc, spec_b.doc))
-    rows = []
-    with tempfile.TemporaryDirectory(prefix="tabula-by-change-") as tmp:
-        loaded = load_toggles(spec_a, items, Path(tmp))
-        for k, (t, spec) in enumerate(loaded):
-            row: dict = {**t.to_dict(), "metrics": []}
-            rows.append(row)
-            if spec is None:
-                row["error"] = t.error
-                continue
-            try:
-                spec.game(players, options)
-                run = run_batch(spec, games=games, players=players, options=options,
-                                agents=agents, seed=seed, workers=workers, backend=backend,
-                                address=address, progress=None if progress is None else
-                                (lambda done, k=k: progress(k * games + done)))
-            except TabulaError as e:
-                row["error"] = f"it cannot be played alone: {str(e).splitlines()[0]}"
-                continue
-            metrics, _, _, pairs = compare_records(run_a.records, run.records, [], [])
-            row["pairs"] = pairs
-            row["failed"] = run.failed
-            row["_metrics"] = [m for m in metrics if m.name in HEADLINE]
+def row_of(t: Toggle, error: str = "", run=None, run_a=None) -> dict:
+    """A toggle's row of the table: its changes, and with its run (a Summary) compared
+    with A's (`run_a`) its HEADLINE metrics (Metrics, corrected by result())."""
+    row: dict = {**t.to_dict(), "metrics": []}
+    if error:
+        row["error"] = error
+    if run is not None:
+        metrics, _, _, pairs = compare_records(run_a.records, run.records, [], [])
+        row["pairs"] = pairs
+        row["failed"] = run.failed
+        row["_metrics"] = [m for m in metrics if m.name in HEADLINE]
+    return row
+
+
+def result(rows: list, whole: list) -> dict:
+    """The rows (row_of) with Holm's correction over every toggle and metric, and the
+    interaction line against the whole variant's metrics `whole` (compare_records of A
+    against B): {by_change, interaction, correction}."""
     family = [m for row in rows for m in row.get("_metrics", [])]
     correct(family, "by_change")
     for row in rows:

@@ -419,15 +419,16 @@ def cmd_diff(args) -> int:
     progress.finish()
     by_change = None
     if args.by_change:
-        from .bychange import format_by_change, measure, toggles_of
+        from .bychange import format_by_change, toggles_of
+        from .simulate import by_change as measure
         n = len(toggles_of(d, docs))
         progress = Progress(n * args.simulate, Progress.on_terminal()).begin()
-        by_change = measure(spec_a, spec_b, d, c.summary_a, c.metrics, games=args.simulate,
+        by_change = measure(spec_a, d, docs, c.summary_a, c.metrics, games=args.simulate,
                             players=c.players,
                             options={**_options(args.option), **_options(args.option_a)},
                             agents=args.agents,
                             seed=args.seed, workers=args.workers, backend=args.backend,
-                            address=args.address, progress=progress, docs=docs)
+                            address=args.address, progress=progress)
         progress.finish()
     if args.report:
         from .report import write_comparison_report

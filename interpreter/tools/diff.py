@@ -22,7 +22,7 @@ import yaml
 from ..errors import SpecError, TabulaError
 from ..lang.loader import plain
 from ..lang.parser import parse
-from ..lang.variants import _walk_steps
+from ..lang.variants import walk_steps
 from .graphview import SUMMARY, graph_of, natural, node_keys
 
 SECTIONS = ("options", "enums", "data", "components", "zones", "variables", "functions",
@@ -185,7 +185,7 @@ def _fireable(doc) -> dict:
     out = {}
     roots = [doc.get(p, []) for p in ("setup", "play")] + list(doc.get("rules", {}).values())
     for root in roots:
-        for step, _, _ in _walk_steps(root):
+        for step, _, _ in walk_steps(root):
             out[f"steps.{step['id']}"] = plain(step)
     for name, body in doc.get("rules", {}).items():
         out[f"rule.{name}"] = plain(body)

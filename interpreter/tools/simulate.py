@@ -38,6 +38,7 @@ import json
 import multiprocessing
 import os
 import sys
+import tempfile
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -47,6 +48,7 @@ from ..errors import Pos, SpecError, TabulaError, did_you_mean, read_input
 from ..lang import rulings
 from ..runtime.values import encode, not_text
 from ..spec import Spec, load_spec
+from . import bychange
 from .cmdutil import writing
 from .compare import Comparison, compare_records, fired_in, rule_ids
 from .diff import same_rules
@@ -625,6 +627,41 @@ def play_check(spec: Spec, games: int, seed: int = 1, workers: int | None = None
                         empty[k[6:]] = empty.get(k[6:], 0) + 1
     return {"games": played, "failed": failed, "never_fired": sorted(ids - ever),
             "empty_choices": dict(sorted(empty.items()))}
+
+
+def by_change(spec_a, d: dict, docs: tuple, run_a, whole: list, *, games: int,
+              players: int, options: dict, agents, seed: int, workers=None,
+              backend: str = "local", address=None, progress=None) -> dict:
+    """Each change of the rule diff `d` (of the documents `docs`) applied alone to A, as
+    a toggle (bychange.toggles), played on the same seeds and bots as A's run `run_a`
+    and compared with it; `whole`: the whole variant's metrics. progress(done) counts
+    the toggles' games. Returns bychange.result's dict."""
+    items = bychange.toggles_of(d, docs)
+    rows = []
+    with tempfile.TemporaryDirectory(prefix="tabula-by-change-") as tmp:
+        paths = bychange.write_toggles(spec_a.path, items, Path(tmp))
+        for k, (t, path) in enumerate(zip(items, paths)):
+            if path is None:
+                rows.append(bychange.row_of(t, t.error))
+                continue
+            try:
+                spec = Spec(path)
+            except TabulaError as e:
+                rows.append(bychange.row_of(t, "it does not load alone: "
+                                            + str(e).splitlines()[0]))
+                continue
+            try:
+                spec.game(players, options)
+                run = run_batch(spec, games=games, players=players, options=options,
+                                agents=agents, seed=seed, workers=workers, backend=backend,
+                                address=address, progress=None if progress is None else
+                                (lambda done, k=k: progress(k * games + done)))
+            except TabulaError as e:
+                rows.append(bychange.row_of(t, "it cannot be played alone: "
+                                            + str(e).splitlines()[0]))
+                continue
+            rows.append(bychange.row_of(t, run=run, run_a=run_a))
+    return bychange.result(rows, whole)
 
 
 def _readings(spec: Spec, options: dict) -> dict:
