@@ -104,3 +104,12 @@ def test_bad_input_is_a_clear_error(capsys, argv, words):
     assert cli.main(["ladder", GAME, "--workers", "1", *argv]) == 1
     err = capsys.readouterr().err
     assert words in err and "Traceback" not in err
+
+
+def test_simulate_says_which_bots_played(capsys):
+    assert cli.main(["simulate", GAME, "--games", "2", "--agents", "greedy,random",
+                     "--workers", "1"]) == 0
+    assert "bots by seat greedy, random\n" in capsys.readouterr().out
+    assert cli.main(["simulate", GAME, "--games", "2", "--agents", "greedy,random",
+                     "--rotate", "--workers", "1"]) == 0
+    assert "bots by seat greedy, random in game 0 (seats rotated)" in capsys.readouterr().out

@@ -465,7 +465,8 @@ def to_svg(lad: Ladder) -> str:
     while v <= hi:
         parts.append(f'<line x1="{px(v)}" y1="{axis}" x2="{px(v)}" y2="{axis + 4}" '
                      'stroke="#333"/>')
-        parts.append(f'<text x="{px(v)}" y="{axis + 16}" text-anchor="middle">{v:+g}</text>')
+        label = f"{v:+g}" if v else "0"
+        parts.append(f'<text x="{px(v)}" y="{axis + 16}" text-anchor="middle">{label}</text>')
         v += tick
     parts.append("</svg>")
     return "\n".join(parts) + "\n"
