@@ -113,3 +113,14 @@ def test_simulate_says_which_bots_played(capsys):
     assert cli.main(["simulate", GAME, "--games", "2", "--agents", "greedy,random",
                      "--rotate", "--workers", "1"]) == 0
     assert "bots by seat greedy, random in game 0 (seats rotated)" in capsys.readouterr().out
+
+
+def test_a_three_player_ladder_seats_distinct_agents_at_every_table():
+    lad = ladder.run_ladder("tiny", "random,greedy,mcts:3,mcts:4", 1, game_seed, players=3,
+                            seed=2, workers=1)
+    assert lad.games_per_table == 3 and len(lad.tables) == 4 and lad.games == 12
+    for r in lad.ratings:                       # each agent sits at 3 tables, every seat once
+        assert r["games_by_seat"] == [3, 3, 3]
+    assert all(p["games"] == 2 * 3 for p in lad.pairs)   # 2 tables together, 3 games each
+    with pytest.raises(ladder.TabulaError, match="needs 3 agents or more"):
+        ladder.run_ladder("tiny", "random,greedy", 1, game_seed, players=3, workers=1)

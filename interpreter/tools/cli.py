@@ -437,9 +437,17 @@ def cmd_ladder(args) -> int:
     _check_folders(args.plot)
     if args.agents is None:
         raise TabulaError("a ladder needs --agents A,B[,C...]: the agents to rate")
+    shown: list = []              # the progress line, once the schedule's size is known
+
+    def progress(total: int) -> Progress:
+        shown.append(Progress(total, Progress.on_terminal()).begin())
+        return shown[0]
+
     lad = ladder.run_ladder(args.spec, args.agents, args.games, game_seed,
                             players=args.players, options=_options(args.option),
-                            seed=args.seed, workers=args.workers)
+                            seed=args.seed, workers=args.workers, progress=progress)
+    for p in shown:
+        p.finish()
     if args.plot:
         ladder.write_svg(lad, args.plot)
     print(json.dumps(lad.to_dict(), sort_keys=True) if args.json else lad.table())

@@ -288,7 +288,8 @@ def run_ladder(spec_path, agents, games: int, game_seed, players: int | None = N
                progress=None) -> Ladder:
     """Play the ladder's schedule and rate the agents. agents: 'a,b,c' or a list;
     games: games per table (rounded up to a multiple of the players); game_seed(seed,
-    index): the seed of each game (simulate.game_seed)."""
+    index): the seed of each game (simulate.game_seed). progress(total), if given, is
+    called once the schedule is known and returns what is called with the games done."""
     t0 = time.perf_counter()
     names = [a.strip() for a in agents.split(",")] if isinstance(agents, str) else \
         [str(a).strip() for a in (agents or [])]
@@ -316,7 +317,8 @@ def run_ladder(spec_path, agents, games: int, game_seed, players: int | None = N
     total = n * len(tables(names, p))
     job = _Job(spec, p, dict(game.options), tuple(names), games,
                tuple(game_seed(int(seed), i) for i in range(total)))
-    records = _records(job, game, total, workers, progress)
+    records = _records(job, game, total, workers,
+                       None if progress is None else progress(total))
     out = summarize_ladder(records, names, p)
     return Ladder(spec=spec.id, spec_hash=spec.hash, players=p, options=dict(game.options),
                   agents=names, seed=int(seed), games_per_table=n,
@@ -359,10 +361,15 @@ def summarize_ladder(records: list, names: list, players: int) -> dict:
             "games_by_seat": seat_games[a], "decisions": decisions[a],
             "cpu_per_decision": seconds[a] / decisions[a] if decisions[a] else None})
     ratings.sort(key=lambda x: (-x["rating"], names.index(x["agent"])))
+    met: dict = {}               # (x, y) in the agents' order -> [games, x's score]
+    for a, b, s in results:
+        key, x_score = ((a, b), s) if names.index(a) < names.index(b) else ((b, a), 1 - s)
+        row = met.setdefault(key, [0, 0.0])
+        row[0] += 1
+        row[1] += x_score
     pairs = []
     for x, y in itertools.combinations(names, 2):
-        n = sum(1 for a, b, _ in results if {a, b} == {x, y})
-        sc = sum(s if a == x else 1 - s for a, b, s in results if {a, b} == {x, y})
+        n, sc = met.get((x, y), [0, 0.0])
         lo, hi = wilson(sc, n)
         pairs.append({"a": x, "b": y, "games": n, "a_score": sc,
                       "a_rate": sc / n if n else None, "low": lo, "high": hi})
@@ -388,7 +395,8 @@ def _num(x, fmt: str) -> str:
 def format_ladder(lad: Ladder) -> str:
     opts = ", ".join(f"{k}={v}" for k, v in lad.options.items()) or "none"
     head = (f"{lad.spec}: ladder of {len(lad.agents)} agents, {lad.players} players, "
-            f"{len(lad.tables)} tables x {lad.games_per_table} games (seats rotated) = "
+            f"{len(lad.tables)} table{'s' if len(lad.tables) != 1 else ''} x "
+            f"{lad.games_per_table} games (seats rotated) = "
             f"{lad.games} games, {lad.failed} failed, seed {lad.seed}")
     if lad.seconds is not None:
         head += f", {lad.seconds:.1f} s on {lad.workers} worker" + \
