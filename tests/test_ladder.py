@@ -124,3 +124,18 @@ def test_a_three_player_ladder_seats_distinct_agents_at_every_table():
     assert all(p["games"] == 2 * 3 for p in lad.pairs)   # 2 tables together, 3 games each
     with pytest.raises(ladder.TabulaError, match="needs 3 agents or more"):
         ladder.run_ladder("tiny", "random,greedy", 1, game_seed, players=3, workers=1)
+
+
+def test_the_report_is_one_page_with_the_plot(tmp_path, capsys):
+    page = tmp_path / "ladder.html"
+    assert cli.main(["ladder", GAME, "--agents", "random,greedy", "--games", "2",
+                     "--workers", "1", "--report", str(page)]) == 0
+    html = page.read_text()
+    assert html.startswith("<!DOCTYPE html>") and "<svg" in html and "<script" not in html
+    assert "Bradley-Terry" in html and "greedy" in html
+    lad = _run(1)
+    lad.spec = "<b>&"
+    assert "&lt;b&gt;&amp;" in ladder.to_html(lad) and "<b>&" not in ladder.to_html(lad)
+    assert cli.main(["ladder", GAME, "--agents", "random,greedy", "--report",
+                     str(tmp_path / "no" / "such.html")]) == 1
+    assert "no such folder" in capsys.readouterr().err

@@ -434,7 +434,7 @@ def cmd_ladder(args) -> int:
     """Rate agents against each other (tools/ladder.py), on simulate's seeds."""
     from . import ladder
     from .simulate import game_seed
-    _check_folders(args.plot)
+    _check_folders(args.plot, args.report)
     if args.agents is None:
         raise TabulaError("a ladder needs --agents A,B[,C...]: the agents to rate")
     shown: list = []              # the progress line, once the schedule's size is known
@@ -450,6 +450,8 @@ def cmd_ladder(args) -> int:
         p.finish()
     if args.plot:
         ladder.write_svg(lad, args.plot)
+    if args.report:
+        ladder.write_html(lad, args.report)
     print(json.dumps(lad.to_dict(), sort_keys=True) if args.json else lad.table())
     return EXIT_OK
 
@@ -665,7 +667,9 @@ def commands() -> tuple:
                              "the players so that seats rotate evenly"),
                     WORKERS,
                     arg("--plot", metavar="FILE.svg",
-                        help="write the ratings and their intervals as an SVG plot"))),
+                        help="write the ratings and their intervals as an SVG plot"),
+                    REPORT.but(help="write the ladder's tables and plot as one "
+                                    "self-contained HTML file"))),
         Command("compile", cmd_compile, "print the Python code generated for a game", (
             SPEC,
             PLAYERS.but(help="the player count to compile for (default: the spec's "

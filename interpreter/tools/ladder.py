@@ -480,7 +480,62 @@ def to_svg(lad: Ladder) -> str:
     return "\n".join(parts) + "\n"
 
 
-def write_svg(lad: Ladder, path) -> None:
+def _html_table(head: list, rows: list) -> str:
+    th = "".join(f"<th>{_x(h)}</th>" for h in head)
+    body = "".join("<tr>" + "".join(f"<td>{_x(c)}</td>" for c in row) + "</tr>\n"
+                   for row in rows)
+    return f"<table>\n<tr>{th}</tr>\n{body}</table>"
+
+
+def to_html(lad: Ladder) -> str:
+    """The ladder as one self-contained HTML page (no script, nothing loaded): the run,
+    the ratings, the pairs, the seats and the plot; every string escaped."""
+    seats = [f"seat {s}" for s in range(lad.players)]
+    ratings = [[k, r["agent"], f"{r['rating']:+.0f}", f"[{r['low']:+.0f}, {r['high']:+.0f}]",
+                r["games"], _num(r["win_rate"], ".3f"),
+                *(_num(x, ".3f") for x in r["win_rate_by_seat"]), r["decisions"],
+                "-" if r["cpu_per_decision"] is None else
+                f"{r['cpu_per_decision'] * 1e3:.3f} ms"]
+               for k, r in enumerate(lad.ratings, 1)]
+    pairs = [[p["a"], p["b"], f"{p['a_score']:.1f} / {p['games']}", _num(p["a_rate"], ".3f"),
+              f"[{p['low']:.3f}, {p['high']:.3f}]"] for p in lad.pairs]
+    by_seat = [[s["seat"], _num(s["win_rate"], ".3f"), f"[{s['low']:.3f}, {s['high']:.3f}]",
+                s["games"]] for s in lad.seats]
+    opts = ", ".join(f"{k}={v}" for k, v in lad.options.items()) or "none"
+    failed = "".join(f"<li>{n} &times; {_x(m)}</li>" for m, n in lad.errors.items())
+    return "\n".join([
+        "<!DOCTYPE html>", '<html lang="en"><head><meta charset="utf-8">',
+        f"<title>{_x(lad.spec)}: ladder</title>",
+        "<style>body{font-family:sans-serif;max-width:60em;margin:1em auto;padding:0 1em}"
+        "table{border-collapse:collapse}td,th{padding:.2em .6em;border-bottom:1px solid #ddd;"
+        "text-align:right}svg{max-width:100%;height:auto}</style></head><body>",
+        f"<h1>{_x(lad.spec)}: agents rated against each other</h1>",
+        f"<p>{len(lad.agents)} agents ({_x(', '.join(lad.agents))}), {lad.players} players, "
+        f"options {_x(opts)}; {len(lad.tables)} tables &times; {lad.games_per_table} games "
+        f"with the seats rotated = {lad.games} games, {lad.failed} failed; seed {lad.seed}. "
+        "Bradley-Terry ratings on the Elo scale (mean 0) with 95% intervals from the "
+        "Fisher information; one virtual drawn game per pair.</p>",
+        "<h2>Ratings</h2>", _html_table(
+            ["#", "agent", "rating", "95% interval", "games", "win", *seats, "decisions",
+             "cpu/decision"], ratings),
+        to_svg(lad),
+        "<h2>Pairs</h2><p>A's score against B: a win 1, a draw or shared place 1/2; "
+        "95% Wilson interval.</p>",
+        _html_table(["A", "B", "score", "rate", "95% interval"], pairs),
+        "<h2>Seats</h2>", _html_table(["seat", "win rate", "95% interval", "games"], by_seat),
+        *([f"<h2>Failed games</h2><ul>{failed}</ul>"] if failed else []),
+        "</body></html>", ""])
+
+
+def _write(path, text: str) -> None:
     with writing(path):
         with open(path, "w", encoding="utf-8", newline="\n") as f:
-            f.write(to_svg(lad))
+            f.write(text)
+
+
+def write_svg(lad: Ladder, path) -> None:
+    _write(path, to_svg(lad))
+
+
+def write_html(lad: Ladder, path) -> None:
+    _write(path, to_html(lad))
