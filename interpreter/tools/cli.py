@@ -449,6 +449,32 @@ def cmd_diff(args) -> int:
     return EXIT_OK
 
 
+def cmd_ladder(args) -> int:
+    """Rate agents against each other (tools/ladder.py), on simulate's seeds."""
+    from . import ladder
+    from .simulate import game_seed
+    _check_folders(args.plot, args.report)
+    if args.agents is None:
+        raise TabulaError("a ladder needs --agents A,B[,C...]: the agents to rate")
+    shown: list = []              # the progress line, once the schedule's size is known
+
+    def progress(total: int) -> Progress:
+        shown.append(Progress(total, Progress.on_terminal()).begin())
+        return shown[0]
+
+    lad = ladder.run_ladder(args.spec, args.agents, args.games, game_seed,
+                            players=args.players, options=_options(args.option),
+                            seed=args.seed, workers=args.workers, progress=progress)
+    for p in shown:
+        p.finish()
+    if args.plot:
+        ladder.write_svg(lad, args.plot)
+    if args.report:
+        ladder.write_html(lad, args.report)
+    print(json.dumps(lad.to_dict(), sort_keys=True) if args.json else lad.table())
+    return EXIT_OK
+
+
 def cmd_compile(args) -> int:
     """Print the Python the compiler generated for a game (to read why a rule is slow)."""
     spec = load_spec(args.spec)
@@ -650,6 +676,19 @@ def commands() -> tuple:
             arg("--resume", action="store_true",
                 help="complete --out without playing its finished games again"),
             STRICT.but(help=STRICT_HELP + " (a game that hits one is recorded as failed)"))),
+        Command("ladder", cmd_ladder, "rate bots against each other: Bradley-Terry "
+                "ratings with intervals, seats rotated", game + (
+                    AGENTS.but(help="the agents to rate, two or more, each once: random, "
+                                    "greedy, mcts[:N[:DEPTH|end]]"),
+                    arg("--games", type=int, default=20, metavar="N",
+                        help="games per table (every pair of agents; for more players "
+                             "every set of PLAYERS agents), rounded up to a multiple of "
+                             "the players so that seats rotate evenly"),
+                    WORKERS,
+                    arg("--plot", metavar="FILE.svg",
+                        help="write the ratings and their intervals as an SVG plot"),
+                    REPORT.but(help="write the ladder's tables and plot as one "
+                                    "self-contained HTML file"))),
         Command("compile", cmd_compile, "print the Python code generated for a game", (
             SPEC,
             PLAYERS.but(help="the player count to compile for (default: the spec's "

@@ -325,7 +325,10 @@ def format_table(s: Summary) -> str:
     if s.records:
         r0 = next((r for r in s.records if "error" not in r), s.records[0])
         opts = ", ".join(f"{k}={v}" for k, v in r0.get("options", {}).items()) or "none"
-        out.append(f"{r0.get('players')} players, options {opts}")
+        bots, rotated = r0.get("agents", []), any(r.get("agents") != r0.get("agents")
+                                                  for r in s.records)
+        out.append(f"{r0.get('players')} players, options {opts}, bots by seat "
+                   f"{', '.join(bots)}" + (" in game 0 (seats rotated)" if rotated else ""))
     if s.players:
         out.append("")
         out.append(f"{'seat':>4}  {'win rate':>8}  {'95% interval':<15}  {'score':>8}  "
