@@ -168,6 +168,15 @@ def _restore(entry, path: str, step) -> bool:
     return True
 
 
+def _unnamed(atom, what: str, *ids: str) -> bool:
+    """Is one of the entries a top-level step without an id (named by its place, which a
+    variant cannot name)? Then the change is an atom with that error."""
+    if any("[" in i for i in ids):
+        atom(what, {}, error="a step without an id cannot be named by a variant")
+        return True
+    return False
+
+
 def _atoms(doc_a, doc_b, d: dict) -> list:
     ea, eb = entries(doc_a), entries(doc_b)
     words = dict(summary_rows(d))
@@ -186,8 +195,7 @@ def _atoms(doc_a, doc_b, d: dict) -> list:
     for item in d.get("renamed", []):
         what = f"renamed {item['was']} -> {item['id']}"
         ops: dict = {}
-        if "[" in item["id"] or "[" in item["was"]:
-            atom(what, {}, error="a step without an id cannot be named by a variant")
+        if _unnamed(atom, what, item["id"], item["was"]):
             continue
         _op(ops, "remove", item["was"])
         if item["kind"] == "steps":
@@ -205,8 +213,7 @@ def _atoms(doc_a, doc_b, d: dict) -> list:
         if eid in IDENTITY:
             continue
         what = f"changed {eid}"
-        if "[" in eid:
-            atom(what, {}, error="a step without an id cannot be named by a variant")
+        if _unnamed(atom, what, eid):
             continue
         kind, key = _kind_key(eid)
         if kind == "game":
@@ -260,8 +267,7 @@ def _atoms(doc_a, doc_b, d: dict) -> list:
     for item in d["added"]:
         eid = item["id"]
         what = f"added {eid}"
-        if "[" in eid:
-            atom(what, {}, error="a step without an id cannot be named by a variant")
+        if _unnamed(atom, what, eid):
             continue
         ops = {}
         if item["kind"] == "steps":
@@ -276,8 +282,7 @@ def _atoms(doc_a, doc_b, d: dict) -> list:
     for item in d["removed"]:
         eid = item["id"]
         what = f"removed {eid}"
-        if "[" in eid:
-            atom(what, {}, error="a step without an id cannot be named by a variant")
+        if _unnamed(atom, what, eid):
             continue
         atom(what, {"remove": [eid]}, old=ea[eid], removes=[_short(eid)])
     return atoms
