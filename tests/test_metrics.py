@@ -208,3 +208,39 @@ def test_the_report_defines_the_designers_metrics():
     assert "<h2>Designer's metrics</h2>" in page
     assert "<td>lead changes</td><td class=\"num\">2.00</td>" in page
     assert "<dt>drama</dt>" in page and "max 9" in page
+
+
+def test_the_scores_are_sampled_once_a_round():
+    class State:
+        turn = 0
+
+        def scores(self):
+            return [self.turn, 1]
+
+        def is_simultaneous_node(self):
+            return False
+
+    class Game:
+        players = 2
+
+        def new_state(self):
+            return State()
+
+    class Agent:
+        name = "fixed"
+
+        def act(self, view):
+            return view.legal_actions[0]
+
+    class View:
+        player, legal_actions = 0, [0, 1, 2]
+
+    watched = simulate._Watched(Game())
+    st = watched.new_state()
+    seat = simulate._Counted(Agent(), watched)
+    for turn in (0, 1, 1, 2, 3, 3, 4, 6, 7):        # turn 5 had no agent decision
+        st.turn = turn
+        seat.act(View())
+    # rounds of 2 turns: 1-2, 3-4, 5-6, 7-8; the set-up (turn 0) is not sampled
+    assert watched.trajectory == [[1, 1], [3, 1], [6, 1], [7, 1]]
+    assert seat.legal == 27 and seat.legal_max == 3

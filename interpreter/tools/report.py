@@ -485,9 +485,10 @@ DESIGNER_TERMS = (
      "fair share 1/players: see Win rates"),
     ("winning margin", "the best final score minus the second best, per game: the mean and "
      "its 95% t interval (decisiveness)"),
-    ("lead changes", "the scores are sampled at the first agent decision of each turn and at "
-     "the end; the leader is the one seat with the best score (a tie names none); a lead "
-     "change is a leader other than the last one named"),
+    ("lead changes", "the scores are sampled at the first agent decision of each round "
+     "(players turns: turns 1, 1 + players, ...) and at the end; the leader is the one "
+     "seat with the best score (a tie names none); a lead change is a leader other than "
+     "the last one named"),
     ("drama", "the eventual winner's largest deficit to the best score over those samples, "
      "as a share of the winner's final score (at least 1): 0 when the winner never trailed"),
     ("comeback share", "the share of games whose winner trailed at some sample (drama > 0), "

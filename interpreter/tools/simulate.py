@@ -105,14 +105,16 @@ class _Watched:
         self.state = None
         self.first_decision = None    # the seat of the first agent decision of the game
         self.first_in_turns = None    # ... and of the first one once the turns had begun
-        self.sampled_turn = None      # the turn of the last sample of the scores
-        self.trajectory: list = []    # the scores (floats) sampled, one list per turn
+        self.players = game.players
+        self.sampled_round = None     # the round of the last sample of the scores
+        self.trajectory: list = []    # the scores (floats) sampled, one list per round
 
     def sample(self) -> None:
-        """The scores now, once per turn (a scoring rule that cannot be computed before
-        the end leaves this turn out)."""
+        """The scores now, once per round (`players` turns: turns 1.., 1+P.., ...) at its
+        first agent decision (a scoring rule that cannot be computed before the end leaves
+        this round out)."""
         st = self.state
-        self.sampled_turn = st.turn
+        self.sampled_round = (st.turn - 1) // self.players
         try:
             self.trajectory.append([as_float(x) for x in st.scores()])
         except (TabulaError, TypeError, ValueError, ZeroDivisionError):
@@ -129,7 +131,7 @@ class _Watched:
 class _Counted:
     """An agent that adds up the legal actions it was offered (for the branching factor,
     and their most at one decision), tells the watched game who decides (for its first
-    player) and samples the scores at the first agent decision of each turn (for the
+    player) and samples the scores at the first agent decision of each round (for the
     lead changes and the drama: see trajectory_figures)."""
 
     __slots__ = ("agent", "name", "legal", "legal_max", "watched")
@@ -144,7 +146,8 @@ class _Counted:
         if n > self.legal_max:
             self.legal_max = n
         w = self.watched
-        if w is not None and w.state is not None and w.state.turn != w.sampled_turn:
+        if w is not None and w.state is not None and w.state.turn >= 1 and \
+                (w.state.turn - 1) // w.players != w.sampled_round:
             w.sample()
         if w is not None and w.first_in_turns is None:
             st = w.state
@@ -179,7 +182,7 @@ def leader(scores: list):
 
 def trajectory_figures(trajectory: list, final: list, winners: list) -> dict:
     """The per-game figures of a score trajectory (the scores sampled at the start of
-    each turn, then the final scores; docs/simulate.md, Designer's metrics):
+    each round of turns, then the final scores; docs/simulate.md, Designer's metrics):
     lead_changes, how often the sole leader became another seat than the last sole
     leader (a tie names no leader and changes nothing); drama, the largest deficit of
     the eventual winner (the best-placed of the winners) to the best score, over the
