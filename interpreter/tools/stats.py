@@ -391,7 +391,7 @@ def designer_lines(s: Summary) -> list:
     if d and d.get("comeback") is not None:
         out.append(f"{'comeback share':<24}{d['comeback']:.3f} "
                    f"[{d['comeback_low']:.3f}, {d['comeback_high']:.3f}]  (the winner was "
-                   "behind at some turn)")
+                   "behind at some round)")
     if s.depth is not None:
         x = s.depth
         out.append(f"{'strategic depth':<24}{num_text(x['rate'])} "
