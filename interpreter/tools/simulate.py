@@ -24,10 +24,13 @@ scores, winners, points (by scoring rule), decisions (the agents'), chance (chan
 decisions), legal_actions (summed over the agents' decisions), turns, first_player (the
 seat that moved first: see first_player below), rule_counts (decisions taken, chance
 included, by the rule or step that asks them; a decision asked inside another one by its
-asker and its label, `rule:leader / "leader: take {m}"`). A game whose rules fail has
+asker and its label, `rule:leader / "leader: take {m}"`), legal_max (the most legal
+actions at one agents' decision), lead_changes and drama (of the scores sampled once a
+round: trajectory_figures; docs/simulate.md, Designer's metrics). A game whose rules fail has
 `error` (and `error_at`, file:line:col) instead of scores, winners and counts. Records
 written before first_player existed are still read: they count everywhere except in the
-first-player statistics.
+first-player statistics; those written before legal_max, lead_changes and drama
+existed are read too, and count in every statistic but those three.
 """
 
 from __future__ import annotations

@@ -1,6 +1,7 @@
 """Statistics over game records: intervals and tests (Wilson, Student's t, Holm), the
 Summary of a run (win rates by seat, by agent and by place, scores, lengths, branching,
-rules taken, points by rule) and its text table.
+rules taken, points by rule, the designer's metrics: margin, lead changes, drama,
+strategic depth) and its text table.
 
 Input: game records (dicts as simulate.run_batch writes them) or lists of numbers.
 Output: numbers, intervals, a Summary, text. Pure: no spec, no game, no file is read here,
