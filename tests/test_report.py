@@ -305,6 +305,17 @@ def test_the_comparison_page_holds_the_run_and_the_metrics(medang_pair):
     assert "after Holm's correction (Holm p) is below 0.05" in page       # the legend
 
 
+def test_the_comparison_page_holds_the_designers_metrics(medang_pair):
+    c, page = medang_pair
+    names = {m.name for m in c.metrics}
+    assert {"lead changes", "drama (winner's largest deficit)", "comeback (winner behind)",
+            "branching, max"} <= names
+    assert "<h2>Designer's metrics</h2>" in page and "<h3>A</h3>" in page
+    assert "<h3>B</h3>" in page and "<dt>strategic depth</dt>" in page
+    lead = c.summary_b.lead_changes
+    assert f"<td>lead changes</td><td class=\"num\">{lead['mean']:.2f}</td>" in page
+
+
 def test_the_verdict_is_on_top(medang_pair):
     c, page = medang_pair
     from tabula_rules.tools.compare import verdict

@@ -381,7 +381,7 @@ def cmd_simulate(args) -> int:
                         options=_options(args.option), agents=args.agents, seed=args.seed,
                         workers=args.workers, out=args.out, resume=args.resume,
                         progress=progress, backend=args.backend, address=args.address,
-                        rotate=args.rotate, strict=args.strict)
+                        rotate=args.rotate, strict=args.strict, depth=args.depth or 0)
     progress.finish()
     if args.report:
         from .report import write_report
@@ -675,7 +675,10 @@ def commands() -> tuple:
             arg("--out", metavar="FILE.jsonl", help="append every finished game to FILE"),
             arg("--resume", action="store_true",
                 help="complete --out without playing its finished games again"),
-            STRICT.but(help=STRICT_HELP + " (a game that hits one is recorded as failed)"))),
+            STRICT.but(help=STRICT_HELP + " (a game that hits one is recorded as failed)"),
+            arg("--depth", type=positive(int), metavar="N",
+                help="strategic depth: N more games, mcts in one seat and random in the "
+                     "others (seats rotated): mcts's win rate"))),
         Command("ladder", cmd_ladder, "rate bots against each other: Bradley-Terry "
                 "ratings with intervals, seats rotated", game + (
                     AGENTS.but(help="the agents to rate, two or more, each once: random, "

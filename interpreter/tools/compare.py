@@ -181,6 +181,22 @@ def _game_metrics(rec: dict) -> dict:
     out["decisions per game"] = rec["decisions"]
     out["turns per game"] = rec["turns"]
     out["branching"] = rec["legal_actions"] / rec["decisions"] if rec["decisions"] else 0.0
+    out.update(_designer_metrics(rec))
+    return out
+
+
+def _designer_metrics(rec: dict) -> dict:
+    """The designer's figures of one game that records of older runs may lack
+    (docs/simulate.md, Designer's metrics): a metric only compared where both games have
+    it. The comeback is a rate (the winner was behind at some turn: 1, else 0)."""
+    out: dict = {}
+    if "legal_max" in rec:
+        out["branching, max"] = rec["legal_max"]
+    if "lead_changes" in rec:
+        out["lead changes"] = rec["lead_changes"]
+    if "drama" in rec:
+        out["drama (winner's largest deficit)"] = float(rec["drama"])
+        out["comeback (winner behind)"] = (1.0 if rec["drama"] > 0 else 0.0, 0.0)
     return out
 
 

@@ -131,7 +131,7 @@ def render_report(summary, title: str | None = None) -> str:
         parts = [_in_short_section(summary, facts)] + parts
         parts += [_wins_section(summary, facts), _scores_section(summary, facts),
                   _points_section(summary), _length_section(summary, facts),
-                  _rules_section(summary)]
+                  _designer_section(summary), _rules_section(summary)]
     else:
         parts.append('<p class="note">No finished games: no statistics and no plots.</p>')
     if summary.failed:
@@ -161,7 +161,8 @@ def render_comparison_report(comparison, title: str | None = None, rule_diff=Non
     parts += [_metrics_section(c)]
     if by_change is not None:
         parts.append(_by_change_section(c, by_change))
-    parts += [_distributions_section(c, runs), _rule_changes_section(c)]
+    parts += [_designer_comparison_section(runs), _distributions_section(c, runs),
+              _rule_changes_section(c)]
     for label, s, f, _ in runs:
         if s.failed:
             parts.append(_failed_section(s, f, f"Failed games of {label}"))
@@ -481,6 +482,82 @@ def _length_section(s, f: _Facts) -> str:
          f"{_e(num_text(s.mean_branching, '.2f'))}</p>"),
         _plot("game-length", "Game length: decisions and turns per game",
               lambda fig: _draw_lengths(fig, [("", f, None)]), (9.0, 3.4))])
+
+
+# the designer's metrics (docs/simulate.md, Designer's metrics): (name, definition)
+DESIGNER_TERMS = (
+    ("balance by seat", "each seat's win rate (a win shared by k counts 1/k), against the "
+     "fair share 1/players: see Win rates"),
+    ("winning margin", "the best final score minus the second best, per game: the mean and "
+     "its 95% t interval (decisiveness)"),
+    ("lead changes", "the scores are sampled at the first agent decision of each round "
+     "(players turns: turns 1, 1 + players, ...) and at the end; the leader is the one "
+     "seat with the best score (a tie names none); a lead change is a leader other than "
+     "the last one named"),
+    ("drama", "the eventual winner's largest deficit to the best score over those samples, "
+     "as a share of the winner's final score (at least 1): 0 when the winner never trailed"),
+    ("comeback share", "the share of games whose winner trailed at some sample (drama > 0), "
+     "95% Wilson interval"),
+    ("game length", "agents' decisions and turns per game: see Game length"),
+    ("branching", "legal actions per agent's decision (all the games' summed, divided by "
+     "their decisions); max: the most at one decision"),
+    ("strategic depth", "simulate --depth N: N more games, mcts in one seat and random in "
+     "the others, seats rotated; mcts's win rate against its fair share"),
+    ("never fired", "untraced: the rules and steps asking a decision that asked none; "
+     "traced (diff --simulate): the ids that fired in no game"),
+)
+
+
+def _designer_rows(s) -> list:
+    def mean_row(name, x, fmt=".2f"):
+        if not x or x.get("mean") is None:
+            return [name, "-", "", "not in these records (an older tabula's)"]
+        most = x.get("max")
+        most = most if most is None or isinstance(most, int) else format(most, fmt)
+        return [name, num_text(x["mean"], fmt), _interval((x["low"], x["high"]), fmt)
+                if x.get("low") is not None else "", "" if most is None else f"max {most}"]
+    rows = [mean_row("winning margin", s.margin), mean_row("lead changes", s.lead_changes),
+            mean_row("drama", s.drama)]
+    d = s.drama or {}
+    if d.get("comeback") is not None:
+        rows.append(["comeback share", num_text(d["comeback"]),
+                     _interval((d["comeback_low"], d["comeback_high"])), ""])
+    rows.append(["branching", num_text(s.mean_branching, ".2f"), "",
+                 "" if s.max_branching is None else f"max {s.max_branching}"])
+    if s.depth is not None:
+        x = s.depth
+        rows.append([f"strategic depth ({x['strong']} against {x['weak']})",
+                     num_text(x["rate"]), _interval((x["low"], x["high"])),
+                     f"fair {num_text(x['fair'])}; {x['finished']} games"])
+    if s.never_fired is not None:
+        rows.append(["never fired", str(len(s.never_fired)), "",
+                     ", ".join(s.never_fired) or "every one fired"])
+    return rows
+
+
+def _designer_section(s) -> str:
+    return "\n".join(["<h2>Designer's metrics</h2>",
+                      _table(["metric", "value", "95% interval", "note"], _designer_rows(s),
+                             numeric={1}),
+                      _designer_terms()])
+
+
+def _designer_terms() -> str:
+    rows = "\n".join(f"<dt>{_e(k)}</dt><dd>{_e(v)}</dd>" for k, v in DESIGNER_TERMS)
+    return f'<dl class="run designer">\n{rows}\n</dl>'
+
+
+def _designer_comparison_section(runs: list) -> str:
+    out = ["<h2>Designer's metrics</h2>",
+           "<p>Each variant's own figures; their paired differences are in Metrics (lead "
+           "changes, drama, comeback, branching, max).</p>"]
+    for label, s, f, _ in runs:
+        if f.ok:
+            out += [f"<h3>{_e(label)}</h3>",
+                    _table(["metric", "value", "95% interval", "note"], _designer_rows(s),
+                           numeric={1})]
+    out.append(_designer_terms())
+    return "\n".join(out)
 
 
 def _rules_section(s) -> str:

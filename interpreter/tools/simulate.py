@@ -24,10 +24,13 @@ scores, winners, points (by scoring rule), decisions (the agents'), chance (chan
 decisions), legal_actions (summed over the agents' decisions), turns, first_player (the
 seat that moved first: see first_player below), rule_counts (decisions taken, chance
 included, by the rule or step that asks them; a decision asked inside another one by its
-asker and its label, `rule:leader / "leader: take {m}"`). A game whose rules fail has
+asker and its label, `rule:leader / "leader: take {m}"`), legal_max (the most legal
+actions at one agents' decision), lead_changes and drama (of the scores sampled once a
+round: trajectory_figures; docs/simulate.md, Designer's metrics). A game whose rules fail has
 `error` (and `error_at`, file:line:col) instead of scores, winners and counts. Records
 written before first_player existed are still read: they count everywhere except in the
-first-player statistics.
+first-player statistics; those written before legal_max, lead_changes and drama
+existed are read too, and count in every statistic but those three.
 """
 
 from __future__ import annotations
@@ -35,6 +38,7 @@ from __future__ import annotations
 import gc
 import hashlib
 import json
+import math
 import multiprocessing
 import os
 import sys
@@ -46,7 +50,7 @@ from pathlib import Path
 from ..bots.agents import make_agent, play_game
 from ..errors import Pos, SpecError, TabulaError, did_you_mean, read_input
 from ..lang import rulings
-from ..runtime.values import encode, not_text
+from ..runtime.values import as_float, encode, not_text
 from ..spec import Spec, load_spec
 from . import bychange
 from .cmdutil import writing
@@ -54,13 +58,14 @@ from .compare import Comparison, compare_records, fired_in, rule_ids
 from .diff import same_rules
 from .fields import bad_field
 from .graphview import node_keys
-from .stats import Summary, summarize
+from .stats import Summary, depth_figures, summarize
 
 MAX_RECORDS_BYTES = 500_000_000  # a record file read whole is at most this (docs/language.md 9)
 
 CHUNK_SHARE = 4                  # a chunk is at most 1/(workers * 4) of the games left
 MAX_CHUNK = 32                   # ... and at most 32 games: records are written soon
 RANDOM = "random"
+DEPTH_AGENTS = ("mcts", RANDOM)  # simulate --depth: the strong agent, the weak one
 
 
 # ---- seeds and agents -------------------------------------------------------------------
@@ -107,6 +112,20 @@ class _Watched:
         self.state = None
         self.first_decision = None    # the seat of the first agent decision of the game
         self.first_in_turns = None    # ... and of the first one once the turns had begun
+        self.players = game.players
+        self.sampled_round = None     # the round of the last sample of the scores
+        self.trajectory: list = []    # the scores (floats) sampled, one list per round
+
+    def sample(self) -> None:
+        """The scores now, once per round (`players` turns: turns 1.., 1+P.., ...) at its
+        first agent decision (a scoring rule that cannot be computed before the end leaves
+        this round out)."""
+        st = self.state
+        self.sampled_round = (st.turn - 1) // self.players
+        try:
+            self.trajectory.append([as_float(x) for x in st.scores()])
+        except (TabulaError, TypeError, ValueError, ZeroDivisionError):
+            pass
 
     def __getattr__(self, name):
         return getattr(self._game, name)
@@ -117,17 +136,26 @@ class _Watched:
 
 
 class _Counted:
-    """An agent that adds up the legal actions it was offered (for the branching factor)
-    and tells the watched game who decides (for its first player)."""
+    """An agent that adds up the legal actions it was offered (for the branching factor,
+    and their most at one decision), tells the watched game who decides (for its first
+    player) and samples the scores at the first agent decision of each round (for the
+    lead changes and the drama: see trajectory_figures)."""
 
-    __slots__ = ("agent", "name", "legal", "watched")
+    __slots__ = ("agent", "name", "legal", "legal_max", "watched")
 
     def __init__(self, agent, watched=None):
         self.agent, self.name, self.legal, self.watched = agent, agent.name, 0, watched
+        self.legal_max = 0
 
     def act(self, view):
-        self.legal += len(view.legal_actions)
+        n = len(view.legal_actions)
+        self.legal += n
+        if n > self.legal_max:
+            self.legal_max = n
         w = self.watched
+        if w is not None and w.state is not None and w.state.turn >= 1 and \
+                (w.state.turn - 1) // w.players != w.sampled_round:
+            w.sample()
         if w is not None and w.first_in_turns is None:
             st = w.state
             # a decision all take at once has no first player: -1
@@ -150,6 +178,37 @@ def first_player(watched) -> int | None:
     if first is None:
         first = watched.first_decision
     return None if first is None or first < 0 else first
+
+
+def leader(scores: list):
+    """The seat with the highest score, or None when several share it."""
+    best = max(scores)
+    top = [s for s, x in enumerate(scores) if x == best]
+    return top[0] if len(top) == 1 else None
+
+
+def trajectory_figures(trajectory: list, final: list, winners: list) -> dict:
+    """The per-game figures of a score trajectory (the scores sampled at the start of
+    each round of turns, then the final scores; docs/simulate.md, Designer's metrics):
+    lead_changes, how often the sole leader became another seat than the last sole
+    leader (a tie names no leader and changes nothing); drama, the largest deficit of
+    the eventual winner (the best-placed of the winners) to the best score, over the
+    samples, as a share of the winner's final score (of 1 when that is less than 1): 0 for
+    a winner never behind, 0.25 for one that once trailed by a quarter of the points it
+    ended with."""
+    samples = list(trajectory) + [list(final)]
+    changes, last = 0, None
+    deficit = 0.0
+    for row in samples:
+        who = leader(row)
+        if who is not None:
+            if last is not None and who != last:
+                changes += 1
+            last = who
+        if winners:
+            deficit = max(deficit, max(row) - max(row[w] for w in winners))
+    scale = max(1.0, abs(max((final[w] for w in winners), default=1.0)))
+    return {"lead_changes": changes, "drama": round(deficit / scale, 6)}
 
 
 def decision_names(game) -> dict:
@@ -195,6 +254,7 @@ def play_record(game, index: int, run_seed: int, names: list,
         seats = [_Counted(make_agent(n), watched) for n in names]
         res = play_game(watched, seed, seats, record=False)
         res["legal_actions"] = sum(a.legal for a in seats)
+        res["legal_max"] = max((a.legal_max for a in seats), default=0)
     except TabulaError as e:
         rec["error"] = e.message if isinstance(e, SpecError) else str(e)
         pos = getattr(e, "pos", None)
@@ -204,8 +264,11 @@ def play_record(game, index: int, run_seed: int, names: list,
         rec.update(turns=st.turn if st is not None else 0,
                    actions=len(st.history) if st is not None else 0)
         return rec
-    for key in ("scores", "winners", "points", "decisions", "chance", "legal_actions"):
+    for key in ("scores", "winners", "points", "decisions", "chance", "legal_actions",
+                "legal_max"):
         rec[key] = encode(res[key])         # a fraction as "7/3" (values.py)
+    rec.update(trajectory_figures(watched.trajectory, [as_float(x) for x in res["scores"]],
+                                  list(res["winners"])))
     names = decision_names(game) if rule_names is None else rule_names
     counts: dict = {}
     for rule, c in res["rule_counts"].items():
@@ -427,6 +490,9 @@ _FINISHED = {"scores": "a list of numbers", "winners": "a list of integers",
              "chance": "a whole number, 0 or more", "legal_actions": "a whole number, 0 or more",
              "rule_counts": "an object of counts", "turns": "a whole number, 0 or more",
              "first_player": "a seat or none"}
+# optional (records of older runs lack them): drama, a float, is checked apart
+_FIGURES = {"legal_max": "a whole number, 0 or more",
+            "lead_changes": "a whole number, 0 or more"}
 _FAILED = {"error": "a string", "turns": "a whole number, 0 or more",
            "actions": "a whole number, 0 or more"}
 
@@ -438,6 +504,13 @@ def _bad_record(rec: dict) -> str | None:
         why = bad_field(rec, _FAILED if "error" in rec else _FINISHED)
     if why is None and "fired" in rec:
         why = bad_field(rec, {"fired": "an object of counts"})
+    if why is None and "error" not in rec:
+        # the designer's figures (newer records; older ones are read without them)
+        why = bad_field(rec, {k: v for k, v in _FIGURES.items() if k in rec})
+        d = rec.get("drama", 0.0)
+        if why is None and (isinstance(d, bool) or not isinstance(d, (int, float))
+                            or not 0 <= d < math.inf):
+            why = f"'drama' is not a number, 0 or more: {str(d)[:40]}"
     if why is None and "error_at" in rec:
         why = bad_field(rec, {"error_at": "a string"})
     if why is not None:
@@ -517,7 +590,8 @@ def run_batch(spec_path, games: int, players: int | None = None, options: dict |
               resume: bool = False, progress=None, rotate: bool = False,
               start_method: str | None = None, backend: str = "local",
               address: str | None = None, trace: bool = False,
-              strict: bool = False, warn=None) -> Summary:
+              strict: bool = False, warn=None, depth: int = 0,
+              depth_agents: tuple = DEPTH_AGENTS) -> Summary:
     """Play games 0..games-1 of a run and summarise them.
 
     spec_path: a spec file or a game's folder, or a Spec already loaded.
@@ -537,10 +611,15 @@ def run_batch(spec_path, games: int, players: int | None = None, options: dict |
     often each id'd step, option and rule was reached.
     strict: play games compiled strict (Spec.game): an empty mandatory choice is a rule
     error, so its game is recorded with its `error`.
+    depth: play that many more games (not written to `out`), depth_agents[0] in one
+    seat and depth_agents[1] in the others, seats rotated, and tell the strong agent's win
+    rate (Summary.depth: docs/simulate.md, strategic depth).
     """
     t0 = time.perf_counter()
     if games < 0:
         raise TabulaError(f"--games must be 0 or more, not {games}")
+    if depth < 0:
+        raise TabulaError(f"--depth must be 0 or more, not {depth}")
     workers = (os.cpu_count() or 1) if workers is None else int(workers)
     if workers < 1:
         raise TabulaError(f"--workers must be 1 or more, not {workers}")
@@ -589,9 +668,36 @@ def run_batch(spec_path, games: int, players: int | None = None, options: dict |
                 pass            # a write that failed said so (cannot_write); nothing more
     records.sort(key=lambda r: r["index"])
     summary = summarize(records)
+    summary.never_fired = never_fired(spec, game, records, trace)
+    if depth:
+        strong, weak = agent_names(list(depth_agents), 2)
+        run = run_batch(spec, depth, players=game.players, options=options,
+                        agents=[strong] + [weak] * (game.players - 1), seed=seed,
+                        workers=workers, rotate=True, start_method=start_method,
+                        backend=backend, address=address, strict=strict)
+        summary.depth = depth_figures(run.records, strong, weak)
     summary.seconds = time.perf_counter() - t0
     summary.workers = workers
     return summary
+
+
+def never_fired(spec: Spec, game, records: list, trace: bool) -> list | None:
+    """What no finished game reached (None without one): traced, the ids of rule_ids
+    (id'd steps and options, rules, scoring rules) that fired in no game; untraced, the
+    rules and steps that ask a decision (chance's too, by their rule_counts name) and
+    asked none."""
+    ok = [r for r in records if "error" not in r]
+    if not ok:
+        return None
+    if trace:
+        ever = set()
+        for r in ok:
+            ever |= {k for k, v in fired_in(r).items() if v}
+        return sorted(set(rule_ids(spec, game.players, game.options)) - ever)
+    names = decision_names(game)
+    asked = {names.get(d.rule, d.rule) for d in game.prog.decisions}
+    taken = {k for r in ok for k, v in r["rule_counts"].items() if v}
+    return sorted(asked - taken)
 
 
 # ---- runs for a check and for a comparison -----------------------------------------------

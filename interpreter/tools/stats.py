@@ -1,6 +1,7 @@
 """Statistics over game records: intervals and tests (Wilson, Student's t, Holm), the
 Summary of a run (win rates by seat, by agent and by place, scores, lengths, branching,
-rules taken, points by rule) and its text table.
+rules taken, points by rule, the designer's metrics: margin, lead changes, drama,
+strategic depth) and its text table.
 
 Input: game records (dicts as simulate.run_batch writes them) or lists of numbers.
 Output: numbers, intervals, a Summary, text. Pure: no spec, no game, no file is read here,
@@ -162,6 +163,14 @@ class Summary:
     first_player_by_seat: list = field(default_factory=list)    # games each seat began
     win_rate_by_place: list = field(default_factory=list)       # by place in turn order
     points_by_rule: dict = field(default_factory=dict)          # rule -> per seat stats
+    # designer's metrics (docs/simulate.md): over the finished games whose record has the
+    # figure (records of older runs lack lead_changes, drama and legal_max)
+    margin: dict = field(default_factory=dict)          # {mean, low, high, games}
+    lead_changes: dict = field(default_factory=dict)    # {mean, low, high, max, games}
+    drama: dict = field(default_factory=dict)   # {mean, low, high, max, comeback, .., games}
+    max_branching: int | None = None                    # most legal actions at a decision
+    never_fired: list | None = None             # ids reached in no game (traced runs)
+    depth: dict | None = None                   # strategic depth (simulate --depth)
     records: list = field(default_factory=list, repr=False)
     seconds: float | None = None
     workers: int | None = None
@@ -228,7 +237,58 @@ def summarize(records: list) -> Summary:
         rule_counts=dict(sorted(totals.items())),
         rule_counts_per_game={k: v / len(ok) for k, v in sorted(totals.items())},
         errors=errors, points_by_rule=_points_by_rule(ok, players), **first,
-        records=list(records))
+        **designer_metrics(ok), records=list(records))
+
+
+def winning_margin(rec: dict) -> float:
+    """The best score minus the second best (0 with one player)."""
+    top = sorted((as_float(x) for x in rec["scores"]), reverse=True)
+    return top[0] - top[1] if len(top) > 1 else 0.0
+
+
+def _interval_of(values: list) -> dict:
+    mean, lo, hi = mean_interval(values)
+    return {"mean": mean, "low": lo, "high": hi, "games": len(values)}
+
+
+def designer_metrics(ok: list) -> dict:
+    """The designer's metrics of finished games (docs/simulate.md, Designer's metrics):
+    the winning margin, lead changes and drama (each a mean with its 95% t interval),
+    the comeback share (games whose winner was ever behind, Wilson interval) and the
+    most legal actions at one decision."""
+    changes = [r["lead_changes"] for r in ok if "lead_changes" in r]
+    drama = [float(r["drama"]) for r in ok if "drama" in r]
+    lead = _interval_of(changes)
+    lead["max"] = max(changes, default=None)
+    dr = _interval_of(drama)
+    dr["max"] = max(drama, default=None)
+    behind = sum(1 for d in drama if d > 0)
+    lo, hi = wilson(behind, len(drama))
+    dr.update(comeback=behind / len(drama) if drama else None,
+              comeback_low=lo if drama else None, comeback_high=hi if drama else None)
+    most = [r["legal_max"] for r in ok if "legal_max" in r]
+    return {"margin": _interval_of([winning_margin(r) for r in ok]), "lead_changes": lead,
+            "drama": dr, "max_branching": max(most, default=None)}
+
+
+def depth_figures(records: list, strong: str, weak: str) -> dict:
+    """Strategic depth: the strong agent's win rate over the finished games of a run
+    that seats it against the weak one (a shared win counts 1/k), with its 95% Wilson
+    interval and its fair share (1/players), by seat played."""
+    ok = [r for r in records if "error" not in r]
+    wins = seats = 0.0
+    fair = 0.0
+    for r in ok:
+        share = 1.0 / len(r["winners"]) if r["winners"] else 0.0
+        mine = [s for s, a in enumerate(r["agents"]) if a == strong]
+        seats += len(mine)
+        fair += len(mine) / r["players"]
+        wins += share * sum(1 for s in mine if s in r["winners"])
+    n = len(ok)
+    lo, hi = wilson(wins, n)
+    return {"strong": strong, "weak": weak, "games": len(records), "finished": n,
+            "rate": wins / n if n else None, "low": lo, "high": hi,
+            "fair": fair / n if n else None}
 
 
 def _first_player_stats(ok: list, players: int) -> dict:
@@ -314,6 +374,36 @@ def first_player_lines(s: Summary) -> list:
     return out
 
 
+def _mean_line(label: str, x: dict, fmt: str = ".2f") -> str:
+    if not x or x.get("mean") is None:
+        return f"{label:<24}-  (not in these records: an older tabula's)"
+    return (f"{label:<24}{format(x['mean'], fmt)} {_pair(x['low'], x['high'], fmt)}".rstrip()
+            + ("" if x.get("max") is None else f"  (max {x['max']})"
+               if isinstance(x["max"], int) else f"  (max {format(x['max'], fmt)})"))
+
+
+def designer_lines(s: Summary) -> list:
+    """The designer's metrics' lines of the text table (docs/simulate.md)."""
+    out = ["designer's metrics (docs/simulate.md)",
+           _mean_line("winning margin", s.margin),
+           _mean_line("lead changes", s.lead_changes),
+           _mean_line("drama", s.drama)]
+    d = s.drama
+    if d and d.get("comeback") is not None:
+        out.append(f"{'comeback share':<24}{d['comeback']:.3f} "
+                   f"[{d['comeback_low']:.3f}, {d['comeback_high']:.3f}]  (the winner was "
+                   "behind at some round)")
+    if s.depth is not None:
+        x = s.depth
+        out.append(f"{'strategic depth':<24}{num_text(x['rate'])} "
+                   f"[{x['low']:.3f}, {x['high']:.3f}]  ({x['strong']}'s win rate against "
+                   f"{x['weak']}, fair {num_text(x['fair'])}; {x['finished']} games)")
+    if s.never_fired is not None:
+        out.append(f"{'never fired':<24}" + (", ".join(s.never_fired) if s.never_fired
+                                            else "none (every id fired in some game)"))
+    return out
+
+
 def format_table(s: Summary) -> str:
     """A summary as a text table."""
     head = f"{s.spec or 'games'}: {s.games} games, {s.failed} failed"
@@ -361,7 +451,10 @@ def format_table(s: Summary) -> str:
         d, t = s.decisions, s.turns
         out.append(f"decisions per game      {d['mean']:.1f}  (min {d['min']}, max {d['max']})")
         out.append(f"turns per game          {t['mean']:.1f}  (min {t['min']}, max {t['max']})")
-        out.append(f"mean branching          {num_text(s.mean_branching, '.2f')}")
+        out.append(f"mean branching          {num_text(s.mean_branching, '.2f')}"
+                   + (f"  (max {s.max_branching})" if s.max_branching is not None else ""))
+        out.append("")
+        out += designer_lines(s)
         out.append("")
         out.append("rules taken per game")
         width = max((len(k) for k in s.rule_counts), default=4)
