@@ -169,7 +169,7 @@ def test_make_agent_by_name():
     assert make_agent("mcts:50:3").rollout_depth == 3
     assert make_agent("mcts:50:end").rollout_depth is None
     assert make_agent("mcts:50:END").name == "mcts:50:end"
-    assert make_agent("mcts").iterations == 200 and make_agent("mcts").name == "mcts:200:8"
+    assert make_agent("mcts").iterations == 500 and make_agent("mcts").name == "mcts:500:8"
     assert [a.name for a in make_agents("random,mcts:3", 2)] == ["random", "mcts:3:8"]
     assert [a.name for a in make_agents("greedy", 3)] == ["greedy"] * 3
     with pytest.raises(TabulaError, match="did you mean 'greedy'"):

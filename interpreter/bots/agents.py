@@ -10,8 +10,10 @@ into (State.resample). Agents never receive the true state, so a bot that search
 
 Agents by name (`make_agent`): "random" (uniform), "greedy" (the action after which its own
 score minus the best other score is highest, ties at random), "mcts" / "mcts:N" /
-"mcts:N:D" (information-set UCT with N iterations per decision, 200 by default; random
-playouts to the end of the game, or for D decisions and then judged by the scores).
+"mcts:N:D" (information-set UCT with N iterations per decision, 500 by default; random
+playouts to the end of the game, or for D decisions and then judged by the scores),
+"mcts:Ns" (N CPU seconds a decision instead: not deterministic across machines or loads;
+the iteration budget, the default, is).
 """
 
 from __future__ import annotations
@@ -160,6 +162,10 @@ class _Node:
 # game are slow and mostly noise (docs/simulate.md has the measurements).
 PLAYOUT_DEPTH = 8
 
+# MCTS's default iterations a decision: about 1 CPU second a decision in 2-player Medina
+# on the project's machine (1000: 1.9 s), 0.1 s in Medang (docs/simulate.md)
+ITERATIONS = 500
+
 
 class MCTSAgent(Agent):
     """Single-observer information-set MCTS (Cowling, Powley & Whitehouse, 2012).
@@ -181,7 +187,7 @@ class MCTSAgent(Agent):
     determinisation that reaches the node).
     """
 
-    def __init__(self, iterations: int = 200, rollout_depth: int | None = PLAYOUT_DEPTH,
+    def __init__(self, iterations: int = ITERATIONS, rollout_depth: int | None = PLAYOUT_DEPTH,
                  c: float = 0.35, margin_weight: float = 0.5, seconds: float | None = None,
                  widen: float | None = None, rollout_k: int = 1, clock=None):
         if iterations < 1:
@@ -346,7 +352,7 @@ class MCTSAgent(Agent):
 # ---- by name ------------------------------------------------------------------------------
 
 def _mcts(text: str, arg: str) -> Agent:
-    """'mcts' (200 iterations, playouts of PLAYOUT_DEPTH decisions), 'mcts:N' (N
+    """'mcts' (ITERATIONS iterations, playouts of PLAYOUT_DEPTH decisions), 'mcts:N' (N
     iterations), 'mcts:Ns' (N CPU seconds a decision, e.g. mcts:1.5s; not deterministic
     across machines), 'mcts:N:D' (playouts of D decisions), 'mcts:N:end' (to the game's
     end)."""
