@@ -131,7 +131,9 @@ def test_view_hides_the_state_and_samples_from_the_seat():
 
 
 @pytest.mark.parametrize("agent", [RandomAgent(), GreedyAgent(), MCTSAgent(8),
-                                   MCTSAgent(8, rollout_depth=3)], ids=lambda a: a.name)
+                                   MCTSAgent(8, rollout_depth=3),
+                                   MCTSAgent(8, widen=1.0, rollout_k=3)],
+                         ids=lambda a: a.name + (":w" if getattr(a, "widen", None) else ""))
 def test_agents_return_legal_actions(agent):
     game = load_game(MEDANG, players=3)
     rng = random.Random(3)
@@ -167,12 +169,16 @@ def test_make_agent_by_name():
     assert make_agent("mcts:50:3").rollout_depth == 3
     assert make_agent("mcts:50:end").rollout_depth is None
     assert make_agent("mcts:50:END").name == "mcts:50:end"
-    assert make_agent("mcts").iterations == 200 and make_agent("mcts").name == "mcts:200:8"
+    assert make_agent("mcts").iterations == 500 and make_agent("mcts").name == "mcts:500:8"
     assert [a.name for a in make_agents("random,mcts:3", 2)] == ["random", "mcts:3:8"]
     assert [a.name for a in make_agents("greedy", 3)] == ["greedy"] * 3
     with pytest.raises(TabulaError, match="did you mean 'greedy'"):
         make_agent("gready")
-    for bad in ["mcts:0", "mcts:x", "random:3", "mcts:5:-1", "mcts:5:forever"]:
+    m = make_agent("mcts:1.5s")
+    assert m.seconds == 1.5 and m.name == "mcts:1.5s:8"
+    assert make_agent("mcts:2s:end").name == "mcts:2s:end"
+    for bad in ["mcts:0", "mcts:x", "random:3", "mcts:5:-1", "mcts:5:forever", "mcts:0s",
+                "mcts:-1s", "mcts:s", "mcts:infs"]:
         with pytest.raises(TabulaError):
             make_agent(bad)
     with pytest.raises(TabulaError):
@@ -213,3 +219,126 @@ def test_mcts_beats_greedy():
     mcts = s.win_rate_by_agent["mcts:100:8"]
     assert s.failed == 0
     assert mcts["rate"] >= 0.6, mcts
+
+
+class _Clock:
+    """A clock that advances `step` seconds each time it is read (an injected clock:
+    the time budget is tested without the machine's time)."""
+
+    def __init__(self, step: float):
+        self.t = 0.0
+        self.step = step
+        self.reads = 0
+
+    def __call__(self) -> float:
+        self.reads += 1
+        self.t += self.step
+        return self.t
+
+
+def _decision_state(players=2, least=4):
+    game = load_game(MEDANG, players=players)
+    for st in random_states(game, 3, every=3):
+        if st.current_player() >= 0 and len(set(st.legal_action_strings())) >= least:
+            return st
+    raise AssertionError("no decision with a choice")
+
+
+def test_mcts_time_budget_stops_by_its_clock():
+    st = _decision_state()
+    p = st.current_player()
+    # 1 s budget, the clock moving 0.1 s a read: one read sets the deadline, then the
+    # search runs until a read is past it (10 iterations), whatever the iteration cap
+    clock = _Clock(0.1)
+    agent = MCTSAgent(1, seconds=1.0, clock=clock)
+    a = agent.act(View(st, p, random.Random(1)))
+    assert a in st.legal_actions()
+    assert 9 <= clock.reads <= 12, clock.reads
+    # a budget smaller than one step still makes one iteration
+    clock = _Clock(5.0)
+    assert MCTSAgent(1, seconds=1.0, clock=clock).act(View(st, p, random.Random(1))) \
+        in st.legal_actions()
+    assert clock.reads == 2
+
+
+def test_mcts_iteration_budget_is_deterministic_and_ignores_the_clock():
+    st = _decision_state()
+    p = st.current_player()
+    clock = _Clock(100.0)
+    a = MCTSAgent(30, widen=1.0, rollout_k=2, clock=clock).act(View(st, p, random.Random(7)))
+    b = MCTSAgent(30, widen=1.0, rollout_k=2).act(View(st, p, random.Random(7)))
+    assert a == b and a in st.legal_actions()
+
+
+def test_progressive_widening_limits_the_children_of_the_root():
+    st = _decision_state(least=10)
+    p = st.current_player()
+    n_acts = len(set(st.legal_action_strings()))
+    seen = {}
+    # count the root's children after the search, through the widening rule: with
+    # widen=1 and 16 iterations a root has at most ceil(sqrt(16)) + 1 children
+    import tabula_rules.bots.agents as agents_mod
+    made = []
+    orig = agents_mod._Node
+
+    class Node(orig):  # type: ignore[misc, valid-type]
+        __slots__ = ()
+
+        def __init__(self, player):
+            super().__init__(player)
+            made.append(self)
+
+    agents_mod._Node = Node
+    try:
+        MCTSAgent(16, widen=1.0).act(View(st, p, random.Random(2)))
+        root = made[0]
+        seen["widened"] = len(root.children)
+        made.clear()
+        MCTSAgent(16).act(View(st, p, random.Random(2)))
+        seen["plain"] = len(made[0].children)
+    finally:
+        agents_mod._Node = orig
+    assert n_acts >= 10, n_acts
+    assert seen["widened"] <= 5 < seen["plain"], seen
+
+
+def test_sampled_greedy_rollout_picks_the_best_of_its_draws():
+    st = _decision_state()
+    p = st.current_player()
+    acts = st.legal_actions()
+    # with many draws it finds an action of the best margin a one-step look gives
+    def margin(a):
+        t = st.clone()
+        t.apply_unchecked(a)
+        sc = t.scores()
+        return sc[p] - max(s for q, s in enumerate(sc) if q != p)
+    best = max(margin(a) for a in acts)
+    rng = random.Random(3)
+    got = MCTSAgent._sampled_best(st, acts, p, 20 * len(acts), rng.random)
+    assert margin(got) == best
+    # one draw is the uniform choice: the first action the generator names
+    r1, r2 = random.Random(5), random.Random(5)
+    assert MCTSAgent._sampled_best(st, acts, p, 1, r1.random) == \
+        acts[int(r2.random() * len(acts))]
+
+
+def test_mcts_does_not_peek_at_hidden_information():
+    # two true states that a seat sees alike (the other seat's hidden pieces differ),
+    # and views of both whose determinisations are drawn from the first: an agent that
+    # uses only the view (its actions, strings and samples) chooses alike in both
+    st = _decision_state()
+    p = st.current_player()
+    other = st.resample(p, random.Random(99))
+    assert other.observation(p) == st.observation(p)
+    assert other.to_json_text() != st.to_json_text()
+
+    class Fixed(View):
+        __slots__ = ()
+
+        def sample(self, rng=None):
+            return st.resample(p, self.rng if rng is None else rng)
+
+    for agent in (MCTSAgent(20), MCTSAgent(20, widen=1.0, rollout_k=2)):
+        a = agent.act(Fixed(st, p, random.Random(4)))
+        b = agent.act(Fixed(other, p, random.Random(4)))
+        assert st.action_to_string(a) == other.action_to_string(b)

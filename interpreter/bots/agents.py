@@ -10,14 +10,17 @@ into (State.resample). Agents never receive the true state, so a bot that search
 
 Agents by name (`make_agent`): "random" (uniform), "greedy" (the action after which its own
 score minus the best other score is highest, ties at random), "mcts" / "mcts:N" /
-"mcts:N:D" (information-set UCT with N iterations per decision, 200 by default; random
-playouts to the end of the game, or for D decisions and then judged by the scores).
+"mcts:N:D" (information-set UCT with N iterations per decision, 500 by default; random
+playouts to the end of the game, or for D decisions and then judged by the scores),
+"mcts:Ns" (N CPU seconds a decision instead: not deterministic across machines or loads;
+the iteration budget, the default, is).
 """
 
 from __future__ import annotations
 
 import math
 import random
+import time
 
 from ..errors import IllegalAction, TabulaError, did_you_mean, excerpt
 from ..runtime.engine import Game, Pending, State
@@ -159,6 +162,10 @@ class _Node:
 # game are slow and mostly noise (docs/simulate.md has the measurements).
 PLAYOUT_DEPTH = 8
 
+# MCTS's default iterations a decision: about 1 CPU second a decision in 2-player Medina
+# on the project's machine (1000: 1.9 s), 0.1 s in Medang (docs/simulate.md)
+ITERATIONS = 500
+
 
 class MCTSAgent(Agent):
     """Single-observer information-set MCTS (Cowling, Powley & Whitehouse, 2012).
@@ -180,17 +187,33 @@ class MCTSAgent(Agent):
     determinisation that reaches the node).
     """
 
-    def __init__(self, iterations: int = 200, rollout_depth: int | None = PLAYOUT_DEPTH,
-                 c: float = 0.35, margin_weight: float = 0.5):
+    def __init__(self, iterations: int = ITERATIONS, rollout_depth: int | None = PLAYOUT_DEPTH,
+                 c: float = 0.35, margin_weight: float = 0.5, seconds: float | None = None,
+                 widen: float | None = None, rollout_k: int = 1, clock=None):
         if iterations < 1:
             raise TabulaError("mcts needs at least 1 iteration")
         if rollout_depth is not None and rollout_depth < 0:
             raise TabulaError("an mcts playout depth cannot be negative")
+        if seconds is not None and not seconds > 0:
+            raise TabulaError("an mcts time budget must be more than 0 seconds")
+        if rollout_k < 1:
+            raise TabulaError("an mcts rollout samples at least 1 action")
         self.iterations = int(iterations)
         self.rollout_depth = None if rollout_depth is None else int(rollout_depth)
         self.c = float(c)
         self.margin_weight = float(margin_weight)
-        self.name = f"mcts:{self.iterations}:" + (
+        # a time budget (CPU seconds a decision): not deterministic across machines or
+        # loads, unlike an iteration budget (the default)
+        self.seconds = None if seconds is None else float(seconds)
+        # progressive widening: a node visited n times has at most ceil(widen * n**0.5)
+        # children (None: every legal action is tried before any is tried twice)
+        self.widen = None if widen is None else float(widen)
+        # playouts: each step draws rollout_k actions and plays the one after which the
+        # mover's score margin is highest (1: uniform random)
+        self.rollout_k = int(rollout_k)
+        self.clock = time.process_time if clock is None else clock
+        budget = f"{self.seconds:g}s" if self.seconds is not None else f"{self.iterations}"
+        self.name = f"mcts:{budget}:" + (
             "end" if self.rollout_depth is None else f"{self.rollout_depth}")
 
     def _rewards(self, st: State) -> list:
@@ -209,6 +232,20 @@ class MCTSAgent(Agent):
                 r[p] = (1 - k) * r[p] + k * (0.5 + 0.5 * m)
         return r
 
+    @staticmethod
+    def _sampled_best(st: State, acts: list, who: int, k: int, rnd) -> tuple:
+        """Of k actions drawn at random (with replacement), the one after which `who`'s
+        score margin is highest (the first drawn on a tie)."""
+        best, best_v = None, None
+        for _ in range(k):
+            a = acts[int(rnd() * len(acts))]
+            t = st.clone()
+            t.apply_unchecked(a)
+            v = _margin(t.scores(), who)
+            if best_v is None or v > best_v:
+                best, best_v = a, v
+        return best  # type: ignore[return-value]  # k >= 1
+
     def act(self, view: View) -> tuple:
         acts = view.legal_actions
         if len(acts) == 1:
@@ -222,7 +259,18 @@ class MCTSAgent(Agent):
         c = self.c
         log = math.log
         sqrt = math.sqrt
-        for _ in range(self.iterations):
+        widen = self.widen
+        k = self.rollout_k
+        clock = self.clock
+        deadline = None if self.seconds is None else clock() + self.seconds
+        it = 0
+        while True:
+            if deadline is None:
+                if it >= self.iterations:
+                    break
+            elif it > 0 and clock() >= deadline:
+                break
+            it += 1
             st = view.sample(rng)
             node = root
             path = []
@@ -252,7 +300,8 @@ class MCTSAgent(Agent):
                     else:
                         child.avail += 1
                         avail.append((child, a))
-                if untried:
+                if untried and (widen is None or not avail
+                                or len(avail) < widen * sqrt(node.n + 1)):
                     key, a = untried[int(rnd() * len(untried))]
                     child = children[key] = _Node(who)
                     child.avail = 1
@@ -268,12 +317,16 @@ class MCTSAgent(Agent):
                 path.append(child)
                 node = child
                 st.apply_unchecked(a)
+            root.n += 1
             # playout
             left = -1 if self.rollout_depth is None else self.rollout_depth
             while not st.terminal and left != 0:
                 p = st.pending  # type: ignore[assignment]  # as above
                 acts_ = p.actions
-                st.apply_unchecked(acts_[int(rnd() * len(acts_))])
+                if k == 1 or len(acts_) == 1 or p.player == CHANCE:
+                    st.apply_unchecked(acts_[int(rnd() * len(acts_))])
+                else:
+                    st.apply_unchecked(self._sampled_best(st, acts_, p.player, k, rnd))
                 left -= 1
             r = self._rewards(st)
             for child in path:
@@ -299,22 +352,31 @@ class MCTSAgent(Agent):
 # ---- by name ------------------------------------------------------------------------------
 
 def _mcts(text: str, arg: str) -> Agent:
-    """'mcts' (200 iterations, playouts of PLAYOUT_DEPTH decisions), 'mcts:N' (N
-    iterations), 'mcts:N:D' (playouts of D decisions), 'mcts:N:end' (to the game's end)."""
+    """'mcts' (ITERATIONS iterations, playouts of PLAYOUT_DEPTH decisions), 'mcts:N' (N
+    iterations), 'mcts:Ns' (N CPU seconds a decision, e.g. mcts:1.5s; not deterministic
+    across machines), 'mcts:N:D' (playouts of D decisions), 'mcts:N:end' (to the game's
+    end)."""
     if not arg:
         return MCTSAgent()
     it, _, depth = arg.partition(":")
     depth = depth.strip().lower()
+    it = it.strip().lower()
+    seconds = None
     try:
-        n = int(it)
+        if it.endswith("s"):
+            seconds = float(it[:-1])
+            n = 1 if seconds > 0 and math.isfinite(seconds) else 0
+        else:
+            n = int(it)
         d = PLAYOUT_DEPTH if not depth else None if depth == "end" else int(depth)
     except ValueError:
         n = d = 0
     if n < 1 or (d is not None and d < 0):
-        raise TabulaError(f"'{text}': mcts takes a number of iterations (1 or more) and "
-                          "optionally a playout depth (decisions, or 'end'), e.g. "
-                          "mcts:200, mcts:200:10 or mcts:200:end")
-    return MCTSAgent(n, d)
+        raise TabulaError(f"'{text}': mcts takes a number of iterations (1 or more) or of "
+                          "CPU seconds (e.g. 2s) and optionally a playout depth "
+                          "(decisions, or 'end'), e.g. mcts:200, mcts:2s, mcts:200:10 or "
+                          "mcts:200:end")
+    return MCTSAgent(n, d, seconds=seconds)
 
 
 def _without_argument(cls, name: str):
@@ -329,7 +391,7 @@ def _without_argument(cls, name: str):
 # how it is made from the text after its name). A new bot is its class and one line here.
 BOTS = {"random": ("random", _without_argument(RandomAgent, "random")),
         "greedy": ("greedy", _without_argument(GreedyAgent, "greedy")),
-        "mcts": ("mcts[:ITERATIONS[:DEPTH|end]]", _mcts)}
+        "mcts": ("mcts[:ITERATIONS|SECONDSs[:DEPTH|end]]", _mcts)}
 AGENTS = {name: usage for name, (usage, _) in BOTS.items()}
 
 

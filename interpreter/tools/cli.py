@@ -682,7 +682,7 @@ def commands() -> tuple:
         Command("ladder", cmd_ladder, "rate bots against each other: Bradley-Terry "
                 "ratings with intervals, seats rotated", game + (
                     AGENTS.but(help="the agents to rate, two or more, each once: random, "
-                                    "greedy, mcts[:N[:DEPTH|end]]"),
+                                    "greedy, mcts[:N|Ns[:DEPTH|end]]"),
                     arg("--games", type=int, default=20, metavar="N",
                         help="games per table (every pair of agents; for more players "
                              "every set of PLAYERS agents), rounded up to a multiple of "

@@ -180,7 +180,7 @@ class Command:
 
 SPEC_HELP = ("a spec file, a game's folder, or the name of a game that comes with tabula "
              "(tabula list); a path wins over a name")
-AGENTS_HELP = ("one bot per seat, or one for all: random, greedy, mcts[:N[:DEPTH|end]] "
+AGENTS_HELP = ("one bot per seat, or one for all: random, greedy, mcts[:N|Ns[:DEPTH|end]] "
                "(default: random for every seat)")
 STRICT_HELP = ("strict play: a choice that must be made but has nothing legal (no else:, "
                "not optional) is a rule error at the decision, not a silent skip")

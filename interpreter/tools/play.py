@@ -1,7 +1,7 @@
 """`tabula play`: humans at the table, in the terminal, against bots (or hot-seat).
 
 Input: a spec, its players and options, one seat kind per seat (`human`, or a bot by
-its name: random, greedy, mcts[:N[:DEPTH|end]]), a seed, and the humans' typed choices.
+its name: random, greedy, mcts[:N|Ns[:DEPTH|end]]), a seed, and the humans' typed choices.
 Output: the table drawn as each human seat sees it (interpreter/tools/textview.py) before each
 of their decisions, the legal actions to choose from by number or by a prefix, every
 move as it is made (as far as the human may see it), the result at the end, and
@@ -758,7 +758,7 @@ COMMAND = Command(
         SPEC.but(help="a spec file, a game's folder, or a shipped game's name (tabula list)"),
         PLAYERS.but(help="players (default: as many as --seats names, else the least)"),
         arg("--seats", metavar="S,S,...",
-            help=f"who plays each seat: {HUMAN}, random, greedy, mcts[:N[:DEPTH|end]]; one "
+            help=f"who plays each seat: {HUMAN}, random, greedy, mcts[:N|Ns[:DEPTH|end]]; one "
                  f"name for every seat (default: {HUMAN} in seat 0, {DEFAULT_BOT} in the "
                  "others); several humans play hot-seat"),
         OPTION,

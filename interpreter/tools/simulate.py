@@ -78,7 +78,7 @@ def game_seed(run_seed: int, index: int) -> int:
 
 def agent_names(agents, players: int) -> list:
     """One agent name per seat, from None (all random), 'a,b', or a list (one name: all);
-    each name as its agent calls itself ('mcts' -> 'mcts:200')."""
+    each name as its agent calls itself ('mcts' -> 'mcts:500:8')."""
     if agents is None:
         names = [RANDOM]
     elif isinstance(agents, str):
