@@ -279,7 +279,13 @@ def test_diff_by_change_on_the_command_line(tmp_path, capsys):
         assert "first-player advantage" in names and r["pairs"] == 3
         assert all({"diff", "low", "high", "p_adjusted"} <= set(m) for m in r["metrics"])
     assert play["correction"]["family"] == sum(len(r["metrics"]) for r in rows)
-    assert {x["metric"] for x in play["interaction"]} >= {"first-player advantage"}
+    inter = {x["metric"]: x for x in play["interaction"]}
+    assert set(inter) >= {"first-player advantage", "decisions per game"}
+    whole = {m["name"]: m["diff"] for m in play["metrics"]}
+    x = inter["decisions per game"]
+    assert x["games"] == 3 and x["low"] <= x["interaction"] <= x["high"]
+    assert abs(x["whole"] - whole["decisions per game"]) < 1e-9
+    assert abs(x["whole"] - x["sum_of_changes"] - x["interaction"]) < 1e-9
     assert main(args + ["--report", str(report)]) == 0
     out = capsys.readouterr().out
     assert "by change (each change applied alone to A" in out

@@ -31,7 +31,7 @@ import yaml
 
 from ..lang.loader import plain
 from ..lang.variants import find_step, walk_steps
-from .compare import compare_records, correct
+from .compare import _game_metrics, compare_records, correct, paired
 from .diff import IDENTITY, NAMING, _canonical, _inner_steps, entries, summary_rows
 
 __all__ = ["HEADLINE", "Toggle", "format_by_change", "result", "row_of", "toggles",
@@ -416,26 +416,62 @@ def row_of(t: Toggle, error: str = "", run=None, run_a=None) -> dict:
         row["pairs"] = pairs
         row["failed"] = run.failed
         row["_metrics"] = [m for m in metrics if m.name in HEADLINE]
+        row["_records"] = run.records
     return row
 
 
-def result(rows: list, whole: list) -> dict:
+def _value(rec: dict, name: str):
+    """A finished game's value of a headline metric (None if failed or absent)."""
+    if "error" in rec:
+        return None
+    v = _game_metrics(rec).get(name)
+    return v[0] if isinstance(v, tuple) else v
+
+
+def _interaction(name: str, whole, records_a: list, records_b: list, toggles: list) -> dict:
+    """The interaction of a headline metric, game by game: in each game i that A, B and
+    every measured toggle finished, (B_i - A_i) - sum over the toggles of (T_i - A_i);
+    its mean with Student's t interval over those games (the same seeds throughout)."""
+    by_b = {r["index"]: r for r in records_b}
+    by_t = [{r["index"]: r for r in recs} for recs in toggles]
+    values = []
+    for ra in records_a:
+        i = ra["index"]
+        recs = [by_b.get(i)] + [t.get(i) for t in by_t]
+        if any(r is None for r in recs):
+            continue
+        va, vs = _value(ra, name), [_value(r, name) for r in recs]
+        if va is None or any(v is None for v in vs):
+            continue
+        values.append((vs[0] - va) - sum(v - va for v in vs[1:]))
+    m = paired(name, [0.0] * len(values), values)
+    total = None if whole is None or m.diff is None else whole - m.diff
+    return {"metric": name, "whole": whole, "sum_of_changes": total,
+            "interaction": m.diff, "low": m.low, "high": m.high, "games": m.n}
+
+
+def result(rows: list, whole: list, run_a=None, run_b=None) -> dict:
     """The rows (row_of) with Holm's correction over every toggle and metric, and the
     interaction line against the whole variant's metrics `whole` (compare_records of A
-    against B): {by_change, interaction, correction}."""
+    against B), game by game with an interval when the two runs are given (Summaries with
+    records): {by_change, interaction, correction}."""
     family = [m for row in rows for m in row.get("_metrics", [])]
     correct(family, "by_change")
     for row in rows:
         row["metrics"] = [m.to_dict() for m in row.pop("_metrics", [])]
     whole_by = {m.name: m for m in whole}
+    measured = [row.pop("_records") for row in rows if "_records" in row]
     interaction = []
     for name in HEADLINE:
         if name not in whole_by:
             continue
+        w = whole_by[name].diff
+        if run_a is not None and run_b is not None:
+            interaction.append(_interaction(name, w, run_a.records, run_b.records, measured))
+            continue
         singles = [m["diff"] for row in rows for m in row["metrics"]
                    if m["name"] == name and m["diff"] is not None]
         total = sum(singles)
-        w = whole_by[name].diff
         interaction.append({"metric": name, "whole": w, "sum_of_changes": total,
                             "interaction": None if w is None else w - total})
     return {"by_change": rows, "interaction": interaction,
@@ -467,9 +503,11 @@ def format_by_change(result: dict) -> str:
         lines.append("  interaction (the whole variant's effect - the sum of the single "
                      "effects):")
         for x in result["interaction"]:
-            if x["whole"] is None:
+            if x["whole"] is None or x["interaction"] is None:
                 continue
+            ci = (f" [{x['low']:+.3f}, {x['high']:+.3f}]" if x.get("low") is not None
+                  else "")
             lines.append(f"     {x['metric']:<32} whole {x['whole']:+.3f}, sum "
-                         f"{x['sum_of_changes']:+.3f}, interaction {x['interaction']:+.3f}")
+                         f"{x['sum_of_changes']:+.3f}, interaction {x['interaction']:+.3f}{ci}")
     return "\n".join(lines)
 

@@ -423,7 +423,8 @@ def cmd_diff(args) -> int:
         from .simulate import by_change as measure
         n = len(toggles_of(d, docs))
         progress = Progress(n * args.simulate, Progress.on_terminal()).begin()
-        by_change = measure(spec_a, d, docs, c.summary_a, c.metrics, games=args.simulate,
+        by_change = measure(spec_a, d, docs, c.summary_a, c.metrics, run_b=c.summary_b,
+                            games=args.simulate,
                             players=c.players,
                             options={**_options(args.option), **_options(args.option_a)},
                             agents=args.agents,

@@ -1068,7 +1068,10 @@ def _by_change_section(c, result: dict) -> str:
     inter = {x["metric"]: x for x in result["interaction"]}
     rows.append(["interaction (whole - sum)"] + [
         "" if inter.get(n, {}).get("interaction") is None else
-        f"{inter[n]['interaction']:+.3f} (whole {inter[n]['whole']:+.3f})" for n in metrics]
+        f"{inter[n]['interaction']:+.3f}" + (
+            f" [{inter[n]['low']:+.3f}, {inter[n]['high']:+.3f}]"
+            if inter[n].get("low") is not None else "")
+        + f" (whole {inter[n]['whole']:+.3f})" for n in metrics]
         + [""])
     out.append(_table(["change"] + metrics + ["note"], rows,
                       numeric=set(range(1, len(metrics) + 1)), cls="metrics"))

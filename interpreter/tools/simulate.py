@@ -735,12 +735,13 @@ def play_check(spec: Spec, games: int, seed: int = 1, workers: int | None = None
             "empty_choices": dict(sorted(empty.items()))}
 
 
-def by_change(spec_a, d: dict, docs: tuple, run_a, whole: list, *, games: int,
+def by_change(spec_a, d: dict, docs: tuple, run_a, whole: list, *, run_b=None, games: int,
               players: int, options: dict, agents, seed: int, workers=None,
               backend: str = "local", address=None, progress=None) -> dict:
     """Each change of the rule diff `d` (of the documents `docs`) applied alone to A, as
     a toggle (bychange.toggles), played on the same seeds and bots as A's run `run_a`
-    and compared with it; `whole`: the whole variant's metrics. progress(done) counts
+    and compared with it; `whole`: the whole variant's metrics, `run_b` its run (for the
+    interaction game by game, with an interval). progress(done) counts
     the toggles' games. Returns bychange.result's dict."""
     items = bychange.toggles_of(d, docs)
     rows = []
@@ -767,7 +768,7 @@ def by_change(spec_a, d: dict, docs: tuple, run_a, whole: list, *, games: int,
                                             + str(e).splitlines()[0]))
                 continue
             rows.append(bychange.row_of(t, run=run, run_a=run_a))
-    return bychange.result(rows, whole)
+    return bychange.result(rows, whole, run_a, run_b)
 
 
 def _readings(spec: Spec, options: dict) -> dict:
