@@ -54,6 +54,15 @@ def writing(path):
         raise cannot_write(path, e) from None
 
 
+def worker_count(workers) -> int:
+    """--workers as a number of processes: None is one a CPU; below 1 is an error."""
+    import os
+    n = (os.cpu_count() or 1) if workers is None else int(workers)
+    if n < 1:
+        raise TabulaError(f"--workers must be 1 or more, not {workers}")
+    return n
+
+
 def positive(kind):
     """An argparse type: a number greater than 0 (a usage error otherwise)."""
     def parse(text: str):

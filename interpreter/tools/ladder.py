@@ -33,7 +33,6 @@ import itertools
 import json
 import math
 import multiprocessing
-import os
 import sys
 import time
 from dataclasses import dataclass, field
@@ -42,7 +41,7 @@ from ..bots.agents import make_agent, play_game
 from ..errors import TabulaError
 from ..runtime.values import as_float, encode
 from ..spec import Spec, load_spec
-from .cmdutil import writing
+from .cmdutil import worker_count, writing
 from .stats import Z95, wilson
 
 ELO = 400 / math.log(10)     # Elo points per natural-log unit of strength
@@ -302,9 +301,7 @@ def run_ladder(spec_path, agents, games: int, game_seed, players: int | None = N
         raise TabulaError(f"agent {twice[0]} is named twice; a ladder rates distinct agents")
     if games < 1:
         raise TabulaError(f"--games must be 1 or more, not {games}")
-    workers = (os.cpu_count() or 1) if workers is None else int(workers)
-    if workers < 1:
-        raise TabulaError(f"--workers must be 1 or more, not {workers}")
+    workers = worker_count(workers)
     spec = spec_path if isinstance(spec_path, Spec) else load_spec(spec_path)
     game = spec.game(players, options)
     p = game.players

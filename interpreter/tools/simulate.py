@@ -40,7 +40,6 @@ import hashlib
 import json
 import math
 import multiprocessing
-import os
 import sys
 import tempfile
 import time
@@ -53,7 +52,7 @@ from ..lang import rulings
 from ..runtime.values import as_float, encode, not_text
 from ..spec import Spec, load_spec
 from . import bychange
-from .cmdutil import writing
+from .cmdutil import worker_count, writing
 from .compare import Comparison, compare_records, fired_in, rule_ids
 from .diff import same_rules
 from .fields import bad_field
@@ -620,9 +619,7 @@ def run_batch(spec_path, games: int, players: int | None = None, options: dict |
         raise TabulaError(f"--games must be 0 or more, not {games}")
     if depth < 0:
         raise TabulaError(f"--depth must be 0 or more, not {depth}")
-    workers = (os.cpu_count() or 1) if workers is None else int(workers)
-    if workers < 1:
-        raise TabulaError(f"--workers must be 1 or more, not {workers}")
+    workers = worker_count(workers)
     if backend not in BACKENDS:
         raise TabulaError(f"unknown backend '{backend}': "
                           + (did_you_mean(backend, BACKENDS) or f"one of {', '.join(BACKENDS)}"))
