@@ -297,6 +297,9 @@ def test_diff_by_change_on_the_command_line(tmp_path, capsys):
 def test_by_change_needs_simulate(capsys):
     assert main(["diff", str(MEDANG), str(VARIANT), "--by-change"]) == 1
     assert "--by-change is for --simulate N" in capsys.readouterr().err
+    assert main(["diff", str(MEDANG), str(MEDANG), "--simulate", "1", "--workers", "1",
+                 "--by-change"]) == 0
+    assert "by change: the rule diff has no change to measure" in capsys.readouterr().out
 
 
 def test_rules_fired_are_compared_by_content_not_id(tmp_path):

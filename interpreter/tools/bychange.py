@@ -481,6 +481,8 @@ def result(rows: list, whole: list, run_a=None, run_b=None) -> dict:
 def format_by_change(result: dict) -> str:
     """The by-change table as text: each toggle, its changes, and its effect on each
     headline metric (B - A with a 95% interval; * where significant after Holm)."""
+    if not result["by_change"]:
+        return "by change: the rule diff has no change to measure"
     lines = ["by change (each change applied alone to A, paired games; * significant "
              f"after Holm over {result['correction']['family']} tests):"]
     for i, row in enumerate(result["by_change"], 1):
