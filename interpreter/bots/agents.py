@@ -98,6 +98,13 @@ def _margin(scores: list, player: int) -> float:
     return scores[player] - (max(others) if others else 0)
 
 
+def _margin_after(st: State, action: tuple, who: int) -> float:
+    """`who`'s score margin once `action` is played on a copy of `st`."""
+    t = st.clone()
+    t.apply_unchecked(action)
+    return _margin(t.scores(), who)
+
+
 def _find(st: State, action: tuple, text: str):
     """The action of `st`'s pending decision that is `action` or, failing that, the first
     one whose string is `text` (None if there is none)."""
@@ -125,12 +132,10 @@ class GreedyAgent(Agent):
         me = view.player
         best, best_value = [], None
         for a, text in zip(acts, view.action_strings):
-            st = world.clone()
-            b = _find(st, a, text)
+            b = _find(world, a, text)
             if b is None:
                 continue
-            st.apply_unchecked(b)
-            value = _margin(st.scores(), me)
+            value = _margin_after(world, b, me)
             if best_value is None or value > best_value:
                 best, best_value = [a], value
             elif value == best_value:
@@ -162,8 +167,8 @@ class _Node:
 # game are slow and mostly noise (docs/simulate.md has the measurements).
 PLAYOUT_DEPTH = 8
 
-# MCTS's default iterations a decision: about 1 CPU second a decision in 2-player Medina
-# on the project's machine (1000: 1.9 s), 0.1 s in Medang (docs/simulate.md)
+# MCTS's default iterations a decision: about 1 CPU second a decision in the slowest of
+# the shipped games on the project's machine (docs/simulate.md has the measurements)
 ITERATIONS = 500
 
 
@@ -239,9 +244,7 @@ class MCTSAgent(Agent):
         best, best_v = None, None
         for _ in range(k):
             a = acts[int(rnd() * len(acts))]
-            t = st.clone()
-            t.apply_unchecked(a)
-            v = _margin(t.scores(), who)
+            v = _margin_after(st, a, who)
             if best_v is None or v > best_v:
                 best, best_v = a, v
         return best  # type: ignore[return-value]  # k >= 1

@@ -261,11 +261,7 @@ class _Change:
         if sid in ids:
             fail(f"add of step '{sid}', which the base already has", pos,
                  "use override: to replace it")
-        found = None
-        for parent, key in self._step_roots():
-            found = find_step(parent[key], target)
-            if found is not None:
-                break
+        found = locate_step(self.doc, target)
         if found is None:
             fail(f"add of step '{sid}' {where} '{target}', a step the base does not have",
                  tpos, "a whole rule is not a step: name a step of it by its id"
@@ -354,18 +350,10 @@ class _Change:
         del sec[key]
 
     def _step_ids(self) -> list:
-        ids = []
-        for parent, key in self._step_roots():
-            for step, _, _ in walk_steps(parent[key]):
-                ids.append(str(step["id"]))
-        return ids
+        return [str(step["id"]) for step, _, _ in all_steps(self.doc)]
 
     def _step_roots(self):
-        for key in ("setup", "play"):
-            if key in self.doc:
-                yield self.doc, key
-        for name in self.doc.get("rules", {}):
-            yield self.doc["rules"], name
+        yield from _roots(self.doc)
 
     def _replace_step(self, sid: str, value) -> bool:
         """Replace (or with None remove) the step with id `sid`, wherever it is."""
@@ -430,4 +418,29 @@ def find_step(node, sid):
     for step, container, index in walk_steps(node):
         if str(step.get("id")) == sid and container is not None:
             return container, index
+    return None
+
+
+def _roots(doc):
+    """(parent, key) of every place steps live in a spec: setup, play, each rule."""
+    for key in ("setup", "play"):
+        if key in doc:
+            yield doc, key
+    for name in doc.get("rules", {}):
+        yield doc["rules"], name
+
+
+def all_steps(doc):
+    """(step, container, index) for every step with an id of a spec document, wherever
+    it is (set-up, play, rules), as walk_steps gives them."""
+    for parent, key in _roots(doc):
+        yield from walk_steps(parent[key])
+
+
+def locate_step(doc, sid):
+    """(container, index) of the step `sid` in a spec document, or None."""
+    for parent, key in _roots(doc):
+        found = find_step(parent[key], sid)
+        if found is not None:
+            return found
     return None

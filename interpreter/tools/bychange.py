@@ -30,7 +30,7 @@ from pathlib import Path
 import yaml
 
 from ..lang.loader import plain
-from ..lang.variants import find_step, walk_steps
+from ..lang.variants import all_steps, find_step, locate_step
 from .compare import _game_metrics, compare_records, correct, paired
 from .diff import IDENTITY, NAMING, _canonical, _inner_steps, entries, summary_rows
 
@@ -106,25 +106,25 @@ def _kind_key(eid: str) -> tuple:
 def _placement(doc_a, doc_b, sid: str) -> dict | None:
     """Where step `sid` of B goes in A: {after: ID} (its nearest earlier sibling with an
     id that A has too), else {before: ID} (the nearest later one), else None."""
-    ids_a = {str(s["id"]) for root in _roots(doc_a) for s, _, _ in walk_steps(root)}
-    for root in _roots(doc_b):
-        found = find_step(root, sid)
-        if found is None:
-            continue
-        container, index = found
-        for j in range(index - 1, -1, -1):
-            x = container[j]
-            if isinstance(x, dict) and str(x.get("id", "")) in ids_a:
-                return {"after": str(x["id"])}
-        for j in range(index + 1, len(container)):
-            x = container[j]
-            if isinstance(x, dict) and str(x.get("id", "")) in ids_a:
-                return {"before": str(x["id"])}
+    ids_a = {str(s["id"]) for s, _, _ in all_steps(doc_a)}
+    found = locate_step(doc_b, sid)
+    if found is None:
+        return None
+    container, index = found
+    for j in range(index - 1, -1, -1):
+        x = container[j]
+        if isinstance(x, dict) and str(x.get("id", "")) in ids_a:
+            return {"after": str(x["id"])}
+    for j in range(index + 1, len(container)):
+        x = container[j]
+        if isinstance(x, dict) and str(x.get("id", "")) in ids_a:
+            return {"before": str(x["id"])}
     return None
 
 
-def _roots(doc) -> list:
-    return [doc.get(p, []) for p in ("setup", "play")] + list(doc.get("rules", {}).values())
+def _step_of(doc, sid: str):
+    """The step `sid` of a spec document (one the diff found there)."""
+    return next(s for s, _, _ in all_steps(doc) if str(s.get("id")) == sid)
 
 
 def _op(ops: dict, action: str, eid: str, value=None) -> None:
@@ -240,8 +240,7 @@ def _atoms(doc_a, doc_b, d: dict) -> list:
                 if place is None:
                     rest.append(None)          # it stays in the rule's own change
                     continue
-                raw = next(s for root in _roots(doc_b) for s, _, _ in walk_steps(root)
-                           if str(s.get("id")) == sid)
+                raw = _step_of(doc_b, sid)
                 ops = {}
                 _step_added(ops, sid, plain(raw), place)
                 atom(line, ops, new=plain(raw))
@@ -253,8 +252,7 @@ def _atoms(doc_a, doc_b, d: dict) -> list:
                 path = next(f["path"] for f in item["fields"]
                             if f["b"] is None and isinstance(f["a"], dict)
                             and str(f["a"].get("id", "")) == sid)
-                raw = next(s for root in _roots(doc_a) for s, _, _ in walk_steps(root)
-                           if str(s.get("id")) == sid)
+                raw = _step_of(doc_a, sid)
                 if not _restore(kept, path, copy.deepcopy(plain(raw))):
                     rest.append(None)
                     continue
@@ -420,30 +418,29 @@ def row_of(t: Toggle, error: str = "", run=None, run_a=None) -> dict:
     return row
 
 
-def _value(rec: dict, name: str):
-    """A finished game's value of a headline metric (None if failed or absent)."""
-    if "error" in rec:
-        return None
-    v = _game_metrics(rec).get(name)
-    return v[0] if isinstance(v, tuple) else v
+def _values(records: list) -> dict:
+    """{game index: {headline metric: value}} of a run's finished games."""
+    out = {}
+    for rec in records:
+        if "error" not in rec:
+            ms = _game_metrics(rec)
+            out[rec["index"]] = {n: v[0] if isinstance(v, tuple) else v
+                                 for n, v in ms.items() if n in HEADLINE}
+    return out
 
 
-def _interaction(name: str, whole, records_a: list, records_b: list, toggles: list) -> dict:
-    """The interaction of a headline metric, game by game: in each game i that A, B and
-    every measured toggle finished, (B_i - A_i) - sum over the toggles of (T_i - A_i);
-    its mean with Student's t interval over those games (the same seeds throughout)."""
-    by_b = {r["index"]: r for r in records_b}
-    by_t = [{r["index"]: r for r in recs} for recs in toggles]
+def _interaction(name: str, whole, a: dict, b: dict, toggles: list) -> dict:
+    """The interaction of a headline metric, game by game (a, b and each of `toggles`:
+    a run's _values): in each game i that A, B and every measured toggle finished,
+    (B_i - A_i) - sum over the toggles of (T_i - A_i); its mean with Student's t
+    interval over those games (the same seeds throughout)."""
     values = []
-    for ra in records_a:
-        i = ra["index"]
-        recs = [by_b.get(i)] + [t.get(i) for t in by_t]
-        if any(r is None for r in recs):
+    for i, row_a in a.items():
+        rows = [b.get(i)] + [t.get(i) for t in toggles]
+        if name not in row_a or any(r is None or name not in r for r in rows):
             continue
-        va, vs = _value(ra, name), [_value(r, name) for r in recs]
-        if va is None or any(v is None for v in vs):
-            continue
-        values.append((vs[0] - va) - sum(v - va for v in vs[1:]))
+        va = row_a[name]
+        values.append((rows[0][name] - va) - sum(r[name] - va for r in rows[1:]))
     m = paired(name, [0.0] * len(values), values)
     total = None if whole is None or m.diff is None else whole - m.diff
     return {"metric": name, "whole": whole, "sum_of_changes": total,
@@ -460,14 +457,16 @@ def result(rows: list, whole: list, run_a=None, run_b=None) -> dict:
     for row in rows:
         row["metrics"] = [m.to_dict() for m in row.pop("_metrics", [])]
     whole_by = {m.name: m for m in whole}
-    measured = [row.pop("_records") for row in rows if "_records" in row]
+    measured = [_values(row.pop("_records")) for row in rows if "_records" in row]
+    by_game = None if run_a is None or run_b is None else \
+        (_values(run_a.records), _values(run_b.records))
     interaction = []
     for name in HEADLINE:
         if name not in whole_by:
             continue
         w = whole_by[name].diff
-        if run_a is not None and run_b is not None:
-            interaction.append(_interaction(name, w, run_a.records, run_b.records, measured))
+        if by_game is not None:
+            interaction.append(_interaction(name, w, *by_game, measured))
             continue
         singles = [m["diff"] for row in rows for m in row["metrics"]
                    if m["name"] == name and m["diff"] is not None]

@@ -33,7 +33,7 @@ import statistics
 from dataclasses import dataclass, field
 
 from ..runtime.values import as_float
-from .stats import Summary, holm, num_text, t975, t_p_value
+from .stats import Summary, holm, num_text, t975, t_p_value, winning_margin
 
 __all__ = ["ALPHA", "Comparison", "Metric", "compare_records", "fired_in", "holm", "paired",
            "rule_ids", "t975", "verdict"]
@@ -172,9 +172,8 @@ def _game_metrics(rec: dict) -> dict:
     for s in range(players):
         out[f"score, seat {s}"] = scores[s]
     out["score, mean of seats"] = statistics.fmean(scores)
-    top = sorted(scores, reverse=True)
-    out["score spread (best - worst)"] = top[0] - top[-1]
-    out["winning margin (best - second)"] = top[0] - top[1] if players > 1 else 0
+    out["score spread (best - worst)"] = max(scores) - min(scores)
+    out["winning margin (best - second)"] = winning_margin(rec)
     for rid, row in (rec.get("points") or {}).items():
         for s, v in enumerate(row[:players]):
             out[f"points: {rid}, seat {s}"] = as_float(v)
@@ -267,14 +266,15 @@ def compare_records(recs_a: list, recs_b: list, ids_a: list, ids_b: list,
     per game another: Holm's correction is applied within each. same: {id in B: id in A}
     for the rules B names otherwise (diff.same_rules): their fires are compared as one
     rule's, named "A-ID = B-ID"."""
-    same = dict(same or {})
-    joint = {a: f"{a} = {b}" for b, a in same.items()}
+    joint = {a: f"{a} = {b}" for b, a in (same or {}).items()}
+    # each side's ids as the comparison names them: B's renamed ones by A's
+    name_a = joint
+    name_b = {b: joint[a] for b, a in (same or {}).items()}
+    ids_a = [name_a.get(r, r) for r in ids_a]
+    ids_b = [name_b.get(r, r) for r in ids_b]
 
-    def as_a(rid: str) -> str:
-        rid = same.get(rid, rid)
-        return joint.get(rid, rid)
-    ids_a = [joint.get(r, r) for r in ids_a]
-    ids_b = [as_a(r) for r in ids_b]
+    def fires(rec: dict, names: dict) -> dict:
+        return {names.get(k, k): v for k, v in fired_in(rec).items()}
     by_index = {r["index"]: r for r in recs_b}
     pairs = [(ra, by_index[ra["index"]]) for ra in recs_a
              if ra["index"] in by_index and "error" not in ra
@@ -297,19 +297,17 @@ def compare_records(recs_a: list, recs_b: list, ids_a: list, ids_b: list,
                for name in values_a]
     correct(metrics, "metrics")
 
-    fired_a = [{joint.get(k, k): v for k, v in fired_in(ra).items()} for ra, _ in pairs]
-    fired_b = [{as_a(k): v for k, v in fired_in(rb).items()} for _, rb in pairs]
+    fired_a = [fires(ra, name_a) for ra, _ in pairs]
+    fired_b = [fires(rb, name_b) for _, rb in pairs]
     rules = [paired(rid, [f.get(rid, 0) for f in fired_a],
                     [f.get(rid, 0) for f in fired_b])
              for rid in sorted(set(ids_a) | set(ids_b))]
     correct(rules, "rules")
     ever = set()
-    for r in recs_a:
-        if "error" not in r:
-            ever |= {joint.get(k, k) for k, v in fired_in(r).items() if v}
-    for r in recs_b:
-        if "error" not in r:
-            ever |= {as_a(k) for k, v in fired_in(r).items() if v}
+    for recs, names in ((recs_a, name_a), (recs_b, name_b)):
+        for r in recs:
+            if "error" not in r:
+                ever |= {k for k, v in fires(r, names).items() if v}
     dead = [rid for rid in ids_a if rid not in ever]
     return metrics, rules, dead, len(pairs)
 

@@ -22,7 +22,7 @@ import yaml
 from ..errors import SpecError, TabulaError
 from ..lang.loader import plain
 from ..lang.parser import parse
-from ..lang.variants import walk_steps
+from ..lang.variants import all_steps
 from .graphview import SUMMARY, graph_of, natural, node_keys
 
 SECTIONS = ("options", "enums", "data", "components", "zones", "variables", "functions",
@@ -182,11 +182,7 @@ def _fireable(doc) -> dict:
     """What can fire in a game, by its trace id, as a diff entry: every step with an id
     (set-up, play, rules, wherever it is), each rule of `rules:` (`rule:NAME`) and each
     scoring rule (`points:ID`)."""
-    out = {}
-    roots = [doc.get(p, []) for p in ("setup", "play")] + list(doc.get("rules", {}).values())
-    for root in roots:
-        for step, _, _ in walk_steps(root):
-            out[f"steps.{step['id']}"] = plain(step)
+    out = {f"steps.{step['id']}": plain(step) for step, _, _ in all_steps(doc)}
     for name, body in doc.get("rules", {}).items():
         out[f"rule.{name}"] = plain(body)
     for rid, body in doc.get("scoring", {}).get("points", {}).items():

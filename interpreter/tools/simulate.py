@@ -768,12 +768,6 @@ def by_change(spec_a, d: dict, docs: tuple, run_a, whole: list, *, run_b=None, g
     return bychange.result(rows, whole, run_a, run_b)
 
 
-def _readings(spec: Spec, options: dict) -> dict:
-    """The readings of switchable rulings among a game's options."""
-    switchable = rulings.declared(spec.base_doc)
-    return {k: v for k, v in options.items() if k in switchable}
-
-
 def compare_variants(spec_a, spec_b, games: int, players: int | None = None,
                      options: dict | None = None, agents=None, seed: int = 0,
                      workers: int | None = None, backend: str = "local",
@@ -803,8 +797,8 @@ def compare_variants(spec_a, spec_b, games: int, players: int | None = None,
     ids_a = rule_ids(sa, game_a.players, game_a.options)
     ids_b = rule_ids(sb, game_b.players, game_b.options)
     # a rule B names otherwise (renamed, or a step moved under another id) is one rule
-    same = same_rules(sa.doc_for(_readings(sa, game_a.options)),
-                      sb.doc_for(_readings(sb, game_b.options)))
+    same = same_rules(rulings.doc_with(sa, game_a.options),
+                      rulings.doc_with(sb, game_b.options))
     metrics, rules, dead, pairs = compare_records(run_a.records, run_b.records, ids_a, ids_b,
                                                   same)
     ids_a = [r for r in ids_a if r not in same.values()]
