@@ -63,6 +63,31 @@ def worker_count(workers) -> int:
     return n
 
 
+CHUNK_SHARE = 4        # a chunk is at most 1/(workers * 4) of the games left
+
+
+def guided_chunks(todo: list, workers: int, most: int) -> list:
+    """A pool's work in guided chunks: big while much is left (fewer messages), at most
+    `most`, down to single games at the end (so that no worker is left alone with a long
+    chunk)."""
+    chunks, at = [], 0
+    while at < len(todo):
+        size = max(1, min(most, (len(todo) - at) // (workers * CHUNK_SHARE)))
+        chunks.append(todo[at:at + size])
+        at += size
+    return chunks
+
+
+def pool_context(method=None):
+    """A process pool's context: fork where it is safe and cheap (Linux: workers inherit
+    the compiled game); elsewhere the platform's default (spawn: each worker unpickles
+    the spec once)."""
+    import multiprocessing
+    if method is None and sys.platform.startswith("linux"):
+        method = "fork" if "fork" in multiprocessing.get_all_start_methods() else None
+    return multiprocessing.get_context(method)
+
+
 def positive(kind):
     """An argparse type: a number greater than 0 (a usage error otherwise)."""
     def parse(text: str):

@@ -32,8 +32,6 @@ import gc
 import itertools
 import json
 import math
-import multiprocessing
-import sys
 import time
 from dataclasses import dataclass, field
 
@@ -41,7 +39,7 @@ from ..bots.agents import make_agent, play_game
 from ..errors import TabulaError
 from ..runtime.values import as_float, encode
 from ..spec import Spec, load_spec
-from .cmdutil import worker_count, writing
+from .cmdutil import guided_chunks, pool_context, worker_count, writing
 from .stats import Z95, wilson
 
 ELO = 400 / math.log(10)     # Elo points per natural-log unit of strength
@@ -155,14 +153,8 @@ def _records(job: _Job, game, total: int, workers: int, progress=None) -> list:
             if progress is not None:
                 progress(len(done))
         return [done[i] for i in range(total)]
-    todo, chunks, at = list(range(total)), [], 0
-    while at < total:
-        size = max(1, min(MAX_CHUNK, (total - at) // (workers * 4)))
-        chunks.append(todo[at:at + size])
-        at += size
-    method = "fork" if sys.platform.startswith("linux") and \
-        "fork" in multiprocessing.get_all_start_methods() else None
-    ctx = multiprocessing.get_context(method)
+    chunks = guided_chunks(list(range(total)), workers, MAX_CHUNK)
+    ctx = pool_context()
     gc.freeze()
     try:
         pool = ctx.Pool(min(workers, len(chunks)), initializer=_init, initargs=(job,))

@@ -39,7 +39,6 @@ import gc
 import hashlib
 import json
 import math
-import multiprocessing
 import sys
 import tempfile
 import time
@@ -52,7 +51,7 @@ from ..lang import rulings
 from ..runtime.values import as_float, encode, not_text
 from ..spec import Spec, load_spec
 from . import bychange
-from .cmdutil import worker_count, writing
+from .cmdutil import guided_chunks, pool_context, worker_count, writing
 from .compare import Comparison, compare_records, fired_in, rule_ids
 from .diff import same_rules
 from .fields import bad_field
@@ -61,8 +60,7 @@ from .stats import Summary, depth_figures, summarize
 
 MAX_RECORDS_BYTES = 500_000_000  # a record file read whole is at most this (docs/language.md 9)
 
-CHUNK_SHARE = 4                  # a chunk is at most 1/(workers * 4) of the games left
-MAX_CHUNK = 32                   # ... and at most 32 games: records are written soon
+MAX_CHUNK = 32                   # a chunk is at most 32 games: records are written soon
 RANDOM = "random"
 DEPTH_AGENTS = ("mcts", RANDOM)  # simulate --depth: the strong agent, the weak one
 
@@ -345,25 +343,6 @@ def _play_chunk(indices: list, job: Job | None = None) -> list:
     return _WORKER.play(indices)
 
 
-def _chunks(todo: list, workers: int) -> list:
-    """Guided chunks: big while much is left (fewer messages), down to single games at
-    the end (so that no worker is left alone with a long chunk)."""
-    chunks, at = [], 0
-    while at < len(todo):
-        size = max(1, min(MAX_CHUNK, (len(todo) - at) // (workers * CHUNK_SHARE)))
-        chunks.append(todo[at:at + size])
-        at += size
-    return chunks
-
-
-def _start_method(method):
-    """fork where it is safe and cheap (Linux: workers inherit the compiled game);
-    elsewhere the platform's default (spawn: each worker unpickles the spec once)."""
-    if method is None and sys.platform.startswith("linux"):
-        method = "fork" if "fork" in multiprocessing.get_all_start_methods() else None
-    return multiprocessing.get_context(method)
-
-
 BACKENDS = ("local", "ray")
 
 
@@ -379,8 +358,8 @@ def _results(job: Job, game, todo: list, workers: int, start_method, backend: st
         for i in todo:
             yield worker.play([i])[0]
         return
-    chunks = _chunks(todo, workers)
-    ctx = _start_method(start_method)
+    chunks = guided_chunks(todo, workers, MAX_CHUNK)
+    ctx = pool_context(start_method)
     # forked workers share the parent's memory until they write to it; the collector
     # would write to every object it scans, so the objects made so far are kept out of it
     gc.freeze()
@@ -423,7 +402,8 @@ def _ray_results(job: Job, todo: list, workers: int, address: str | None):
     try:
         job_ref = ray.put(job)
         task = ray.remote(num_cpus=1)(_play_chunk)
-        pending = [task.remote(chunk, job_ref) for chunk in _chunks(todo, max(1, workers))]
+        pending = [task.remote(chunk, job_ref)
+                   for chunk in guided_chunks(todo, max(1, workers), MAX_CHUNK)]
         while pending:
             ready, pending = ray.wait(pending, num_returns=1)
             for ref in ready:
