@@ -247,3 +247,77 @@ def test_the_comparison_catches_a_removed_invalidation(tmp_path, monkeypatch, mu
     broken = play(cached, 0, check=True)
     assert broken[4], f"the stale check misses the removed {mutation} invalidation"
     assert broken[:3] != play(uncached, 0)[:3], "the games' comparison misses it"
+
+
+# -- copies that keep the facts -------------------------------------------------------------
+# State.clone(facts=True) and State.resample hand the copy the state's facts, views and
+# kept groups (runtime/views.copy_facts) instead of computing them again: a copy played on
+# must keep them as exact as the original does, and must not change the original's.
+
+COPY_SEED = 30
+COPY_EVERY = 5          # decisions between two checked ones
+COPY_MOVES = 3          # random moves played on each copy
+
+
+def copies_stale(game, seed: int) -> list:
+    """At every COPY_EVERY-th decision of a random game, a copy with facts and a
+    determinisation for the player to move, each played on for COPY_MOVES random moves
+    beside a plain copy: [(what, decision, stale entries or differing legal actions)]
+    found on them, and on the original once they are played."""
+    keep = keepers(game)
+    st = game.new_state(seed=seed)
+    rng = random.Random(seed)
+    found: list = []
+    k = 0
+    while not st.terminal and not found:
+        k += 1
+        if k % COPY_EVERY == 0 and st.current_player() >= 0:
+            r = random.Random(k)
+            copies = [("clone", st.clone(facts=True), st.clone())]
+            if not st.is_simultaneous_node():
+                copies.append(("resample", st.resample(st.current_player(), random.Random(k)),
+                               None))
+            for what, c, plain in copies:
+                if plain is None:     # the same determinisation, with nothing kept
+                    plain = st.resample(st.current_player(), random.Random(k))
+                    plain.relist()
+                for _ in range(COPY_MOVES):
+                    if c.terminal:
+                        break
+                    if c.legal_actions() != plain.legal_actions():
+                        found.append((what, k, "legal actions differ"))
+                        break
+                    bad = stale_facts(c, keep)
+                    if bad:
+                        found.append((what, k, bad[:3]))
+                        break
+                    acts = c.legal_actions()
+                    a = acts[int(r.random() * len(acts))]
+                    c.apply(a)
+                    plain.apply(a)
+            bad = stale_facts(st, keep)
+            if bad:
+                found.append(("original", k, bad[:3]))
+        acts = st.legal_actions()
+        st.apply(acts[int(rng.random() * len(acts))])
+    return found
+
+
+def top_counts():
+    for path in SPEC_FILES + EXAMPLES:
+        spec = load_spec(path)
+        yield pytest.param(path, spec.player_range[1], id=f"{path.stem}")
+
+
+@pytest.mark.parametrize("path,players", list(top_counts()))
+def test_copies_keep_their_facts_exact(path, players):
+    game = load_spec(path).game(players)
+    assert copies_stale(game, COPY_SEED) == []
+
+
+def test_the_copies_check_catches_a_shared_view(monkeypatch):
+    """A view that a copy shared with its original, instead of copying it, goes stale on
+    one side once the other moves; the check above sees it."""
+    game = load_spec("specs/medina").game(2)
+    monkeypatch.setattr(View, "copy", lambda self: self)
+    assert copies_stale(game, COPY_SEED) != []

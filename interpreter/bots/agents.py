@@ -100,7 +100,7 @@ def _margin(scores: list, player: int) -> float:
 
 def _margin_after(st: State, action: tuple, who: int) -> float:
     """`who`'s score margin once `action` is played on a copy of `st`."""
-    t = st.clone()
+    t = st.clone(facts=True)
     t.apply_unchecked(action)
     return _margin(t.scores(), who)
 

@@ -19,6 +19,7 @@ from .frames import Frame
 from .model import CHANCE, DONE, SKIP, TERMINAL, Block, Program
 from .readers import NoLine, piece_names_now
 from .values import B_num, decode, encode
+from .views import copy_facts, touch_slot
 
 STATE_FORMAT = 1
 _new_frame = object.__new__     # a Frame without a call of Frame.__init__ (hot paths)
@@ -621,7 +622,12 @@ class State:
                 if not self._computed(f"the invariant '{iid}'", fn, self, [None] * size)]
 
     # ---- copies -----------------------------------------------------------------------------
-    def clone(self) -> State:
+    def clone(self, facts: bool = False) -> State:
+        """A copy of the state, to be changed on its own. It starts without derived facts
+        (the cheap copy) unless `facts`: then it takes copies of this state's facts, views
+        and kept groups (runtime/views.copy_facts), so that the moves made on it compute
+        only what they change, not every view again: for a search that plays on from
+        the copy (a bot's determinisation, a greedy look-ahead)."""
         new = State.__new__(State)
         new.game, new.prog = self.game, self.prog
         new.slots = [s[:] for s in self.slots]
@@ -633,8 +639,11 @@ class State:
                                                           self.terminal, self.steps)
         new.history = self.history[:]
         new._scores = self._scores
-        new.facts = {}
-        new.tracked = None
+        if facts and self.facts:
+            new.facts, new.tracked = copy_facts(self.facts, self.tracked)
+        else:
+            new.facts = {}
+            new.tracked = None
         new.gather = None
         new.to_act = self.to_act
         new.fired = None if self.fired is None else dict(self.fired)
@@ -682,11 +691,18 @@ class State:
         any more, the game goes on as the rules say, up to the next decision."""
         if self.terminal or self.pending is None:
             return
+        self.changed()
+        self._list_again()
+
+    def _list_again(self) -> None:
+        """relist() once the stale facts are dropped."""
+        if self.terminal or self.pending is None:
+            return
         if not self._stack or self._stack[-1] is not self.pending.frame:
             raise TabulaError("the pending decision is not on top of the stack; cannot list "
                               "it again")
         self.pending = None
-        self.changed()
+        self._scores = None
         steps = self.steps
         self._run()
         self.steps = steps
@@ -705,7 +721,9 @@ class State:
         piles and secret pieces are resampled together and consistently with what
         `player` sees: the player's observation of the copy equals its observation of
         this state. The order inside a hidden slot (the order of a face-down pile) is
-        resampled too. The pending decision is listed again on the copy. The copy gets
+        resampled too. The pending decision is listed again on the copy (when a piece
+        changed places: the copy keeps this state's views and kept groups, brought up to
+        date by the slots that changed, and drops its other facts). The copy gets
         its own random generator, drawn from `rng` (this state's generator would tell
         future shuffles), and no history (the true actions name hidden pieces). In a game
         with recall, the decisions others made out of `player`'s sight lose their text.
@@ -720,8 +738,9 @@ class State:
         prog = self.prog
         comp = prog.piece_component
         slots = new.slots
+        hidden = self.game.hidden_slots(player)
         groups: dict = {}
-        for s in self.game.hidden_slots(player):
+        for s in hidden:
             for i, pid in enumerate(slots[s]):
                 groups.setdefault(comp[pid], []).append((s, i, pid))
         where = new.where
@@ -737,14 +756,33 @@ class State:
             slots[s].sort()
         new.rng = random.Random(rng.getrandbits(64))
         new.history = []
-        new._scores = None
         if new._seen is not None:     # what others chose out of sight stays unknown
             new._seen = [e if e[3] is None or player in e[3] else (e[0], e[1], "", e[3])
                          for e in new._seen]
         pend = new.pending
         others = ([who for who, _ in pend.joint[:len(pend.chosen)]]
                   if pend is not None and pend.joint is not None else [])
-        new.relist()
+        moved = [s for s in hidden if slots[s] != self.slots[s]]
+        if others:
+            new.relist()
+        elif not moved:
+            # no piece changed places (nothing hidden, or the hidden pieces were drawn
+            # where they are): the same position, whose derived facts and listed decision
+            # hold; the copy takes them instead of computing them again
+            if self.facts:
+                new.facts, new.tracked = copy_facts(self.facts, self.tracked)
+            return new
+        else:
+            # the views and kept groups are kept up to date by the slots that changed, as
+            # for a move; every other fact is dropped (those that read pieces would be
+            # stale) and the decision listed again
+            keep = prog.facts.tracked
+            new.facts, new.tracked = copy_facts(
+                {k: v for k, v in self.facts.items() if k in keep}, self.tracked)
+            if new.tracked is not None:
+                for s in moved:
+                    touch_slot(new, s)
+            new._list_again()
         # at a simultaneous decision, the choices already made by others are secret: each
         # is drawn at random among that player's legal actions
         for who in others:

@@ -43,7 +43,7 @@ class View:
     """The passing items of a generator over a board's cells and each one's value, in
     the cells' order; dirty items are computed again when the view is next asked for."""
     __slots__ = ("fn", "items", "near", "whole", "vals", "dirty", "_order", "_values",
-                 "groups", "watch", "reads", "args")
+                 "groups", "watch", "reads", "args", "mine")
 
     def __init__(self, fn, items: tuple, near: dict, whole: frozenset, groups: bool,
                  args: tuple = ()):
@@ -55,6 +55,7 @@ class View:
         self.groups = groups         # cells read kept groups: what they read is gathered
         self.watch: dict = {}        # slot -> the cells whose groups read it
         self.reads: dict = {}        # cell -> the slots its groups read
+        self.mine: set = set()       # the slots of `watch` whose sets no copy shares
         self.vals: dict = {}
         self.dirty: set = set(items)
         self._order: list | None = None
@@ -112,15 +113,39 @@ class View:
         if new == old:
             return
         watch = self.watch
+        mine = self.mine              # the sets of `watch` no copy of the view shares
         for s in old - new:
+            if s not in mine:
+                watch[s] = watch[s].copy()
+                mine.add(s)
             watch[s].discard(item)
         for s in new - old:
             found = watch.get(s)
             if found is None:
                 watch[s] = {item}
-            else:
+                mine.add(s)
+            elif s in mine:
                 found.add(item)
+            else:
+                watch[s] = found | {item}
+                mine.add(s)
         self.reads[item] = new
+
+    def copy(self) -> View:
+        """A copy for a copy of the state: what changes in place (the values, the dirty
+        cells, what each cell's groups read) is copied, the rest shared (the cells'
+        order and values lists are replaced, never changed in place)."""
+        new = View.__new__(View)
+        new.fn, new.args, new.items, new.near, new.whole, new.groups = (
+            self.fn, self.args, self.items, self.near, self.whole, self.groups)
+        new.vals = self.vals.copy()
+        new.dirty = self.dirty.copy()
+        new.watch = self.watch.copy()    # its sets shared until either side changes one
+        new.mine = set()
+        self.mine = set()
+        new.reads = self.reads.copy()
+        new._order, new._values = self._order, self._values
+        return new
 
     def order(self) -> list:
         """The passing items, in the cells' order."""
@@ -187,13 +212,14 @@ class _Groups:
     """A group's table kept across moves (State.tracked[its key]): for each slot, the
     groups whose flood read it (their cells and the cells next to them), by the keys they
     are kept under, and what each key's flood read; a touch of the slot drops them."""
-    __slots__ = ("known", "by_slot", "reads", "count")
+    __slots__ = ("known", "by_slot", "reads", "count", "mine")
 
     def __init__(self, known: dict):
         self.known = known
         self.by_slot: dict = {}
         self.reads: dict = {}        # key -> the slots its group's flood read
         self.count = 0
+        self.mine: set = set()       # the slots of `by_slot` whose lists no copy shares
 
     def touch(self, slot: int) -> None:
         found = self.by_slot.pop(slot, None)
@@ -204,6 +230,49 @@ class _Groups:
                 for k in keys:
                     known.pop(k, None)
                     reads.pop(k, None)
+
+    def copy(self, known: dict) -> _Groups:
+        """A copy listing for the copy `known` of its table."""
+        new = _Groups(known)
+        new.by_slot = self.by_slot.copy()    # its lists shared until either side adds
+        self.mine = set()
+        new.reads = self.reads.copy()
+        new.count = self.count
+        return new
+
+
+def copy_facts(facts: dict, tracked: dict | None) -> tuple[dict, dict | None]:
+    """Copies of a state's facts and of the views and kept groups' listings among them
+    (State.tracked), for a copy of the state that goes on from the same position: a table
+    is copied (entries are added and dropped in place), its entries shared (a fact's value
+    is never changed in place), a view or a listing copied whole. What `tracked` holds
+    that the facts no longer do (a view dropped by a change) is left behind."""
+    new: dict = {}
+    copied: dict = {}                # id of a view or table of the facts -> its copy
+    for key, value in facts.items():
+        if isinstance(value, View):
+            copied[id(value)] = new[key] = value.copy()
+        elif isinstance(value, dict):  # a table (of results, a group's, listings, views)
+            table = value.copy()
+            for k, v in table.items():
+                if isinstance(v, View):
+                    copied[id(v)] = table[k] = v.copy()
+            copied[id(value)] = new[key] = table
+        else:
+            new[key] = value
+    if not tracked:
+        return new, None
+    kept: dict = {}
+    for key, w in tracked.items():
+        if isinstance(w, _Groups):
+            known = copied.get(id(w.known))
+            if known is not None:
+                kept[key] = w.copy(known)
+        else:
+            v = copied.get(id(w))
+            if v is not None:
+                kept[key] = v
+    return new, kept or None
 
 
 def B_group_seen(st: Any, key: str, at) -> None:
@@ -244,12 +313,17 @@ def B_group_kept(st: Any, key: str, known: dict, cells, extra: tuple | None, adj
     for k in keys:
         w.reads[k] = reads
     by = w.by_slot
+    mine = w.mine
     for s in reads:
         found = by.get(s)
         if found is None:
             by[s] = [keys]
-        else:
+            mine.add(s)
+        elif s in mine:
             found.append(keys)
+        else:                        # shared with a copy: copied first
+            by[s] = found + [keys]
+            mine.add(s)
     w.count += len(reads)
 
 
