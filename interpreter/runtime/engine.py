@@ -207,7 +207,7 @@ class State:
         # change of the state, so a fact is computed once between two changes
         self.facts: dict = {}
         # what the views among the facts read, slot by slot (runtime/views.py)
-        self.tracked = None
+        self.tracked: dict | None = None
         self.gather = None      # (while a view's cell is computed: what its groups read)
         # a player given from outside (a scenario's position) to act first: the first
         # `turns` loop to start begins with them instead of its `first:`
