@@ -342,3 +342,124 @@ def test_mcts_does_not_peek_at_hidden_information():
         a = agent.act(Fixed(st, p, random.Random(4)))
         b = agent.act(Fixed(other, p, random.Random(4)))
         assert st.action_to_string(a) == other.action_to_string(b)
+
+
+# -- what a seat saw, and tree reuse ----------------------------------------------------------
+
+def test_sight_tells_each_seat_what_it_saw():
+    """A Sight lists every decision for every seat: its text where the seat saw it, None
+    where the decision's visible_to kept it out of sight (Kuhn poker's deal)."""
+    from tabula_rules.bots.agents import Sight
+    game = load_game(ROOT / "examples" / "kuhn_poker", players=2)
+    st = game.new_state(seed=4)
+    sight = Sight(2)
+    rng = random.Random(4)
+    hidden_from = {0: 0, 1: 0}
+    while not st.terminal:
+        acts = st.legal_actions()
+        a = acts[rng.randrange(len(acts))]
+        sees = st.who_sees(a)
+        sight.saw(st, a)
+        for q in (0, 1):
+            who, text = sight.by_seat[q][-1]
+            assert who == st.pending.player
+            if sees is None or q in sees:
+                assert text == st.action_to_string(a)
+            else:
+                assert text is None
+                hidden_from[q] += 1
+        st.apply(a)
+    assert len(sight.by_seat[0]) == len(sight.by_seat[1]) > 2
+    assert hidden_from[0] >= 1 and hidden_from[1] >= 1, hidden_from
+
+
+class _Spy(MCTSAgent):
+    """An MCTS agent that notes, each decision, whether it started from a kept node."""
+
+    def __init__(self, *args, **kw):
+        super().__init__(*args, **kw)
+        self.starts = []
+
+    def _reused(self, view):
+        node = super()._reused(view)
+        self.starts.append(None if node is None else node.n)
+        return node
+
+
+def test_mcts_reuses_the_subtree_of_the_actions_played():
+    game = load_game(MEDANG, players=2)
+    spy = _Spy(60)
+    res = play_game(game, 3, [spy, GreedyAgent()], record=False)
+    kept = [n for n in spy.starts if n is not None]
+    # most decisions start from the node the actions since lead to, already visited
+    assert len(kept) > len(spy.starts) / 2, spy.starts
+    assert all(n >= 1 for n in kept)
+    # the same seed and agents give the same game, reuse and all
+    again = play_game(game, 3, [_Spy(60), GreedyAgent()], record=False)
+    assert again["scores"] == res["scores"] and again["decisions"] == res["decisions"]
+    # without a history (a driver that keeps none) or with reuse off, nothing is kept
+    off = _Spy(60, reuse=False)
+    play_game(game, 3, [off, GreedyAgent()], record=False)
+    assert off.starts == []
+    st = _decision_state()
+    lone = _Spy(20)
+    lone.act(View(st, st.current_player(), random.Random(1)))
+    lone.act(View(st, st.current_player(), random.Random(1)))
+    assert lone.starts == [None, None]
+
+
+def test_a_kept_tree_is_not_used_in_another_game():
+    """The tree is kept for the seat's history list of one game: an agent that plays two
+    games plays the second as a fresh agent would."""
+    game = load_game(MEDANG, players=2)
+    used = _Spy(40)
+    play_game(game, 5, [used, GreedyAgent()], record=False)
+    second = play_game(game, 6, [used, GreedyAgent()], record=True)
+    fresh = play_game(game, 6, [_Spy(40), GreedyAgent()], record=True)
+    assert second["actions"] == fresh["actions"]
+
+
+def test_replay_plays_the_game_play_game_plays_with_a_reusing_agent():
+    from tabula_rules.bots.agents import agent_rng, chance_rng
+    from tabula_rules.tools import replay
+    game = load_game(MEDANG, players=2)
+    a = play_game(game, 8, [MCTSAgent(40), GreedyAgent()], record=True)
+    st, rec = replay.play(game, 8, [MCTSAgent(40), GreedyAgent()], chance_rng(8),
+                          [agent_rng(8, 0), agent_rng(8, 1)])
+    assert [[who, text] for who, _, text, _ in rec] == a["actions"]
+
+
+def test_ordered_expansion_tries_the_best_one_step_actions_first():
+    st = _decision_state(least=10)
+    p = st.current_player()
+    agent = MCTSAgent(4, order_visits=1, widen=None)
+    import tabula_rules.bots.agents as agents_mod
+    made = []
+    orig = agents_mod._Node
+
+    class Node(orig):  # type: ignore[misc, valid-type]
+        __slots__ = ()
+
+        def __init__(self, player):
+            super().__init__(player)
+            made.append(self)
+
+    agents_mod._Node = Node
+    try:
+        agent.act(View(st, p, random.Random(2)))
+    finally:
+        agents_mod._Node = orig
+    root = made[0]
+    assert root.rank is not None
+    # the four children are the four best ranked actions
+    tried = sorted(root.rank[key] for key in root.children)
+    assert tried == [0, 1, 2, 3], tried
+
+    def margin(text):
+        t = st.clone()
+        t.apply_unchecked(next(a for a in st.legal_actions() if st.action_to_string(a) == text))
+        sc = t.scores()
+        return sc[p] - max(s for q, s in enumerate(sc) if q != p)
+    best = max(margin(text) for text in set(st.legal_action_strings()))
+    first = min(root.rank, key=root.rank.get)
+    assert margin(first[1]) == best

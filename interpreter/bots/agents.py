@@ -26,23 +26,29 @@ from ..errors import IllegalAction, TabulaError, did_you_mean, excerpt
 from ..runtime.engine import Game, Pending, State
 from ..runtime.model import CHANCE
 
-__all__ = ["Agent", "GreedyAgent", "MCTSAgent", "RandomAgent", "View", "AGENTS", "BOTS",
-           "agent_rng", "chance_rng", "make_agent", "make_agents", "play_game"]
+__all__ = ["Agent", "GreedyAgent", "MCTSAgent", "RandomAgent", "Sight", "View", "AGENTS",
+           "BOTS", "agent_rng", "chance_rng", "make_agent", "make_agents", "play_game"]
 
 
 # ---- the view an agent gets ---------------------------------------------------------------
 
 class View:
     """What an agent sees when it must act: its seat, its observation, its legal actions
-    (tuples) and their strings, its own generator, and `sample(rng)` for determinisations.
+    (tuples) and their strings, its own generator, `sample(rng)` for determinisations,
+    and (where the driver keeps it: play_game) the game's decisions as the seat saw them.
     The true state is kept out of reach (only `sample` uses it, to make a copy). A view
     is valid while its agent acts (the observation and strings are computed on first use).
     """
 
-    __slots__ = ("player", "legal_actions", "rng", "_state", "_obs", "_strings")
+    __slots__ = ("player", "legal_actions", "rng", "history", "_state", "_obs", "_strings")
 
-    def __init__(self, state: State, player: int, rng: random.Random):
+    def __init__(self, state: State, player: int, rng: random.Random,
+                 history: list | None = None):
         self.player = player
+        # the decisions of this game so far as the seat saw them, [(player, action string,
+        # or None where it was out of the seat's sight)], chance as CHANCE; one list for
+        # the seat's whole game, grown as it goes (None: not told, as in tabula play)
+        self.history = history
         self.legal_actions = tuple(state.legal_actions()) if \
             state.current_player() == player else ()
         self.rng = rng
@@ -68,12 +74,44 @@ class View:
         return self._state.resample(self.player, self.rng if rng is None else rng)
 
 
+class Sight:
+    """The decisions of one game as each seat saw them, for the agents that ask for them
+    (`Agent.wants_history`): the action's string, or None where the action was out of the
+    seat's sight (a decision's visible_to; every choice at a simultaneous decision, whose
+    reveal comes later)."""
+
+    __slots__ = ("by_seat",)
+
+    def __init__(self, players: int):
+        self.by_seat: list = [[] for _ in range(players)]
+
+    @classmethod
+    def of(cls, agents: list, players: int) -> Sight | None:
+        """A Sight if one of the agents asks for its history, else None (no cost)."""
+        return cls(players) if any(getattr(a, "wants_history", False) for a in agents) \
+            else None
+
+    def saw(self, st: State, action: tuple) -> None:
+        """`action` of st's pending decision is about to be applied."""
+        p: Pending = st.pending  # type: ignore[assignment]  # called at a pending decision
+        who = p.player
+        if p.joint is not None:
+            for seen in self.by_seat:
+                seen.append((who, None))
+            return
+        text = st.action_to_string(action)
+        sees = st.who_sees(action)
+        for q, seen in enumerate(self.by_seat):
+            seen.append((who, text if sees is None or q in sees else None))
+
+
 # ---- agents -------------------------------------------------------------------------------
 
 class Agent:
     """A bot: `act(view)` returns one of `view.legal_actions`."""
 
     name = "agent"
+    wants_history = False     # True: the driver passes View.history (play_game does)
 
     def act(self, view: View) -> tuple:
         raise NotImplementedError
@@ -151,7 +189,7 @@ class _Node:
     action was legal at the parent (information-set MCTS). `keys` remembers the string
     of each action tuple met at this node (labels are the costly part of a step)."""
 
-    __slots__ = ("children", "keys", "n", "w", "avail", "player")
+    __slots__ = ("children", "keys", "n", "w", "avail", "player", "rank")
 
     def __init__(self, player: int):
         self.children: dict = {}
@@ -160,6 +198,7 @@ class _Node:
         self.w = 0.0
         self.avail = 0
         self.player = player
+        self.rank: dict | None = None   # action key -> its place by one-step margin
 
 
 # MCTS's random playouts stop after this many decisions, and the state is then judged by
@@ -194,7 +233,8 @@ class MCTSAgent(Agent):
 
     def __init__(self, iterations: int = ITERATIONS, rollout_depth: int | None = PLAYOUT_DEPTH,
                  c: float = 0.35, margin_weight: float = 0.5, seconds: float | None = None,
-                 widen: float | None = None, rollout_k: int = 1, clock=None):
+                 widen: float | None = None, rollout_k: int = 1, clock=None,
+                 reuse: bool = True, order_visits: int | None = None):
         if iterations < 1:
             raise TabulaError("mcts needs at least 1 iteration")
         if rollout_depth is not None and rollout_depth < 0:
@@ -216,7 +256,16 @@ class MCTSAgent(Agent):
         # playouts: each step draws rollout_k actions and plays the one after which the
         # mover's score margin is highest (1: uniform random)
         self.rollout_k = int(rollout_k)
+        # ordered expansion: a node visited this many times (the root at once) ranks its
+        # mover's actions by the mover's score margin one step on (greedy's measure), and
+        # its untried actions are expanded best first (None: at random)
+        self.order_visits = None if order_visits is None else max(1, int(order_visits))
         self.clock = time.process_time if clock is None else clock
+        # tree reuse: the subtree under the actions played since the last decision (as
+        # View.history tells them) is the next decision's tree to start from
+        self.reuse = bool(reuse)
+        self.wants_history = self.reuse
+        self._kept: tuple | None = None     # (the seat's history, its length, the root)
         budget = f"{self.seconds:g}s" if self.seconds is not None else f"{self.iterations}"
         self.name = f"mcts:{budget}:" + (
             "end" if self.rollout_depth is None else f"{self.rollout_depth}")
@@ -249,6 +298,35 @@ class MCTSAgent(Agent):
                 best, best_v = a, v
         return best  # type: ignore[return-value]  # k >= 1
 
+    @staticmethod
+    def _ranks(st: State, actions, keys: dict, who: int) -> dict:
+        """{action key: its place} for `who`'s actions at st, best one-step margin first
+        (ties in the listing's order)."""
+        scored = sorted(((-_margin_after(st, a, who), i, keys[(who, a)])
+                         for i, a in enumerate(actions)), key=lambda x: (x[0], x[1]))
+        rank: dict = {}
+        for _, _, key in scored:
+            rank.setdefault(key, len(rank))
+        return rank
+
+    def _reused(self, view: View) -> _Node | None:
+        """The node of the last decision's tree that the actions played since lead to,
+        if the view's history is the one that tree was grown for and every action since
+        was seen (chance is not in the tree: skipped) and was tried in the tree."""
+        kept, self._kept = self._kept, None
+        if kept is None or view.history is None or kept[0] is not view.history:
+            return None
+        history, start, node = kept
+        for who, text in history[start:]:
+            if who == CHANCE:
+                continue
+            if text is None:
+                return None
+            node = node.children.get((who, text))
+            if node is None:
+                return None
+        return node
+
     def act(self, view: View) -> tuple:
         acts = view.legal_actions
         if len(acts) == 1:
@@ -256,13 +334,16 @@ class MCTSAgent(Agent):
         rng = view.rng
         rnd = rng.random
         me = view.player
-        root = _Node(me)
+        root = self._reused(view) if self.reuse else None
+        if root is None:
+            root = _Node(me)
         for a, text in zip(acts, view.action_strings):
             root.keys[(me, a)] = (me, text)
         c = self.c
         log = math.log
         sqrt = math.sqrt
         widen = self.widen
+        order = self.order_visits
         k = self.rollout_k
         clock = self.clock
         deadline = None if self.seconds is None else clock() + self.seconds
@@ -305,7 +386,15 @@ class MCTSAgent(Agent):
                         avail.append((child, a))
                 if untried and (widen is None or not avail
                                 or len(avail) < widen * sqrt(node.n + 1)):
-                    key, a = untried[int(rnd() * len(untried))]
+                    rank = node.rank
+                    if rank is None and order is not None and (
+                            node is root or node.n >= order) and len(untried) > 1:
+                        rank = node.rank = self._ranks(st, p.actions, keys, who)
+                    if rank is None:
+                        key, a = untried[int(rnd() * len(untried))]
+                    else:
+                        last = len(rank)
+                        key, a = min(untried, key=lambda u: rank.get(u[0], last))
                     child = children[key] = _Node(who)
                     child.avail = 1
                     path.append(child)
@@ -347,6 +436,8 @@ class MCTSAgent(Agent):
                 most, most_n = [by_string[text]], child.n
             elif child.n == most_n:
                 most.append(by_string[text])
+        if self.reuse and view.history is not None:
+            self._kept = (view.history, len(view.history), root)
         if not most:
             return acts[int(rnd() * len(acts))]
         return most[int(rnd() * len(most))]
@@ -434,15 +525,21 @@ def agent_rng(seed: int, seat: int) -> random.Random:
     return random.Random(f"tabula-agent:{seed}:{seat}")
 
 
-def next_action(st: State, agents: list, rngs: list, crng: random.Random) -> tuple:
+def next_action(st: State, agents: list, rngs: list, crng: random.Random,
+                sight: Sight | None = None) -> tuple:
     """The action of the pending decision: chance's drawn uniformly with crng, a seat's
-    asked of its agent (acting on its View, with the seat's generator) and checked."""
+    asked of its agent (acting on its View, with the seat's generator and, with a
+    Sight, what the seat saw of the game so far) and checked. With a Sight, the action
+    is recorded in it (call it once per decision, then apply the action)."""
     pend: Pending = st.pending  # type: ignore[assignment]  # asked at a pending decision
     who = pend.player
     if who == CHANCE:
-        return st.sample_chance(crng)
+        drawn = st.sample_chance(crng)
+        if sight is not None:
+            sight.saw(st, drawn)
+        return drawn
     agent = agents[who]
-    a = agent.act(View(st, who, rngs[who]))
+    a = agent.act(View(st, who, rngs[who], None if sight is None else sight.by_seat[who]))
     try:
         a = tuple(a)
     except TypeError:
@@ -450,6 +547,8 @@ def next_action(st: State, agents: list, rngs: list, crng: random.Random) -> tup
     if a not in pend.actions:
         raise IllegalAction(f"agent {agent.name} (player {who}) chose {a!r}, which is "
                             "not a legal action here")
+    if sight is not None:
+        sight.saw(st, a)
     return a
 
 
@@ -467,13 +566,14 @@ def play_game(game: Game, seed: int, agents: list, record: bool = True) -> dict:
     st = game.new_state(seed=seed)
     crng = chance_rng(seed)
     rngs = [agent_rng(seed, p) for p in range(game.players)]
+    sight = Sight.of(agents, game.players)
     actions: list = []
     rule_counts: dict = {}
     decisions = chances = 0
     while not st.terminal:
         pend: Pending = st.pending  # type: ignore[assignment]  # a game not over: one is
         who = pend.player
-        a = next_action(st, agents, rngs, crng)
+        a = next_action(st, agents, rngs, crng, sight)
         if who == CHANCE:
             chances += 1
         else:

@@ -13,7 +13,7 @@ import json
 import sys
 from dataclasses import dataclass
 
-from ..bots.agents import next_action
+from ..bots.agents import Sight, next_action
 from ..errors import Pos, TabulaError, excerpt
 from ..runtime.engine import Game, State
 from ..runtime.model import CHANCE
@@ -52,10 +52,11 @@ def play(game: Game, seed: int, agents: list, chance, seats: list, log=None) -> 
     if log is not None:
         log.begin(st)
     record = []
+    sight = Sight.of(agents, game.players)
     while not st.terminal:
         pend = st.pending
         who = pend.player
-        a = next_action(st, agents, seats, chance)
+        a = next_action(st, agents, seats, chance, sight)
         text = st.action_to_string(a)
         turn = st.turn
         st.apply_unchecked(a)
