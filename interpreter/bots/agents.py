@@ -10,8 +10,10 @@ into (State.resample). Agents never receive the true state, so a bot that search
 
 Agents by name (`make_agent`): "random" (uniform), "greedy" (the action after which its own
 score minus the best other score is highest, ties at random), "mcts" / "mcts:N" /
-"mcts:N:D" (information-set UCT with N iterations per decision, 500 by default; random
-playouts to the end of the game, or for D decisions and then judged by the scores),
+"mcts:N:D" (information-set UCT with N iterations per decision, 500 by default, its
+expansion ordered by greedy's one-step margin and widened progressively, its tree kept
+from one decision to the next; random playouts to the end of the game, or for D
+decisions and then judged by the scores),
 "mcts:Ns" (N CPU seconds a decision instead: not deterministic across machines or loads;
 the iteration budget, the default, is).
 """
@@ -227,7 +229,16 @@ class MCTSAgent(Agent):
     are (player, action string), so that one tree serves every determinisation: at each
     decision it expands an untried legal action or else picks by UCB1 with availability
     counts (w/n + c*sqrt(ln(avail)/n)); chance decisions are sampled uniformly and are
-    not part of the tree. A uniformly random playout follows, to the end of the game or,
+    not part of the tree. Which untried action, and when: with `order_visits` (the
+    default, ORDER_VISITS), a node visited that many times (the root at once) ranks its
+    mover's actions by the mover's score margin one step on, on the determinisation at
+    hand, and expands the best ranked first (else at random); with `widen` (WIDEN), a
+    node visited n times has at most ceil(widen * sqrt(n)) children (progressive
+    widening), so that a decision of hundreds of placements is searched among the few
+    that rank best, and deeper. With `reuse` (the default) and a View that tells the
+    game's history (play_game's), the search starts from the node of the last
+    decision's tree that the actions played since lead to. A uniformly random playout
+    follows, to the end of the game or,
     with `rollout_depth`, for that many decisions (the state is then judged as it stands:
     its scores, which a game computes at any time). Each player's reward is its share of
     the victory (1 / number of winners, 0 for a loser) blended with its normalized score
