@@ -18,6 +18,15 @@ reported with its error and not played. A step of the variant added to a rule of
 own change when it has a neighbour with an id in A to be placed by (`after:`/`before:`);
 otherwise it stays in its rule's change. A top-level step without an id cannot be named by
 a variant and is reported, not measured.
+
+Each toggle also has a mirror: a variant of B (`extends:` B) that undoes its changes, each
+change's inverse (_Atom.undo: B's entry overridden with A's text, an added entry removed,
+a removed one added back, a step put back next to a neighbour B has), played on B's seeds
+and compared with B's run (B - mirror: what the change does, seen from B). The inverses
+are grouped as the changes are (_link), from B's side: changes that name each other's
+entries there are undone together (mirror_also, mirror_grouped). Toggles whose mirrors
+undo the same changes share one (mirror_key). A row whose two effects disagree (result:
+`disagree`) shows an interaction of that change with the others.
 """
 
 from __future__ import annotations
