@@ -441,7 +441,8 @@ TINY = str(ROOT / "examples" / "tiny")
 @pytest.mark.parametrize("argv, unit", [
     (["simulate", TINY, "--games", "6", "--workers", "1"], "6/6 games"),
     (["validate", TINY, "--play", "3", "--workers", "1"], "6/6 games"),
-    (["diff", TINY, TINY, "--simulate", "3", "--workers", "1", "--json"], "6/6 games"),
+    (["diff", TINY, TINY, "--simulate", "3", "--workers", "1", "--json", "--agents",
+      "random"], "6/6 games"),
     (["bench", "--suite", "--only", "tiny", "--games", "2", "--root", str(ROOT)],
      "2/2 measurements"),
 ])

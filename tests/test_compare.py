@@ -269,7 +269,7 @@ def test_compare_records_pairs_by_index_and_leaves_failed_pairs_out():
 def test_a_variant_against_itself_differs_in_nothing(tmp_path):
     a = count_spec(tmp_path)
     b = count_spec(tmp_path, name="same.yaml")
-    c = compare_variants(a, b, 12, seed=3, workers=1)
+    c = compare_variants(a, b, 12, seed=3, workers=1, agents="random")
     assert c.pairs == 12 and c.failed == {"a": 0, "b": 0}
     assert all(m.diff == 0 and not m.significant for m in c.metrics + c.rules)
     assert c.dead_rules == ["turn.never"]
@@ -278,7 +278,7 @@ def test_a_variant_against_itself_differs_in_nothing(tmp_path):
 
 def test_a_changed_target_is_seen_in_play(tmp_path):
     c = compare_variants(count_spec(tmp_path, 7), count_spec(tmp_path, 11, "long.yaml"), 30,
-                         seed=2, workers=1)
+                         seed=2, workers=1, agents="random")
     m = {x.name: x for x in c.metrics}
     assert m["turns per game"].significant and m["turns per game"].diff > 0
     assert m["branching"].diff == 0 and not m["branching"].significant
@@ -289,17 +289,21 @@ def test_a_changed_target_is_seen_in_play(tmp_path):
 
 
 def test_compare_is_deterministic_and_does_not_depend_on_workers():
-    one = compare_variants(MEDANG, PRAMBANAN, 16, players=3, seed=5, workers=1)
-    two = compare_variants(MEDANG, PRAMBANAN, 16, players=3, seed=5, workers=2)
+    one = compare_variants(MEDANG, PRAMBANAN, 16, players=3, seed=5, workers=1,
+                           agents="random")
+    two = compare_variants(MEDANG, PRAMBANAN, 16, players=3, seed=5, workers=2,
+                           agents="random")
     assert one.to_dict() == two.to_dict()
 
 
 def test_each_variant_plays_with_its_own_options():
-    c = compare_variants(MEDANG, PRAMBANAN, 2, players=3, seed=5, workers=1)
+    c = compare_variants(MEDANG, PRAMBANAN, 2, players=3, seed=5, workers=1,
+                         agents="random")
     assert c.options_a == {"temple": "borobudur"} and c.options_b == {"temple": "prambanan"}
     assert {r["options"]["temple"] for r in c.summary_b.records} == {"prambanan"}
     c = compare_variants(MEDANG, PRAMBANAN, 2, players=3, seed=5, workers=1,
-                         options={"temple": "sewu"}, options_b={"temple": "plaosan"})
+                         agents="random", options={"temple": "sewu"},
+                         options_b={"temple": "plaosan"})
     assert c.options_a == {"temple": "sewu"} and c.options_b == {"temple": "plaosan"}
     assert {r["options"]["temple"] for r in c.summary_a.records} == {"sewu"}
     assert "options A temple=sewu, B temple=plaosan" in c.table()
@@ -321,7 +325,7 @@ def test_compare_errors(tmp_path):
 
 def test_diff_simulate_json(capsys):
     code = main(["diff", MEDANG, PRAMBANAN, "--simulate", "20", "--players", "3",
-                 "--workers", "1", "--json"])
+                 "--workers", "1", "--json", "--agents", "random"])
     out = capsys.readouterr().out
     assert code == 0
     data = json.loads(out)
@@ -343,7 +347,8 @@ def test_diff_simulate_json(capsys):
 
 def test_diff_simulate_options_of_each_side(capsys):
     code = main(["diff", MEDANG, PRAMBANAN, "--simulate", "2", "--players", "3",
-                 "--workers", "1", "--json", "--option", "temple=sewu",
+                 "--workers", "1", "--json", "--agents", "random",
+                 "--option", "temple=sewu",
                  "--option-b", "temple=prambanan"])
     play_ = json.loads(capsys.readouterr().out)["play"]
     assert code == 0
@@ -352,7 +357,8 @@ def test_diff_simulate_options_of_each_side(capsys):
 
 
 def test_diff_simulate_text(capsys):
-    code = main(["diff", MEDANG, PRAMBANAN, "--simulate", "10", "--workers", "1"])
+    code = main(["diff", MEDANG, PRAMBANAN, "--simulate", "10", "--workers", "1",
+                 "--agents", "random"])
     out = capsys.readouterr().out
     assert code == 0
     assert "in play: medang (A) against medang_prambanan (B), 10 paired games" in out

@@ -265,7 +265,7 @@ def test_diff_by_change_on_the_command_line(tmp_path, capsys):
     and reports it in text, JSON and the HTML report."""
     report = tmp_path / "c.html"
     args = ["diff", str(MEDANG), str(VARIANT), "--simulate", "3", "--players", "3",
-            "--workers", "1", "--by-change"]
+            "--workers", "1", "--by-change", "--agents", "random"]
     assert main(args + ["--json"]) == 0
     play = json.loads(capsys.readouterr().out)["play"]
     rows = play["by_change"]
@@ -278,27 +278,44 @@ def test_diff_by_change_on_the_command_line(tmp_path, capsys):
         names = [m["name"] for m in r["metrics"]]
         assert "first-player advantage" in names and r["pairs"] == 3
         assert all({"diff", "low", "high", "p_adjusted"} <= set(m) for m in r["metrics"])
-    assert play["correction"]["family"] == sum(len(r["metrics"]) for r in rows)
+    # every test of the table, each toggle's and each mirror's, in one Holm family
+    assert play["correction"]["family"] == sum(len(r["metrics"]) + len(r["mirror"]["metrics"])
+                                               for r in rows)
+    for r in rows:
+        mirror = r["mirror"]
+        assert {"also", "grouped", "error", "same_as", "metrics", "pairs", "failed"} <= \
+            set(mirror)
+        assert mirror["pairs"] == 3 and mirror["error"] == "" and not mirror["same_as"]
+        assert [m["name"] for m in mirror["metrics"]] == [m["name"] for m in r["metrics"]]
+        assert isinstance(r["disagree"], list)
     inter = {x["metric"]: x for x in play["interaction"]}
     assert set(inter) >= {"first-player advantage", "decisions per game"}
     whole = {m["name"]: m["diff"] for m in play["metrics"]}
-    x = inter["decisions per game"]
-    assert x["games"] == 3 and x["low"] <= x["interaction"] <= x["high"]
-    assert abs(x["whole"] - whole["decisions per game"]) < 1e-9
-    assert abs(x["whole"] - x["sum_of_changes"] - x["interaction"]) < 1e-9
+    for key in ("interaction", "interaction_mirror"):
+        x = {x["metric"]: x for x in play[key]}["decisions per game"]
+        assert x["games"] == 3 and x["low"] <= x["interaction"] <= x["high"]
+        assert abs(x["whole"] - whole["decisions per game"]) < 1e-9
+        assert abs(x["whole"] - x["sum_of_changes"] - x["interaction"]) < 1e-9
     assert main(args + ["--report", str(report)]) == 0
     out = capsys.readouterr().out
-    assert "by change (each change applied alone to A" in out
+    assert "by change (each change applied alone to A, and removed alone from B" in out
+    assert "alone on A" in out and "removed alone from B" in out and "--no-mirror" in out
     assert "  3. changed rules.general" in out and "interaction (the whole" in out
+    assert "interaction from B" in out
+    row = re.search(r"\n     decisions per game +(\S+) \[.*?\] +(\S+) \[", out)
+    assert row, out                                  # one line, both effects
     page = report.read_text()
     assert "Each change on its own" in page and "interaction (whole - sum)" in page
+    assert "removed alone from B" in page and "interaction from B (whole - sum)" in page
 
 
 def test_by_change_needs_simulate(capsys):
     assert main(["diff", str(MEDANG), str(VARIANT), "--by-change"]) == 1
     assert "--by-change is for --simulate N" in capsys.readouterr().err
+    assert main(["diff", str(MEDANG), str(VARIANT), "--simulate", "1", "--no-mirror"]) == 1
+    assert "--no-mirror is for --by-change" in capsys.readouterr().err
     assert main(["diff", str(MEDANG), str(MEDANG), "--simulate", "1", "--workers", "1",
-                 "--by-change"]) == 0
+                 "--by-change", "--agents", "random"]) == 0
     assert "by change: the rule diff has no change to measure" in capsys.readouterr().out
 
 
@@ -309,10 +326,204 @@ def test_rules_fired_are_compared_by_content_not_id(tmp_path):
     (tmp_path / "base.yaml").write_text(BASE_TEXT)
     renamed = BASE_TEXT.replace("draw_one", "take_one").replace("id: draw\n", "id: take\n")
     (tmp_path / "renamed.yaml").write_text(renamed)
-    c = compare_variants(tmp_path / "base.yaml", tmp_path / "renamed.yaml", 3, workers=1)
+    c = compare_variants(tmp_path / "base.yaml", tmp_path / "renamed.yaml", 3, workers=1,
+                         agents="random")
     names = {m.name: m for m in c.rules}
     assert "rule:draw_one = rule:take_one" in names and "draw = take" in names
     assert names["rule:draw_one = rule:take_one"].diff == 0
     assert names["rule:draw_one = rule:take_one"].a > 0
     assert not {"rule:take_one", "rule:draw_one", "take", "draw"} & set(names)
     assert c.only_in_a == [] and c.only_in_b == [] and c.dead_rules == []
+
+
+# ---- --by-change's mirrors: each change removed alone from B --------------------------------
+
+def _mirrors_of(a, b, tmp_path, players):
+    """Each toggle of diff(a, b) and its mirror loaded as the variant of B it is (None for
+    a mirror reported with its error)."""
+    from tabula_rules.tools.bychange import toggles_of, write_toggles
+    items = toggles_of(diff_specs(a, b), (a.doc, b.doc))
+    out = []
+    for t, path in zip(items, write_toggles(b.path, items, tmp_path, mirror=True)):
+        spec = None
+        if path is not None:
+            spec = Spec(path)
+            spec.game(players)                     # it compiles
+        out.append((t, spec))
+    return out
+
+
+@pytest.mark.parametrize("a, b, players, unplayed", [
+    (ROOT / "specs" / "medina", ROOT / "specs" / "medina" / "bsw-dm2003.yaml", 2,
+     ["removed step turn.tea_break (from rules.place_one) + 7 more"]),
+    (MEDANG, VARIANT, 3, []),
+])
+def test_each_mirror_undoes_exactly_its_changes_on_b(tmp_path, a, b, players, unplayed):
+    """A mirror, loaded as the variant of B it is, compiles, and B differs from it by
+    exactly the toggle's changes and those it undoes with them (a settled ruling is undone
+    by the entries its reading wrote, so B and the mirror both have it settled); a mirror
+    that cannot be written says why, and is the only one not played."""
+    a, b = Spec(a), Spec(b)
+    mirrors = _mirrors_of(a, b, tmp_path, players)
+    assert [t.name for t, spec in mirrors if spec is None] == unplayed
+    for t, spec in mirrors:
+        if spec is None:
+            assert "cannot be put back alone" in t.mirror_error
+            continue
+        made = sorted(what for what, _ in summary_rows(diff_specs(spec, b)))
+        want = sorted(c for c in t.changes + t.mirror_also if not c.startswith("settled "))
+        assert made == want, t.name
+        assert made, t.name                      # a mirror undoes something
+
+
+def test_mirrors_of_changes_that_name_each_other_on_b_are_undone_together():
+    """BSW's colours take purple away, which the tea rules read: applied to Medina the
+    colours need the tea rules' removal (`also`); undone on BSW, the colours give purple
+    back and the tea rules come back with it, so the two are undone together and say so."""
+    from tabula_rules.tools.bychange import toggles_of
+    a, b = Spec(ROOT / "specs" / "medina"), Spec(ROOT / "specs" / "medina" / "bsw-dm2003.yaml")
+    by_name = {t.name: t for t in toggles_of(diff_specs(a, b), (a.doc, b.doc))}
+    colours = by_name["changed enums.colour + 1 more"]
+    assert "removed zones.teas" in colours.mirror_also
+    assert "purple" in colours.mirror_grouped and "undone together" in colours.mirror_grouped
+    single = by_name["changed data.single_first_turns"]
+    assert single.mirror_also == [] and single.mirror_grouped == ""
+    assert single.mirror == {"override": {"data": {"single_first_turns":
+                                                   a.doc["data"]["single_first_turns"]}}}
+
+
+# two changes of a small game, each of which lengthens it: the target and the big step
+STEPS = """\
+game: {id: steps, name: Steps, source: none, players: {min: 2, max: 2}}
+data:
+  target: {value: TARGET}
+  big: {value: BIG}
+variables:
+  total: {value: 0}
+  vp: {value: 0, per_player: true}
+play:
+  - id: turn
+    turns:
+      first: 0
+      until: total >= target
+    do:
+      - choose_one:
+          - id: add.one
+            label: one
+            do:
+              - total += 1
+              - current.vp += 1
+          - id: add.big
+            label: big
+            do:
+              - total += big
+scoring:
+  points:
+    vp:
+      value: player.vp
+"""
+
+
+def _steps(tmp_path, target=7, big=3, name="a.yaml"):
+    path = tmp_path / name
+    path.write_text(STEPS.replace("TARGET", str(target)).replace("BIG", str(big)))
+    return path
+
+
+def test_by_change_plays_each_change_both_ways_on_a_small_game(tmp_path, capsys):
+    """A variant of two changes: each toggle and each mirror plays the games; the mirror of
+    a change that is the whole variant is A itself, so on the same seeds its effect is the
+    whole variant's, exactly, as is the toggle's."""
+    a, b = _steps(tmp_path), _steps(tmp_path, 12, 2, "b.yaml")
+    args = ["diff", str(a), str(b), "--simulate", "6", "--workers", "1", "--by-change",
+            "--agents", "random"]
+    assert main(args + ["--json"]) == 0
+    play = json.loads(capsys.readouterr().out)["play"]
+    rows = play["by_change"]
+    assert [r["name"] for r in rows] == ["changed data.target", "changed data.big"]
+    for r in rows:
+        assert r["pairs"] == 6 and r["mirror"]["pairs"] == 6
+        on_a = {m["name"]: m["diff"] for m in r["metrics"]}
+        from_b = {m["name"]: m["diff"] for m in r["mirror"]["metrics"]}
+        assert set(on_a) == set(from_b) and on_a["decisions per game"] is not None
+    assert play["correction"]["family"] == 2 * 2 * len(rows[0]["metrics"])
+    assert main(args) == 0
+    out = capsys.readouterr().out
+    assert "alone on A" in out and "removed alone from B" in out
+    assert "interaction from B" in out
+    assert main(args + ["--no-mirror"]) == 0
+    out = capsys.readouterr().out
+    assert "removed alone from B" not in out and "  2. changed data.big" in out
+
+    one = _steps(tmp_path, 12, 3, "one.yaml")            # one change: the target
+    assert main(["diff", str(a), str(one), "--simulate", "6", "--workers", "1",
+                 "--by-change", "--agents", "random", "--json"]) == 0
+    play = json.loads(capsys.readouterr().out)["play"]
+    whole = {m["name"]: m["diff"] for m in play["metrics"]}
+    (row,) = play["by_change"]
+    for m, n in zip(row["metrics"], row["mirror"]["metrics"]):
+        assert m["diff"] == n["diff"] == whole[m["name"]], m["name"]
+    assert row["disagree"] == []
+    assert all(abs(x["interaction"]) < 1e-9 for x in play["interaction_mirror"])
+
+
+def test_two_effects_disagree_when_their_intervals_part_or_their_signs_do():
+    from tabula_rules.tools.bychange import _disagree
+
+    def m(name, diff, low, high, significant=False):
+        return {"name": name, "diff": diff, "low": low, "high": high,
+                "significant": significant}
+    on_a = [m("x", 1.0, 0.5, 1.5), m("y", 1.0, -1.0, 3.0), m("z", 2.0, 1.0, 3.0, True),
+            m("w", 0.0, None, None)]
+    from_b = [m("x", -1.0, -1.5, -0.5), m("y", 2.0, 0.0, 4.0), m("z", -2.0, -3.0, -1.0, True),
+              m("w", 1.0, None, None)]
+    assert _disagree(on_a, from_b) == ["x", "z"]
+    assert _disagree(on_a, on_a) == []
+
+
+# ---- diff --simulate's default bots -------------------------------------------------------------
+
+def test_the_default_bots_are_a_search_bot_and_greedy_seats_rotated(tmp_path, capsys,
+                                                                     monkeypatch):
+    """Without --agents, diff --simulate plays mcts (the stated budget) in one seat and
+    greedy in the other, seats rotated game by game; A, B, every toggle and every mirror
+    have the same bots in the same seats in game i; text, JSON and the page say so."""
+    from tabula_rules.tools import simulate
+    runs = []
+    real = simulate.run_batch
+
+    def recording(*args, **kwargs):
+        summary = real(*args, **kwargs)
+        runs.append([r["agents"] for r in summary.records])
+        return summary
+    monkeypatch.setattr(simulate, "run_batch", recording)
+    a, b = _steps(tmp_path), _steps(tmp_path, 12, 2, "b.yaml")
+    args = ["diff", str(a), str(b), "--simulate", "4", "--workers", "1", "--by-change"]
+    assert main(args + ["--json"]) == 0
+    play = json.loads(capsys.readouterr().out)["play"]
+    search = f"mcts:{simulate.DIFF_SEARCH_ITERATIONS}:8"
+    assert simulate.DIFF_AGENTS == (f"mcts:{simulate.DIFF_SEARCH_ITERATIONS}", "greedy")
+    seating = [[search, "greedy"], ["greedy", search], [search, "greedy"], ["greedy", search]]
+    assert len(runs) == 2 + 2 + 2 and all(run == seating for run in runs)
+    stated = (f"{search} in one seat, greedy in the other, seats rotated game by game "
+              "(the default; --agents to choose)")
+    assert play["bots"] == {"agents": [search, "greedy"], "rotate": True, "default": True,
+                            "text": stated}
+    report = tmp_path / "c.html"
+    assert main(args[:-1] + ["--report", str(report)]) == 0
+    assert f"bots: {stated}" in capsys.readouterr().out
+    assert stated in report.read_text()
+    runs.clear()
+    assert main(args[:-1] + ["--agents", "greedy,random"]) == 0      # named: as named
+    assert "bots: 0: greedy, 1: random by seat\n" in capsys.readouterr().out
+    assert runs == [[["greedy", "random"]] * 4] * 2
+    assert main(["simulate", str(a), "--games", "2", "--workers", "1"]) == 0
+    assert "bots by seat random, random" in capsys.readouterr().out    # simulate: random
+
+
+def test_the_default_bots_give_the_same_comparison_on_any_number_of_workers(tmp_path):
+    from tabula_rules.tools.simulate import compare_variants
+    a, b = _steps(tmp_path), _steps(tmp_path, 12, 2, "b.yaml")
+    one = compare_variants(a, b, 4, seed=3, workers=1)
+    two = compare_variants(a, b, 4, seed=3, workers=2)
+    assert one.bots["default"] and one.to_dict() == two.to_dict()

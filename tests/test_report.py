@@ -259,7 +259,8 @@ def svg_count(page: str) -> int:
 def medang_pair(tmp_path_factory):
     """Medang against Medang with the temple of Prambanan, 20 pairs, and the page (written
     once, read back)."""
-    c = compare_variants(MEDANG, PRAMBANAN, 20, players=3, seed=1, workers=1)
+    c = compare_variants(MEDANG, PRAMBANAN, 20, players=3, seed=1, workers=1,
+                         agents="random")
     out = tmp_path_factory.mktemp("compare") / "compare.html"
     write_comparison_report(c, out, rule_diff=RULE_DIFF)
     return c, out.read_text(encoding="utf-8")
@@ -291,7 +292,7 @@ def test_the_comparison_page_holds_the_run_and_the_metrics(medang_pair):
                  "20 of each, paired", "<dd>20 (both games finished)</dd>",
                  "<dt>options of A</dt><dd>temple=borobudur</dd>",
                  "<dt>options of B</dt><dd>temple=prambanan</dd>",
-                 "0: random, 1: random, 2: random", "<dd>A: 0, B: 0</dd>"):
+                 "<dt>bots</dt><dd>random in every seat</dd>", "<dd>A: 0, B: 0</dd>"):
         assert text in page
     significant = [m for m in c.metrics if m.significant]
     assert significant                       # game length at least: B ends sooner
@@ -363,9 +364,11 @@ def test_the_comparison_page_is_self_contained_and_the_same_each_time(medang_pai
 
 def test_the_same_seeds_give_the_same_comparison_page(medang_pair):
     # another run of the same games, on 2 workers: the same numbers, the same bytes
-    again = compare_variants(MEDANG, PRAMBANAN, 20, players=3, seed=1, workers=2)
+    again = compare_variants(MEDANG, PRAMBANAN, 20, players=3, seed=1, workers=2,
+                             agents="random")
     assert render_comparison_report(again, rule_diff=RULE_DIFF) == medang_pair[1]
-    other = compare_variants(MEDANG, PRAMBANAN, 20, players=3, seed=2, workers=1)
+    other = compare_variants(MEDANG, PRAMBANAN, 20, players=3, seed=2, workers=1,
+                             agents="random")
     assert render_comparison_report(other, rule_diff=RULE_DIFF) != medang_pair[1]
 
 

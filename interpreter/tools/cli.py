@@ -54,7 +54,7 @@ from .cmdutil import (
     positive,
     writing,
 )
-from .simulate import BACKENDS
+from .simulate import BACKENDS, DIFF_AGENTS
 
 __all__ = ["EXIT_INPUT", "EXIT_OK", "EXIT_USAGE", "bot_rng", "main", "parser"]
 
@@ -402,12 +402,15 @@ def cmd_diff(args) -> int:
     d = diff_specs(spec_a, spec_b, docs)
     if args.simulate is None:
         for flag in ("report", "players", "agents", "workers", "address", "option",
-                     "option_a", "option_b", "by_change"):
+                     "option_a", "option_b", "by_change", "no_mirror"):
             if getattr(args, flag):
                 raise TabulaError(f"--{flag.replace('_', '-')} is for --simulate N: name the "
                                   "number of games")
         print(to_json(d) if args.json else format_diff(d))
         return EXIT_OK
+    if args.no_mirror and not args.by_change:
+        raise TabulaError("--no-mirror is for --by-change: it skips the changes removed "
+                          "alone from B")
     from .simulate import compare_variants
     _check_folders(args.report)
     progress = Progress(2 * args.simulate, Progress.on_terminal()).begin()
@@ -419,15 +422,18 @@ def cmd_diff(args) -> int:
     progress.finish()
     by_change = None
     if args.by_change:
-        from .bychange import format_by_change, toggles_of
+        from .bychange import toggles_of
         from .simulate import by_change as measure
-        n = len(toggles_of(d, docs))
+        from .simulate import mirror_count
+        n = len(toggles_of(d, docs)) + (0 if args.no_mirror else mirror_count(d, docs))
         progress = Progress(n * args.simulate, Progress.on_terminal()).begin()
         by_change = measure(spec_a, d, docs, c.summary_a, c.metrics, run_b=c.summary_b,
                             games=args.simulate,
                             players=c.players,
                             options={**_options(args.option), **_options(args.option_a)},
-                            agents=args.agents,
+                            options_b={**_options(args.option), **_options(args.option_b)},
+                            agents=c.bots["agents"], rotate=c.bots["rotate"],
+                            spec_b=spec_b, mirror=not args.no_mirror,
                             seed=args.seed, workers=args.workers, backend=args.backend,
                             address=args.address, progress=progress)
         progress.finish()
@@ -445,6 +451,7 @@ def cmd_diff(args) -> int:
         print()
         print(c.table())
         if by_change is not None:
+            from .bychange import format_by_change
             print()
             print(format_by_change(by_change))
     return EXIT_OK
@@ -719,9 +726,16 @@ def commands() -> tuple:
                         help="with --simulate: an option of B only (over --option)"),
                     arg("--by-change", action="store_true",
                         help="with --simulate: also play each change of the rule diff "
-                             "applied alone to A (N games each, the same seeds) and "
-                             "measure what each does"),
-                    *batch,
+                             "applied alone to A, and removed alone from B (N games "
+                             "each, the same seeds and bots), and measure what each does"),
+                    arg("--no-mirror", action="store_true",
+                        help="with --by-change: play the changes on A only, not removed "
+                             "from B (half the toggles' games)"),
+                    AGENTS.but(help="with --simulate: one bot per seat, or one for all: "
+                                    "random, greedy, mcts[:N|Ns[:DEPTH|end]] (default: "
+                                    f"{DIFF_AGENTS[0]} in one seat, {DIFF_AGENTS[1]} in the "
+                                    "others, seats rotated game by game)"),
+                    WORKERS,
                     REPORT.but(help="with --simulate: the comparison and its plots as one "
                                     "HTML page"),
                     *ray)),

@@ -35,8 +35,8 @@ from dataclasses import dataclass, field
 from ..runtime.values import as_float
 from .stats import Summary, holm, num_text, t975, t_p_value, winning_margin
 
-__all__ = ["ALPHA", "Comparison", "Metric", "compare_records", "fired_in", "holm", "paired",
-           "rule_ids", "t975", "verdict"]
+__all__ = ["ALPHA", "Comparison", "Metric", "bots_played", "bots_text", "compare_records",
+           "fired_in", "holm", "paired", "rule_ids", "t975", "verdict"]
 
 ALPHA = 0.05          # the family-wise error rate of the Holm correction
 FEW_PAIRS = 30        # below this the verdict warns that small changes go unseen
@@ -236,6 +236,7 @@ class Comparison:
     only_in_a: list                 # ids that exist in A only
     only_in_b: list
     dead_rules: list                # ids of A that fired in no game of either variant
+    bots: dict | None = None        # who played: bots_played (None: as `agents` says)
     summary_a: Summary = field(repr=False, default=None)
     summary_b: Summary = field(repr=False, default=None)
 
@@ -257,6 +258,27 @@ class Comparison:
 
     def metric(self, name: str) -> Metric | None:
         return next((m for m in self.metrics + self.rules if m.name == name), None)
+
+
+def bots_text(agents: list, rotate: bool, default: bool = False) -> str:
+    """Who played, in words: "mcts:100:8 in one seat, greedy in the others, seats rotated
+    game by game (the default; --agents to choose)". agents: game 0's bot by seat."""
+    if len(set(agents)) == 1:
+        text = f"{agents[0]} in every seat"
+    elif rotate and agents.count(agents[0]) == 1 and len(set(agents[1:])) == 1:
+        text = (f"{agents[0]} in one seat, {agents[1]} in the other"
+                f"{'s' if len(agents) > 2 else ''}, seats rotated game by game")
+    else:
+        text = ", ".join(f"{i}: {a}" for i, a in enumerate(agents)) + \
+            (" by seat in game 0, seats rotated game by game" if rotate else " by seat")
+    return text + (" (the default; --agents to choose)" if default else "")
+
+
+def bots_played(lineup: dict) -> dict:
+    """A comparison's `bots`: the lineup (agents: game 0's by seat, rotate, default) and
+    its text (bots_text)."""
+    return {**lineup, "text": bots_text(lineup["agents"], lineup["rotate"],
+                                        lineup["default"])}
 
 
 def compare_records(recs_a: list, recs_b: list, ids_a: list, ids_b: list,
@@ -523,8 +545,10 @@ def format_comparison(c: Comparison) -> str:
             f"options A {_opts(c.options_a)}, B {_opts(c.options_b)}")
     out = [f"in play: {c.a} (A) against {c.b} (B), {c.games} paired games "
            f"(seed {c.seed}), {c.players} players, {opts}",
-           f"bots by seat: {', '.join(c.agents)}; failed games: A {c.failed['a']}, "
-           f"B {c.failed['b']}; pairs compared: {c.pairs}", ""]
+           (f"bots: {c.bots['text']}" if c.bots else
+            f"bots by seat: {', '.join(c.agents)}"),
+           f"failed games: A {c.failed['a']}, B {c.failed['b']}; pairs compared: {c.pairs}",
+           ""]
     lines = verdict(c)
     out += [lines[0]] + [f"  - {line}" for line in lines[1:]]
     shown = [m for m in c.rules if m.significant]

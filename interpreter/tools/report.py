@@ -614,8 +614,9 @@ def _comparison_run_section(c, runs: list) -> str:
               ("players", c.players),
               ("options of A", _options_text(c.options_a or {})),
               ("options of B", _options_text(c.options_b or {})),
-              ("bots by seat", ", ".join(f"{i}: {a}" for i, a in enumerate(c.agents or ()))
-               or "-"),
+              (("bots", c.bots["text"]) if getattr(c, "bots", None) else
+               ("bots by seat", ", ".join(f"{i}: {a}" for i, a in enumerate(c.agents or ()))
+                or "-")),
               ("seed", c.seed),
               ("failed games", f"A: {failed['a']}, B: {failed['b']}")]
     return _definitions(items)
@@ -1032,14 +1033,25 @@ def _draw_lengths(fig, runs: list) -> None:
 
 
 
+def _effect_cell(m: dict | None) -> str:
+    if m is None or m["diff"] is None:
+        return ""
+    ci = f" [{m['low']:+.3f}, {m['high']:+.3f}]" if m["low"] is not None else ""
+    return f"{m['diff']:+.3f}{ci}" + (f" {MARK}" if m["significant"] else "")
+
+
 def _by_change_section(c, result: dict) -> str:
-    """Each change of the rule diff applied alone to A: a table of its effect on each
-    headline metric (B - A and its interval, marked where significant after Holm over
-    every change and metric), the interaction line, and a forest plot a panel a metric
-    with the whole variant on top."""
+    """Each change of the rule diff applied alone to A, and (where the mirrors were
+    played) removed alone from B: a table of its effects on each headline metric (B - A,
+    or B - mirror, and the interval, marked where significant after Holm over every test
+    of the table), the metrics on which the two disagree, the interaction lines, and a
+    forest plot a panel a metric with the whole variant on top, each change's two effects
+    one under the other (a circle on A, a square from B)."""
     from types import SimpleNamespace
     rows_in = result["by_change"]
-    names = [m["name"] for row in rows_in for m in row["metrics"]]
+    both = any("mirror" in row for row in rows_in)
+    names = [m["name"] for row in rows_in
+             for m in row["metrics"] + row.get("mirror", {}).get("metrics", [])]
     metrics = list(dict.fromkeys(names))
     out = ["<h2>Each change on its own</h2>",
            f"<p>Each change of the rule diff applied alone to A (a variant of A that makes "
@@ -1050,31 +1062,49 @@ def _by_change_section(c, result: dict) -> str:
            "that cannot be applied one without the other are one row, and the row says "
            "why. The interaction is the whole variant's difference minus the sum of the "
            "rows': far from 0, the changes do not simply add up.</p>"]
+    if both:
+        out.append("<p>Each change is also removed alone from B (B with that change "
+                   "undone, on B's seats and seeds): B minus that variant is what the "
+                   "change does seen from B. Where the two effects disagree (their "
+                   "intervals do not overlap, or both are significant with opposite "
+                   "signs) the change interacts with the others. The mirrors double the "
+                   "toggles' games (<code>--no-mirror</code> leaves them out).</p>")
     rows = []
     for i, row in enumerate(rows_in, 1):
         by = {m["name"]: m for m in row["metrics"]}
-        cells = [f"{i}. {row['name']}"]
-        for name in metrics:
-            m = by.get(name)
-            if m is None or m["diff"] is None:
-                cells.append("")
-                continue
-            ci = (f" [{m['low']:+.3f}, {m['high']:+.3f}]" if m["low"] is not None else "")
-            cells.append(f"{m['diff']:+.3f}{ci}" + (f" {MARK}" if m["significant"] else ""))
         note = row.get("error") and f"not measured: {row['error']}" or row["grouped"]
-        cells.append(note + ("" if len(row["changes"]) < 2 else
-                             " — " + "; ".join(row["changes"])))
-        rows.append(cells)
-    inter = {x["metric"]: x for x in result["interaction"]}
-    rows.append(["interaction (whole - sum)"] + [
-        "" if inter.get(n, {}).get("interaction") is None else
-        f"{inter[n]['interaction']:+.3f}" + (
-            f" [{inter[n]['low']:+.3f}, {inter[n]['high']:+.3f}]"
-            if inter[n].get("low") is not None else "")
-        + f" (whole {inter[n]['whole']:+.3f})" for n in metrics]
-        + [""])
-    out.append(_table(["change"] + metrics + ["note"], rows,
-                      numeric=set(range(1, len(metrics) + 1)), cls="metrics"))
+        note += "" if len(row["changes"]) < 2 else " — " + "; ".join(row["changes"])
+        rows.append([f"{i}. {row['name']}"] + (["alone on A"] if both else [])
+                    + [_effect_cell(by.get(n)) for n in metrics] + [note])
+        mirror = row.get("mirror")
+        if mirror is None:
+            continue
+        by = {m["name"]: m for m in mirror["metrics"]}
+        note = ", ".join(n for n in row.get("disagree", ()))
+        note = f"disagree: {note}" if note else ""
+        extra = (f"the same undoing as change {mirror['same_as']}" if mirror["same_as"] else
+                 mirror["grouped"] + " — undone too: " + "; ".join(mirror["also"])
+                 if mirror["also"] else "")
+        if mirror["error"]:
+            extra = f"not measured: {mirror['error']}"
+        note = "; ".join(x for x in (note, extra) if x)
+        rows.append(["", "removed alone from B"] + [_effect_cell(by.get(n)) for n in metrics]
+                    + [note])
+    for key, label in (("interaction", "interaction (whole - sum)"),
+                       ("interaction_mirror", "interaction from B (whole - sum)")):
+        if key not in result:
+            continue
+        inter = {x["metric"]: x for x in result[key]}
+        rows.append([label] + ([""] if both else []) + [
+            "" if inter.get(n, {}).get("interaction") is None else
+            f"{inter[n]['interaction']:+.3f}" + (
+                f" [{inter[n]['low']:+.3f}, {inter[n]['high']:+.3f}]"
+                if inter[n].get("low") is not None else "")
+            + f" (whole {inter[n]['whole']:+.3f})" for n in metrics]
+            + [""])
+    first = 2 if both else 1
+    out.append(_table(["change"] + (["effect"] if both else []) + metrics + ["note"], rows,
+                      numeric=set(range(first, len(metrics) + first)), cls="metrics"))
     whole = {m.name: m for m in c.metrics}
     panels = []
     for name in metrics:
@@ -1084,17 +1114,24 @@ def _by_change_section(c, result: dict) -> str:
             items.append(SimpleNamespace(name="the whole variant", diff=w.diff, low=w.low,
                                          high=w.high, significant=w.significant))
         for i, row in enumerate(rows_in, 1):
-            m = next((m for m in row["metrics"] if m["name"] == name), None)
-            if m is not None and m["diff"] is not None:
-                items.append(SimpleNamespace(name=f"{i}. {row['name']}"[:48], diff=m["diff"],
-                                             low=m["low"], high=m["high"],
-                                             significant=m["significant"]))
+            sides = [("on A" if both else "", "o", row["metrics"])]
+            if "mirror" in row:
+                sides.append(("from B", "s", row["mirror"]["metrics"]))
+            for side, marker, ms in sides:
+                m = next((m for m in ms if m["name"] == name), None)
+                if m is not None and m["diff"] is not None:
+                    label = f"{i}. {row['name']}"[:40] + (f" ({side})" if side else "")
+                    items.append(SimpleNamespace(name=label, diff=m["diff"], low=m["low"],
+                                                 high=m["high"], marker=marker,
+                                                 significant=m["significant"]))
         if items:
             panels.append((name, "B - A", items))
     if panels:
         out.append(_plot(
             "by-change", "Each change's difference with its 95% interval, one panel a "
-            "metric, the whole variant on top. Red, filled: significant after Holm's "
+            "metric, the whole variant on top" + ("; each change alone on A (circle) and "
+            "removed alone from B (square, B minus B without it)" if both else "") +
+            ". Red, filled: significant after Holm's "
             "correction; grey, open: not. The vertical line is no difference.",
             lambda fig: _draw_forest(fig, panels),
             (8.0, 0.9 + 0.28 * sum(len(ms) for _, _, ms in panels) + 0.6 * len(panels))))
@@ -1124,7 +1161,8 @@ def _draw_forest(fig, panels: list) -> None:
             colour = SIGNIFICANT if m.significant else QUIET
             if m.low is not None:
                 ax.hlines(y, m.low, m.high, colors=colour, linewidth=2)
-            ax.plot([m.diff], [y], marker="o", markersize=6, color=colour,
+            ax.plot([m.diff], [y], marker=getattr(m, "marker", "o"), markersize=6,
+                    color=colour,
                     markerfacecolor=colour if m.significant else "white")
         ax.axvline(0, color="0.15", linewidth=1)
         ends = [0.0] + [v for m in metrics

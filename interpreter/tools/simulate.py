@@ -52,7 +52,7 @@ from ..runtime.values import as_float, encode, not_text
 from ..spec import Spec, load_spec
 from . import bychange
 from .cmdutil import guided_chunks, pool_context, worker_count, writing
-from .compare import Comparison, compare_records, fired_in, rule_ids
+from .compare import Comparison, bots_played, compare_records, fired_in, rule_ids
 from .diff import same_rules
 from .fields import bad_field
 from .graphview import node_keys
@@ -63,6 +63,15 @@ MAX_RECORDS_BYTES = 500_000_000  # a record file read whole is at most this (doc
 MAX_CHUNK = 32                   # a chunk is at most 32 games: records are written soon
 RANDOM = "random"
 DEPTH_AGENTS = ("mcts", RANDOM)  # simulate --depth: the strong agent, the weak one
+
+# diff --simulate's bots when none are named: a search bot in one seat and greedy in the
+# others, seats rotated game by game (so each seat has the search bot equally often), as
+# a designer's players are neither random nor all alike. The search's budget is what a
+# game costs: mcts:100 is about 2 s a game of 3-player Medang on one core (a 20-game diff
+# of Medang and its example variant in about a minute on two), where mcts's default of
+# 500 iterations would take five times as long; docs/simulate.md has the measurements.
+DIFF_SEARCH_ITERATIONS = 100
+DIFF_AGENTS = (f"mcts:{DIFF_SEARCH_ITERATIONS}", "greedy")   # the search seat, the others
 
 
 # ---- seeds and agents -------------------------------------------------------------------
@@ -96,6 +105,17 @@ def seat_agents(names: list, index: int, rotate: bool) -> list:
         return list(names)
     k = index % len(names)
     return names[k:] + names[:k]
+
+
+def diff_lineup(agents, players: int) -> dict:
+    """The bots of a comparison: with agents None, DIFF_AGENTS (the search bot in one
+    seat, the other in the rest, seats rotated), else the agents named (agent_names, not
+    rotated). {"agents": game 0's bot by seat, "rotate", "default"}."""
+    if agents is None:
+        search, other = agent_names(list(DIFF_AGENTS), 2)
+        return {"agents": [search] + [other] * (players - 1), "rotate": True,
+                "default": True}
+    return {"agents": agent_names(agents, players), "rotate": False, "default": False}
 
 
 # ---- one game ---------------------------------------------------------------------------
@@ -712,40 +732,72 @@ def play_check(spec: Spec, games: int, seed: int = 1, workers: int | None = None
             "empty_choices": dict(sorted(empty.items()))}
 
 
+def _toggle_run(path, error: str, *, games: int, players: int, options: dict, agents,
+                rotate: bool, seed: int, workers, backend: str, address, progress):
+    """A toggle's (or a mirror's) variant file played as A and B were: (run, "") or
+    (None, why it was not played)."""
+    if path is None:
+        return None, error
+    try:
+        spec = Spec(path)
+    except TabulaError as e:
+        return None, "it does not load alone: " + str(e).splitlines()[0]
+    try:
+        spec.game(players, options)
+        return run_batch(spec, games=games, players=players, options=options, agents=agents,
+                         rotate=rotate, seed=seed, workers=workers, backend=backend,
+                         address=address, progress=progress), ""
+    except TabulaError as e:
+        return None, "it cannot be played alone: " + str(e).splitlines()[0]
+
+
 def by_change(spec_a, d: dict, docs: tuple, run_a, whole: list, *, run_b=None, games: int,
               players: int, options: dict, agents, seed: int, workers=None,
-              backend: str = "local", address=None, progress=None) -> dict:
+              backend: str = "local", address=None, progress=None, rotate: bool = False,
+              spec_b=None, options_b: dict | None = None, mirror: bool = True) -> dict:
     """Each change of the rule diff `d` (of the documents `docs`) applied alone to A, as
     a toggle (bychange.toggles), played on the same seeds and bots as A's run `run_a`
-    and compared with it; `whole`: the whole variant's metrics, `run_b` its run (for the
-    interaction game by game, with an interval). progress(done) counts
-    the toggles' games. Returns bychange.result's dict."""
+    (agents, rotate: as A and B played) and compared with it; and, with mirror (and
+    spec_b, B's Spec, and run_b, its run), each toggle's mirror, B with that change
+    undone (with B's options: options_b, default options), played likewise and compared
+    with B's run. `whole`: the whole variant's metrics, `run_b` its run (for the
+    interaction game by game, with an interval). progress(done) counts the games of the
+    toggles, then of the mirrors. Returns bychange.result's dict."""
     items = bychange.toggles_of(d, docs)
+    mirror = mirror and spec_b is not None and run_b is not None
+    kw = dict(games=games, players=players, agents=agents, rotate=rotate, seed=seed,
+              workers=workers, backend=backend, address=address)
     rows = []
+
+    def counted(k: int):
+        return None if progress is None else (lambda done: progress(k * games + done))
     with tempfile.TemporaryDirectory(prefix="tabula-by-change-") as tmp:
         paths = bychange.write_toggles(spec_a.path, items, Path(tmp))
         for k, (t, path) in enumerate(zip(items, paths)):
-            if path is None:
-                rows.append(bychange.row_of(t, t.error))
-                continue
-            try:
-                spec = Spec(path)
-            except TabulaError as e:
-                rows.append(bychange.row_of(t, "it does not load alone: "
-                                            + str(e).splitlines()[0]))
-                continue
-            try:
-                spec.game(players, options)
-                run = run_batch(spec, games=games, players=players, options=options,
-                                agents=agents, seed=seed, workers=workers, backend=backend,
-                                address=address, progress=None if progress is None else
-                                (lambda done, k=k: progress(k * games + done)))
-            except TabulaError as e:
-                rows.append(bychange.row_of(t, "it cannot be played alone: "
-                                            + str(e).splitlines()[0]))
-                continue
-            rows.append(bychange.row_of(t, run=run, run_a=run_a))
+            run, error = _toggle_run(path, t.error, options=options, progress=counted(k),
+                                     **kw)
+            rows.append(bychange.row_of(t, error, run=run, run_a=run_a))
+        if mirror:
+            folder = Path(tmp) / "mirrors"
+            folder.mkdir()
+            paths = bychange.write_toggles(spec_b.path, items, folder, mirror=True)
+            played: dict = {}             # a mirror's file -> the row (from 1) it was played for
+            for k, (t, path, row) in enumerate(zip(items, paths, rows)):
+                if path is not None and path in played:
+                    row["mirror"] = bychange.mirror_of(t, same_as=played[path])
+                    continue
+                run, error = _toggle_run(path, t.mirror_error,
+                                         options=options if options_b is None else options_b,
+                                         progress=counted(len(items) + len(played)), **kw)
+                if path is not None:
+                    played[path] = k + 1
+                row["mirror"] = bychange.mirror_of(t, error, run=run, run_b=run_b)
     return bychange.result(rows, whole, run_a, run_b)
+
+
+def mirror_count(d: dict, docs: tuple) -> int:
+    """The mirrors by_change plays for the diff `d`: one a toggle, those shared once."""
+    return len({t.mirror_key for t in bychange.toggles_of(d, docs) if not t.mirror_error})
 
 
 def compare_variants(spec_a, spec_b, games: int, players: int | None = None,
@@ -755,6 +807,9 @@ def compare_variants(spec_a, spec_b, games: int, players: int | None = None,
                      options_a: dict | None = None,
                      options_b: dict | None = None) -> Comparison:
     """Play games 0..games-1 of A and of B on the same seeds and bots; compare them.
+
+    agents: None for DIFF_AGENTS (a search bot in one seat, greedy in the others, seats
+    rotated: diff_lineup), else one bot per seat (or one for all) as run_batch takes them.
 
     spec_a, spec_b: paths or Specs. Each variant plays with its own options: its
     defaults, then `options` (given to both: an option one of them lacks is an error),
@@ -769,8 +824,10 @@ def compare_variants(spec_a, spec_b, games: int, players: int | None = None,
     opts_b = {**(options or {}), **(options_b or {})}
     game_a = sa.game(players, opts_a)
     game_b = sb.game(game_a.players, opts_b)
-    kw = dict(games=games, players=game_a.players, agents=agents, seed=seed,
-              workers=workers, backend=backend, address=address, trace=True)
+    lineup = diff_lineup(agents, game_a.players)
+    kw = dict(games=games, players=game_a.players, agents=lineup["agents"],
+              rotate=lineup["rotate"], seed=seed, workers=workers, backend=backend,
+              address=address, trace=True)
     run_a = run_batch(sa, progress=progress, options=opts_a, **kw)
     run_b = run_batch(sb, progress=None if progress is None else
                       (lambda done: progress(games + done)), options=opts_b, **kw)
@@ -788,7 +845,8 @@ def compare_variants(spec_a, spec_b, games: int, players: int | None = None,
         a=sa.id, b=sb.id, games=games, pairs=pairs, players=game_a.players,
         options_a=dict(game_a.options), options_b=dict(game_b.options),
         agents=first["agents"] if first else [],
-        seed=seed, failed={"a": run_a.failed, "b": run_b.failed}, metrics=metrics,
+        bots=bots_played(lineup), seed=seed, failed={"a": run_a.failed, "b": run_b.failed},
+        metrics=metrics,
         rules=rules, only_in_a=sorted(set(ids_a) - set(ids_b)),
         only_in_b=sorted(set(ids_b) - set(ids_a)), dead_rules=dead,
         summary_a=run_a, summary_b=run_b)
