@@ -270,36 +270,35 @@ def test_mcts_iteration_budget_is_deterministic_and_ignores_the_clock():
     assert a == b and a in st.legal_actions()
 
 
-def test_progressive_widening_limits_the_children_of_the_root():
-    st = _decision_state(least=10)
-    p = st.current_player()
-    n_acts = len(set(st.legal_action_strings()))
-    seen = {}
-    # count the root's children after the search, through the widening rule: with
-    # widen=1 and 16 iterations a root has at most ceil(sqrt(16)) + 1 children
+def _roots(monkeypatch, agent, view):
+    """The root of the tree `agent` grows to act on `view` (the first node it makes)."""
     import tabula_rules.bots.agents as agents_mod
     made = []
-    orig = agents_mod._Node
 
-    class Node(orig):  # type: ignore[misc, valid-type]
+    class Node(agents_mod._Node):  # type: ignore[misc, valid-type]
         __slots__ = ()
 
         def __init__(self, player):
             super().__init__(player)
             made.append(self)
 
-    agents_mod._Node = Node
-    try:
-        MCTSAgent(16, widen=1.0).act(View(st, p, random.Random(2)))
-        root = made[0]
-        seen["widened"] = len(root.children)
-        made.clear()
-        MCTSAgent(16, widen=None, order_visits=None).act(View(st, p, random.Random(2)))
-        seen["plain"] = len(made[0].children)
-    finally:
-        agents_mod._Node = orig
+    monkeypatch.setattr(agents_mod, "_Node", Node)
+    agent.act(view)
+    monkeypatch.undo()
+    return made[0]
+
+
+def test_progressive_widening_limits_the_children_of_the_root(monkeypatch):
+    st = _decision_state(least=10)
+    p = st.current_player()
+    n_acts = len(set(st.legal_action_strings()))
+    # count the root's children after the search, through the widening rule: with
+    # widen=1 and 16 iterations a root has at most ceil(sqrt(16)) + 1 children
+    widened = _roots(monkeypatch, MCTSAgent(16, widen=1.0), View(st, p, random.Random(2)))
+    plain = _roots(monkeypatch, MCTSAgent(16, widen=None, order_visits=None),
+                   View(st, p, random.Random(2)))
     assert n_acts >= 10, n_acts
-    assert seen["widened"] <= 5 < seen["plain"], seen
+    assert len(widened.children) <= 5 < len(plain.children)
 
 
 def test_sampled_greedy_rollout_picks_the_best_of_its_draws():
@@ -437,27 +436,11 @@ def test_replay_plays_the_game_play_game_plays_with_a_reusing_agent():
     assert b["actions"] != a["actions"]
 
 
-def test_ordered_expansion_tries_the_best_one_step_actions_first():
+def test_ordered_expansion_tries_the_best_one_step_actions_first(monkeypatch):
     st = _decision_state(least=10)
     p = st.current_player()
-    agent = MCTSAgent(4, order_visits=1, widen=None)
-    import tabula_rules.bots.agents as agents_mod
-    made = []
-    orig = agents_mod._Node
-
-    class Node(orig):  # type: ignore[misc, valid-type]
-        __slots__ = ()
-
-        def __init__(self, player):
-            super().__init__(player)
-            made.append(self)
-
-    agents_mod._Node = Node
-    try:
-        agent.act(View(st, p, random.Random(2)))
-    finally:
-        agents_mod._Node = orig
-    root = made[0]
+    root = _roots(monkeypatch, MCTSAgent(4, order_visits=1, widen=None),
+                  View(st, p, random.Random(2)))
     assert root.rank is not None
     # the four children are the four best ranked actions
     tried = sorted(root.rank[key] for key in root.children)
