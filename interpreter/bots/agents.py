@@ -215,9 +215,8 @@ ITERATIONS = 500
 # MCTS's default expansion: a node visited ORDER_VISITS times (the root at once) ranks its
 # mover's actions by the one-step margin and expands the best first, and a node visited n
 # times has at most ceil(WIDEN * sqrt(n)) children (progressive widening): with hundreds
-# of placements a decision, the search looks at the few a greedy look ranks best, and
-# deeper (docs/simulate.md: Medina against greedy, 2 of 4 games without, 9 of 11 with
-# at 300 iterations)
+# of actions a decision, the search looks at the few a greedy look ranks best, and
+# deeper (docs/simulate.md, "What the bots are worth", has the measurements)
 ORDER_VISITS = 4
 WIDEN = 1.0
 
@@ -234,7 +233,7 @@ class MCTSAgent(Agent):
     mover's actions by the mover's score margin one step on, on the determinisation at
     hand, and expands the best ranked first (else at random); with `widen` (WIDEN), a
     node visited n times has at most ceil(widen * sqrt(n)) children (progressive
-    widening), so that a decision of hundreds of placements is searched among the few
+    widening), so that a decision of hundreds of actions is searched among the few
     that rank best, and deeper. With `reuse` (the default) and a View that tells the
     game's history (play_game's), the search starts from the node of the last
     decision's tree that the actions played since lead to. A uniformly random playout

@@ -67,9 +67,8 @@ DEPTH_AGENTS = ("mcts", RANDOM)  # simulate --depth: the strong agent, the weak 
 # diff --simulate's bots when none are named: a search bot in one seat and greedy in the
 # others, seats rotated game by game (so each seat has the search bot equally often), as
 # a designer's players are neither random nor all alike. The search's budget is what a
-# game costs: mcts:100 is about 2 s a game of 3-player Medang on one core (a 20-game diff
-# of Medang and its example variant in about a minute on two), where mcts's default of
-# 500 iterations would take five times as long; docs/simulate.md has the measurements.
+# game costs: a fifth of mcts's default of 500 iterations keeps a 20-game diff of a
+# shipped game to minutes on two cores; docs/simulate.md has the measurements.
 DIFF_SEARCH_ITERATIONS = 100
 DIFF_AGENTS = (f"mcts:{DIFF_SEARCH_ITERATIONS}", "greedy")   # the search seat, the others
 
