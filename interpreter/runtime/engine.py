@@ -763,7 +763,7 @@ class State:
         others = ([who for who, _ in pend.joint[:len(pend.chosen)]]
                   if pend is not None and pend.joint is not None else [])
         moved = [s for s in hidden if slots[s] != self.slots[s]]
-        if others:
+        if others or (moved and not self.facts):
             new.relist()
         elif not moved:
             # no piece changed places (nothing hidden, or the hidden pieces were drawn
