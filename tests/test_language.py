@@ -1023,3 +1023,81 @@ def test_a_function_cannot_take_a_builtins_name(tmp_path):
             play: []
         """)
     assert err.value.pos.line > 0
+
+
+def _total(tmp_path, body: str, players: int = 2):
+    st = make(tmp_path, body, players).new_state()
+    return st.gv[st.prog.gvar_names.index("total")]
+
+
+def test_slices_of_lists_and_texts_as_in_python(tmp_path):
+    # [2, 3] 500, [1, 2] 30, [4] 4, [] 0, the whole list's length 4000; 'cd' has 2 letters
+    assert _total(tmp_path, """
+        play:
+          - let xs = [1, 2, 3, 4]
+          - total = sum(xs[1:3]) * 100 + sum(xs[:2]) * 10 + sum(xs[-1:]) + sum(xs[3:1]) + size(xs[:]) * 1000 + size(xs[2:99]) * 100000 + size('abcdef'[2:4]) * 1000000
+    """) == 2 * 1000000 + 2 * 100000 + 4000 + 500 + 30 + 4  # noqa: E501  spec text, kept as written
+    # a slice of the pieces of a container, made a list; the slice is a list of pieces
+    assert _total(tmp_path, """
+        play:
+          - total = sum(c.n for c in list(d for d in deck)[1:3])
+    """) == 2 + 3
+
+
+@pytest.mark.parametrize("expr, said", [
+    ("size(deck[0:1])", "a part of a list or a text, not of"),
+    ("size([1, 2][0:'a'])", "a bound of [a:b] must be a number"),
+    ("size([1, 2][0:1/2])", "must be a whole number"),
+])
+def test_slice_errors_are_located(tmp_path, expr, said):
+    with pytest.raises(SpecError) as info:
+        make(tmp_path, f"play:\n  - total = {expr}\n")
+    assert said in info.value.message and info.value.line == len(BASE.splitlines()) + 2
+
+
+def test_combinations_in_order_and_bounded_before_they_are_made(tmp_path):
+    # 6 pairs of 4 numbers, each number in 3 of them: 6000 + 3 * 10; k = 0 gives [[]],
+    # k over the length gives []; the first pair is [1, 2], the last [3, 4]
+    assert _total(tmp_path, """
+        play:
+          - let pairs = combinations([1, 2, 3, 4], 2)
+          - total = size(pairs) * 1000 + sum(sum(p) for p in pairs) + size(combinations([1], 0)) * 100000 + size(combinations([1], 2)) * 1000000 + pairs[0][1] * 10000000 + pairs[-1][0] * 100000000
+    """) == 3 * 100000000 + 2 * 10000000 + 100000 + 6030  # noqa: E501  spec text, kept as written
+    with pytest.raises(RuleError) as info:
+        make(tmp_path, "play:\n  - total = size(combinations(range(1, 100000), 50000))\n"
+             ).new_state()
+    assert "more than 100000 lists" in info.value.message
+    with pytest.raises(RuleError) as info:
+        make(tmp_path, "play:\n  - total = size(combinations([1, 2], 0 - 1))\n").new_state()
+    assert "0 or more" in info.value.message
+    with pytest.raises(SpecError) as info:
+        make(tmp_path, "play:\n  - total = size(combinations(deck, 2))\n")
+    assert "takes a list" in info.value.message
+
+
+def test_players_after_goes_round_from_the_next_player(tmp_path):
+    body = """
+        play:
+          - let after = players_after(1)
+          - total = 1000 * (1 in after) + 100 * size(after) + 10 * after[0] + after[-1]
+    """
+    # 3 players: after 1 come 2 then 0; 2 players: 0 alone; never 1 itself
+    assert _total(tmp_path, body, 3) == 200 + 20 + 0
+    assert _total(tmp_path, body, 2) == 100 + 0 + 0
+
+
+def test_enum_values_compare_by_their_declared_order(tmp_path):
+    assert _total(tmp_path, """
+        play:
+          - let c = top(deck)
+          - total = (if red < blue then 1 else 0) + (if blue <= 'blue' then 10 else 0) + (if c.colour > blue then 100 else 0) + (if c.colour >= red then 1000 else 0)
+    """) == 1 + 10 + 1000  # noqa: E501  spec text, kept as written
+    with pytest.raises(SpecError) as info:
+        make(tmp_path, "play:\n  - total = red < 'green'\n")
+    assert "'green' is not a colour" in info.value.message
+    with pytest.raises(SpecError) as info:
+        make(tmp_path, "play:\n  - total = red < 3\n")
+    assert "cannot compare" in info.value.message
+    with pytest.raises(SpecError) as info:
+        make(tmp_path, "play:\n  - total = 'a' < 'b'\n")
+    assert "compares numbers or the values of an enum" in info.value.message

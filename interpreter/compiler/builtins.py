@@ -853,6 +853,27 @@ class Builtins:
         self._whole_arg(node, args, 0, "the player")
         return f"(({args[0][0]} + 1) % {self.c.prog.players})", T.PLAYER
 
+    def f_players_after(self, node, args):
+        """The other players in turn order, from the one after p: [p+1, ..., p-1]."""
+        check_arity(node, len(args), 1)
+        self._whole_arg(node, args, 0, "the player")
+        n = self.c.prog.players
+        v = self.c.scratch()
+        return (fresh_list(f"[({paren(args[0][0])} + {v}) % {n} for {v} in range(1, {n})]"),
+                T.list_of(T.PLAYER))
+
+    def f_combinations(self, node, args):
+        """combinations(items, k): every list of k of the items, in their order."""
+        check_arity(node, len(args), 2)
+        src, typ = args[0]
+        if typ[0] != "list" and typ != T.ANY:
+            fail(f"combinations() takes a list, not {T.describe(typ)}", node.pos,
+                 "a container's pieces: combinations(list(x for x in C), k)")
+        k = self._whole_arg(node, args, 1, "the count")
+        item = typ[1] if typ[0] == "list" else T.ANY
+        return (fresh_list(f"B_combinations({src}, {k}, {self.mod.const(node.pos)})"),
+                T.list_of(T.list_of(item)))
+
     def f_abs(self, node, args):
         check_arity(node, len(args), 1)
         return f"abs({args[0][0]})", T.NUM if args[0][1] == T.NUM else T.INT

@@ -17,7 +17,7 @@ from ..lang import ast
 from ..lang import types as T
 from ..runtime.readers import WORK_LIMIT
 from ..runtime.values import B_frac
-from .codegen import MISSING, paren, plain_arithmetic
+from .codegen import MISSING, fresh_list, paren, plain_arithmetic
 from .common import Scope, Shared, counted_lines
 
 _COMPARE = ("==", "!=", "<", "<=", ">", ">=")
@@ -302,6 +302,19 @@ class ExprCompiler:
         fail(f"{T.describe(otyp)} cannot be indexed with [...]", node.pos,
              "index a data table, a list, or a zone of several slots")
 
+    def x_Slice(self, node, scope):
+        """items[lo:hi] as in Python: from item lo up to (not including) item hi, a bound
+        left out the list's end, a negative bound counted from the end; a text likewise."""
+        obj, otyp = self.compile(node.obj, scope)
+        if otyp[0] != "list" and otyp not in (T.STR, T.ANY):
+            fail(f"[a:b] takes a part of a list or a text, not of {T.describe(otyp)}",
+                 node.pos, "a container's pieces: top(C, n), bottom(C, n) or "
+                 "list(x for x in C)[a:b]")
+        bounds = [self.expect(n, scope, T.INT, "a bound of [a:b]") if n is not None else ""
+                  for n in (node.lo, node.hi)]
+        src = f"{paren(obj)}[{bounds[0]}:{bounds[1]}]"
+        return (fresh_list(src) if otyp[0] == "list" else src), otyp
+
     def x_Index2(self, node, scope):
         obj, otyp = self.compile(node.obj, scope)
         if otyp[0] != "zone" or otyp[1].kind not in ("grid", "hex"):
@@ -382,8 +395,16 @@ class ExprCompiler:
                  node.pos)
         self._check_enum_literal(node.right, tb, ta)
         self._check_enum_literal(node.left, ta, tb)
-        if op in ("<", "<=", ">", ">=") and not (T.is_numeric(ta) or ta == T.PLAYER):
-            fail(f"'{op}' compares numbers, not {T.describe(ta)}", node.pos)
+        if op in ("<", "<=", ">", ">="):
+            enum = ta[1] if ta[0] == "enum" else tb[1] if tb[0] == "enum" else None
+            if enum is not None:
+                # enum values compare by their order in the enum's declaration
+                order = self.c.mod.const({v: i for i, v in enumerate(self.c.enums[enum])})
+                return (f"(B_order({order}, {a}, {self.c.mod.const(node.left.pos)}) {op} "
+                        f"B_order({order}, {b}, {self.c.mod.const(node.right.pos)}))"), T.BOOL
+            if not (T.is_numeric(ta) or ta == T.PLAYER):
+                fail(f"'{op}' compares numbers or the values of an enum, not "
+                     f"{T.describe(ta)}", node.pos)
         if op in ("==", "!=") and (b == "None" or a == "None"):
             op = "is" if op == "==" else "is not"
         sized = getattr(a, "sized", "")

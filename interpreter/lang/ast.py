@@ -48,6 +48,14 @@ class Index(Node):
 
 
 @dataclass(frozen=True)
+class Slice(Node):
+    """items[lo:hi]: the items of a list from lo up to hi (either may be left out)."""
+    obj: Node
+    lo: Node | None
+    hi: Node | None
+
+
+@dataclass(frozen=True)
 class Index2(Node):
     """grid[x, y]: the cell of a grid zone at column x, row y."""
     obj: Node

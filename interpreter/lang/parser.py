@@ -217,6 +217,10 @@ class _ToAst(Transformer):
         return ast.Index(c[0], c[1], pos=self._pos(meta))
 
     @v_args(meta=True)
+    def slice(self, meta, c):
+        return ast.Slice(c[0], c[1], c[2], pos=self._pos(meta))
+
+    @v_args(meta=True)
     def index2(self, meta, c):
         return ast.Index2(c[0], c[1], c[2], pos=self._pos(meta))
 

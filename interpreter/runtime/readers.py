@@ -11,7 +11,8 @@ back).
 from __future__ import annotations
 
 from fractions import Fraction
-from itertools import compress
+from itertools import combinations, compress
+from math import comb
 from operator import ge, lt
 
 from ..errors import RuleError, fail
@@ -361,6 +362,27 @@ def B_leaders(m: dict) -> list:
         return []
     top = max(m.values())
     return sorted(k for k, v in m.items() if v == top)
+
+
+def B_combinations(items: list, k: int, pos) -> list:
+    """The lists of k of the items, in the items' order (itertools' order), refused before
+    it is made when there would be more than MAX_RANGE of them."""
+    n = len(items)
+    if k < 0:
+        fail(f"combinations() of {k} items: the count must be 0 or more", pos, error=RuleError)
+    if comb(n, k) > MAX_RANGE:
+        fail(f"combinations() of {k} of {n} items would be more than {MAX_RANGE} lists",
+             pos, error=RuleError)
+    return [list(c) for c in combinations(items, k)]
+
+
+def B_order(order: dict, value, pos) -> int:
+    """The place of an enum's value in its declaration (for <, <=, > and >=)."""
+    i = order.get(value) if isinstance(value, str) else None
+    if i is None:
+        fail(f"{value!r} is not a value of the enum compared here ({', '.join(order)})",
+             pos, error=RuleError)
+    return i
 
 
 def B_range(lo: int, hi: int, pos) -> list:
