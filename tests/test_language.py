@@ -1101,3 +1101,40 @@ def test_enum_values_compare_by_their_declared_order(tmp_path):
     with pytest.raises(SpecError) as info:
         make(tmp_path, "play:\n  - total = 'a' < 'b'\n")
     assert "compares numbers or the values of an enum" in info.value.message
+
+
+def _label(tmp_path, label: str, extra: str = "") -> str:
+    st = make(tmp_path, f"""
+        {extra}
+        play:
+          - id: pick
+            choose: c in deck
+            label: "{label}"
+            do:
+              - move c to out
+    """).new_state()
+    return st.legal_actions()[0] if isinstance(st.legal_actions()[0], str) else \
+        st.action_to_string(st.legal_actions()[0])
+
+
+def test_texts_join_with_plus_text_and_join(tmp_path):
+    said = _label(tmp_path, "{'take ' + text(c) + ' of ' + join(list(d for d in deck)[:3], "
+                  "'/') + ' (' + text([1, 2/3, true, none]) + ') ' + text(current) + "
+                  "text([c, c])}")
+    assert said == "take red1 of red1/red2/red3 (1, 2/3, true, none) 0red1, red1"
+    # lists join with + too (a list of one kind)
+    assert _total(tmp_path, "play:\n  - total = size([1, 2] + [3] + [])\n") == 3
+
+
+@pytest.mark.parametrize("expr, said", [
+    ("'a' + 1", "'+' joins two texts, not a text and a number"),
+    ("1 + 'a'", "'+' joins two texts, not a text and a number"),
+    ("[1] + [top(deck)]", "'+' joins two lists of one kind"),
+    ("text(deck)", "a container is not a value with a text"),
+    ("join(deck, ',')", "join() takes a list"),
+    ("join([1], 2)", "the separator of join() must be a text"),
+])
+def test_text_errors_are_located(tmp_path, expr, said):
+    with pytest.raises(SpecError) as info:
+        make(tmp_path, f"play:\n  - total = size({expr})\n")
+    assert said in info.value.message and info.value.line == len(BASE.splitlines()) + 2

@@ -423,6 +423,9 @@ class Usage:
         elif kind is ast.Func:
             if node.name in c.place_readers:     # as the builtin declares it
                 self.read((ZONE, ANY_ZONE, None))
+            if node.name in c.name_readers and c.prog.piece_namer:
+                for a in c.prog.changeable:      # a name may show any of them
+                    self.read((ATTR, a))
 
     def _name(self, name: str) -> list:
         c = self.c

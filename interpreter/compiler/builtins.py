@@ -21,7 +21,16 @@ from ..lang import types as T
 from ..lang.ast import name_uses
 from ..runtime.readers import MAX_RANGE, UNORDERED_HINT
 from .codegen import MISSING, Src, fresh_list, is_unique, iterable, paren
-from .common import Scope, call_params, check_arity, piece_arg, reads_place, slot_arg, width_of
+from .common import (
+    Scope,
+    call_params,
+    check_arity,
+    piece_arg,
+    reads_names,
+    reads_place,
+    slot_arg,
+    width_of,
+)
 from .narrowing import required_near
 from .stencil import stencil
 
@@ -873,6 +882,44 @@ class Builtins:
         item = typ[1] if typ[0] == "list" else T.ANY
         return (fresh_list(f"B_combinations({src}, {k}, {self.mod.const(node.pos)})"),
                 T.list_of(T.list_of(item)))
+
+    def _text_of(self, src: str, typ) -> str:
+        """Source of the text of a value of type typ: a piece by its name (as it is now,
+        if names show changeable attributes), the rest as B_text writes it."""
+        if typ == T.PIECE:
+            if self.c.prog.piece_namer:
+                return f"B_piece_name_now(st, {src})"
+            return f"B_piece_name({self.mod.const(tuple(self.c.prog.piece_names))}, {src})"
+        if typ == T.STR:
+            return src
+        return f"B_text({src})"
+
+    @reads_names
+    def f_text(self, node, args):
+        """text(x): x as a label shows it; a list's items separated by ', '."""
+        check_arity(node, len(args), 1)
+        src, typ = args[0]
+        if typ[0] == "list" and typ[1] == T.PIECE:
+            return self.f_join(node, [args[0], (self.mod.const(", "), T.STR)])
+        if typ[0] in ("slot", "zone"):
+            fail(f"text() of {T.describe(typ)}: a container is not a value with a text",
+                 node.pos, "its pieces: text(list(c for c in C))")
+        return self._text_of(src, typ), T.STR
+
+    @reads_names
+    def f_join(self, node, args):
+        """join(L, sep): the texts of L's items, with sep between them."""
+        check_arity(node, len(args), 2)
+        (src, typ), (sep, styp) = args
+        if typ[0] != "list" and typ != T.ANY:
+            fail(f"join() takes a list, not {T.describe(typ)}", node.pos,
+                 "a container's pieces: join(list(c for c in C), ', ')")
+        if styp not in (T.STR, T.ANY):
+            fail(f"the separator of join() must be a text, not {T.describe(styp)}",
+                 node.args[1].pos)
+        v = self.c.scratch()
+        item = self._text_of(v, typ[1] if typ[0] == "list" else T.ANY)
+        return f"{paren(sep)}.join([{item} for {v} in {src}])", T.STR
 
     def f_abs(self, node, args):
         check_arity(node, len(args), 1)

@@ -125,6 +125,14 @@ def reads_place(emitter: Emitter) -> Emitter:
     return emitter
 
 
+def reads_names(emitter: Emitter) -> Emitter:
+    """Marks a builtin's emitter as reading pieces' names, which may show attributes that
+    change in play (a name template with a changeable attribute): the read summary counts
+    those attributes read."""
+    emitter.reads_names = True  # type: ignore[attr-defined]  # a mark on the function
+    return emitter
+
+
 def merged(what: str, *tables: dict[str, Any]) -> dict[str, Any]:
     """The tables (name -> value) as one. A name two of them define is refused at once,
     an internal error (ValueError) when the package is imported: merged silently, one

@@ -105,6 +105,9 @@ class Compiler:
         # the builtins that read where a piece is, as their emitters say (@reads_place)
         self.place_readers = frozenset(n for n, f in self.catalogue.items()
                                        if getattr(f, "reads_place", False))
+        # and those that read pieces' names (@reads_names)
+        self.name_readers = frozenset(n for n, f in self.catalogue.items()
+                                      if getattr(f, "reads_names", False))
         self.layout = Layout(self)
         self.steps = Steps(self)
 

@@ -427,10 +427,24 @@ class ExprCompiler:
         op = node.op
         a, ta = self.compile(node.left, scope)
         b, tb = self.compile(node.right, scope)
+        if op == "+" and T.STR in (ta, tb):
+            for n, t in ((node.left, ta), (node.right, tb)):
+                if t not in (T.STR, T.ANY):
+                    fail(f"'+' joins two texts, not a text and {T.describe(t)}", n.pos,
+                         "make a value a text with text(x): 'round ' + text(n)")
+            return f"({paren(a)} + {paren(b)})", T.STR
+        if op == "+" and ta[0] == "list" and tb[0] == "list":
+            ea, eb = ta[1], tb[1]
+            if not T.compatible(ea, eb):
+                fail(f"'+' joins two lists of one kind, not {T.describe(ta)} and "
+                     f"{T.describe(tb)}", node.pos)
+            item = (T.NUM if T.NUM in (ea, eb) else eb if ea in (T.ANY, T.NONE) else ea)
+            return fresh_list(f"({paren(a)} + {paren(b)})"), T.list_of(item)
         for n, t in ((node.left, ta), (node.right, tb)):
             if not self.fits(t, T.NUM):
                 fail(f"an operand of '{op}' must be a number, not {T.describe(t)}",
-                     n.pos)
+                     n.pos, "'+' joins texts: 'round ' + text(n)" if T.STR in (ta, tb)
+                     else "")
         if op == "/":
             x, y = self.constant(a), self.constant(b)
             if type(x) is int and type(y) is int and y != 0:     # known when compiled

@@ -385,6 +385,19 @@ def B_order(order: dict, value, pos) -> int:
     return i
 
 
+def B_text(value) -> str:
+    """A value as text, as the rules write it: 7/3, true, none, items by ', '."""
+    if value is None:
+        return "none"
+    if value is True or value is False:
+        return "true" if value else "false"
+    if isinstance(value, list):
+        return ", ".join(B_text(v) for v in value)
+    if isinstance(value, dict):
+        return ", ".join(f"{B_text(k)}: {B_text(v)}" for k, v in value.items())
+    return str(value)
+
+
 def B_range(lo: int, hi: int, pos) -> list:
     """range(lo, hi) as a list: lo to hi, both included."""
     return list(B_span(lo, hi, pos))
