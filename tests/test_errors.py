@@ -464,7 +464,7 @@ TYPES = [
              "      bleu:\n        - current.score -= 1\n"),
             "bleu:", "'bleu' is not a colour", "did you mean 'blue'?"),
     located("less_than_on_pieces", (IF_RED, "    if: t < top(bag)\n"),
-            "t < top(bag)", "'<' compares numbers, not a piece"),
+            "t < top(bag)", "'<' compares numbers or the values of an enum, not a piece"),
     located("indexing_a_number", ("      - if: size(bag) > 0", "      - if: per_colour[0] > 0"),
             "per_colour[0]", "a number cannot be indexed"),
     located("arithmetic_on_a_piece", ("      - rounds += 1\n", "      - rounds += top(bag) + 1\n"),
