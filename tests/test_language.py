@@ -182,6 +182,56 @@ def test_up_to_and_done(tmp_path):
     assert st.is_terminal() and st.gv[0] == 10
 
 
+def test_up_to_any_repeats_until_done_or_nothing_is_left(tmp_path):
+    """`up_to: any`: the decision comes back until its player says done (here after
+    four picks, more than any count), or until nothing is left to pick; its do: block
+    may make further decisions in each round."""
+    body = """
+        play:
+          - choose: c in deck where c.colour == red
+            up_to: any
+            done: stop
+            label: "take {c}"
+            do:
+              - move c to out
+              - choose: k in [1, 2]
+                label: "score {k}"
+                do:
+                  - total += k
+    """
+    st = make(tmp_path, body).new_state()
+    for card in ("red1", "red2"):
+        assert st.legal_action_strings()[-1] == "stop"
+        st.apply_string(f"take {card}")
+        st.apply_string("score 2")
+    st.apply_string("stop")
+    assert st.is_terminal() and st.gv[0] == 4 and names(st, "out") == ["red1", "red2"]
+    st = make(tmp_path, body, name="u.yaml").new_state()
+    for card in ("red1", "red2", "red3"):
+        st.apply_string(f"take {card}")
+        st.apply_string("score 1")
+    assert st.is_terminal() and st.gv[0] == 3       # no red card left: the loop ends
+
+
+def test_up_to_any_is_bounded_by_the_game_length(tmp_path):
+    path = tmp_path / "r.yaml"
+    path.write_text(BASE.replace("players: {min: 2, max: 3}}",
+                                 "players: {min: 2, max: 3}, max_steps: 300}")
+                    + textwrap.dedent("""
+        play:
+          - choose: k in [1, 2]
+            up_to: any
+            label: "add {k}"
+            do:
+              - total += k
+    """))
+    st = Spec(path).game(2).new_state()
+    with pytest.raises(RuleError) as info:
+        for _ in range(1000):
+            st.apply_string("add 1")
+    assert "more than 300 steps" in info.value.message and info.value.pos.line == 24
+
+
 def test_empty_choice_is_skipped_or_runs_else(tmp_path):
     st = make(tmp_path, """
         play:

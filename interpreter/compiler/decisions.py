@@ -163,8 +163,10 @@ class Decisions:
         ask = self._ask(dec, actions, orelse, "else" in step, named)
         if not upto:
             return Part(items=[(ask, pos)], native=False)
-        count = c.steps.expr_fn(step["up_to"], scope, "up_to", T.INT, pos)
         inner = c.steps.block(_Single(ask, pos))
+        if _as_wanted(step):                 # as many times as the player wants
+            return Part(items=[(c.steps.until_left(inner, "up_to", pos), pos)], native=False)
+        count = c.steps.expr_fn(step["up_to"], scope, "up_to", T.INT, pos)
         return Part(items=[(c.steps.counted(count, inner, "up_to", pos), pos)], native=False)
 
     @staticmethod
@@ -631,6 +633,11 @@ class Decisions:
             st._pause(dec, who, found, fr, weights)
             return True
         return ask
+
+
+def _as_wanted(step) -> bool:
+    """`up_to: any`: the choice repeats until its player takes `done`."""
+    return str(step.get("up_to", "")).strip() == "any"
 
 
 class _Single:

@@ -77,6 +77,12 @@ def _count_down(st, fr) -> bool:
     return False
 
 
+def _again(st, fr) -> bool:
+    """`again` of a loop its player leaves by choice: always one more round."""
+    fr.pc = 0
+    return True
+
+
 UNROLLED = 4      # at most this many tables dropped (or kept) one by one, else a loop
 
 
@@ -387,6 +393,16 @@ class Steps:
             if n > 0:
                 st._stack.append(start(blk, fr.L, loop, n))
         return counted
+
+    def until_left(self, blk: Block, kind: str, pos: Pos):
+        """An instruction running `blk` round after round until its choice's `done`
+        action (or an empty choice) leaves the loop (`up_to: any`). Each round is a
+        decision of a player, so the game's step bound (game.max_steps) bounds it."""
+        loop = self._new_loop(kind, pos, _again)
+
+        def until_left(st, fr):
+            st._stack.append(start(blk, fr.L, loop))
+        return until_left
 
     def step_repeat(self, step, scope, pos) -> Part:
         count = self.expr(step["repeat"], scope, "a repeat count", T.INT)
