@@ -232,6 +232,120 @@ def test_up_to_any_is_bounded_by_the_game_length(tmp_path):
     assert "more than 300 steps" in info.value.message and info.value.pos.line == 24
 
 
+AFTER = """
+    functions:
+      # a card may be taken if, once in the hand, the hand adds up to at most 5
+      fits:
+        params: [c]
+        value: "after move c to current.hand then sum(x.n for x in current.hand) <= 5"
+    rules:
+      take:
+        params: [c]
+        do:
+          - move c to current.hand
+          - current.vp += c.n
+    play:
+      - id: turn
+        turns: {first: 0, until: "not any(fits(c) for c in deck)"}
+        do:
+          - choose: c in deck where fits(c)
+            distinct: true
+            label: "take {c}"
+            do:
+              - call take(c)
+"""
+
+
+def test_after_is_the_value_on_the_position_the_statements_make(tmp_path):
+    """`after`: taking a card is legal while the hand it makes adds up to 5 at most; the
+    state is not changed by asking; a called rule runs to its end on the copy, with its
+    arguments, and a pair of bindings asks for the second on the first's position."""
+    g = make(tmp_path, AFTER)
+    st = g.new_state(seed=1)
+    before = st.to_json()
+    assert st.legal_action_strings() == [f"take {c}{n}" for c in ("red", "blue")
+                                         for n in (1, 2, 3)]
+    assert st.to_json() == before
+    st.apply_string("take red3")
+    st.apply_string("take blue1")
+    assert st.legal_action_strings() == ["take red1", "take red2", "take blue2"]
+    value = g.prog.compile_expression("after call take(top(deck)) then current.vp")
+    assert value(st) == 3 + st.prog.piece_attrs["n"][st.slots[st.prog.zones["deck"].base][-1]]
+    assert st.pv[0][st.prog.pvar_names.index("vp")] == 3      # unchanged by asking
+
+
+def test_after_pairs_of_moves_as_bindings(tmp_path):
+    """The second binding's items on the position the first makes (a backgammon move of
+    two checkers): after the first red card is out, only the cards that are left."""
+    st = make(tmp_path, """
+        play:
+          - choose: >-
+              a in deck, b in (after move a to out then [x for x in deck where size(out) == 1])
+              where a.n + b.n == 4 and a.colour == red and b.colour == red
+            label: "{a} {b}"
+            do:
+              - move a to out
+              - move b to out
+    """).new_state(seed=1)
+    assert st.legal_action_strings() == ["red1 red3", "red3 red1"]
+
+
+@pytest.mark.parametrize("text, message, line", [
+    ("after let k = 1 then k", "`after` takes no let", 1),
+    ("after end game then 1", "`after` cannot end the game", 1),
+    ("after shuffle deck then 1", "cannot try a shuffle", 1),
+    ("after move top(deck) to out shuffled then 1", "cannot try a shuffled move", 1),
+])
+def test_after_refuses_what_cannot_be_tried(tmp_path, text, message, line):
+    with pytest.raises(SpecError) as info:
+        make(tmp_path, f"""
+            play:
+              - if: {text} > 0
+                then: []
+        """)
+    assert message in info.value.message and info.value.pos.line == 20
+
+
+@pytest.mark.parametrize("rule, message", [
+    ("ask", "stops at a decision"),
+    ("mix", "draws randomness"),
+])
+def test_after_a_rule_that_decides_or_draws_is_a_located_rule_error(tmp_path, rule, message):
+    rules = {"ask": "choose: k in [1, 2]\n                do: []", "mix": "shuffle deck"}
+    g = make(tmp_path, f"""
+        rules:
+          {rule}:
+            do:
+              - {rules[rule]}
+        play:
+          - choose: k in [1, 2]
+            do:
+              - if: after call {rule} then true
+                then: []
+    """)
+    st = g.new_state(seed=1)
+    with pytest.raises(RuleError) as info:
+        st.apply_string("1")
+    lines = (tmp_path / "t.yaml").read_text().splitlines()
+    assert message in info.value.message
+    assert "if: after call" in lines[info.value.pos.line - 1]
+
+
+def test_after_keeps_its_value_only_while_what_it_reads_is_unchanged(tmp_path):
+    """Played at random with and without kept facts, a game whose legal actions are
+    decided by `after` lists the same actions at every step."""
+    cached = make(tmp_path, AFTER)
+    plain = Spec(tmp_path / "t.yaml").game(2, cache=False)
+    for seed in range(8):
+        a, b = cached.new_state(seed=seed), plain.new_state(seed=seed)
+        while not a.is_terminal():
+            assert a.legal_actions() == b.legal_actions()
+            act = a.legal_actions()[seed % len(a.legal_actions())]
+            a.apply(act)
+            b.apply(act)
+        assert a.scores() == b.scores()
+
+
 def test_empty_choice_is_skipped_or_runs_else(tmp_path):
     st = make(tmp_path, """
         play:
@@ -1128,8 +1242,8 @@ def test_combinations_in_order_and_bounded_before_they_are_made(tmp_path):
 def test_players_after_goes_round_from_the_next_player(tmp_path):
     body = """
         play:
-          - let after = players_after(1)
-          - total = 1000 * (1 in after) + 100 * size(after) + 10 * after[0] + after[-1]
+          - let later = players_after(1)
+          - total = 1000 * (1 in later) + 100 * size(later) + 10 * later[0] + later[-1]
     """
     # 3 players: after 1 come 2 then 0; 2 players: 0 alone; never 1 itself
     assert _total(tmp_path, body, 3) == 200 + 20 + 0

@@ -277,6 +277,7 @@ class Usage:
         self.groups = 0
         self._stmt: list = []          # (reads, calls) of the statements being compiled
         self._new_whole: dict = {}     # id(zone name node) -> its read of the whole zone
+        self._imagining = 0            # inside `after`: statements change a copy
 
     # -- units ---------------------------------------------------------------------------
     @contextmanager
@@ -492,6 +493,9 @@ class Usage:
             self._stmt.pop()
         writes = self._writes(node, scope)
         for w in writes:
+            if self._imagining:
+                self.read(w)
+                continue
             self.write(w)
             if isinstance(node, ast.Assign) and node.op != "=":   # x += 1 reads x
                 self.read(w)
@@ -503,6 +507,17 @@ class Usage:
         self.statements.append(Statement(self.current_unit(), type(node).__name__, node.pos,
                                          frozenset(reads), frozenset(writes),
                                          frozenset(calls)))
+
+    @contextmanager
+    def imagined(self):
+        """Statements of an `after` (ExprCompiler.x_After): they change a copy of the
+        state, so what they change is what the value around them reads (its value
+        depends on what was there before), never a write of the unit."""
+        self._imagining += 1
+        try:
+            yield
+        finally:
+            self._imagining -= 1
 
     def turns(self) -> None:
         """A `turns:` step: it sets whose turn it is."""

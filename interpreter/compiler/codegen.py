@@ -169,7 +169,8 @@ class Module:
 
     # what a function of each prefix is, and how it relates to the unit around it
     KINDS = {"F": ("", ""), "D": ("decision", "of"), "I": ("statements", "of"),
-             "A": ("aggregate", "in"), "G": ("group", "in"), "E": ("expression", "in")}
+             "A": ("aggregate", "in"), "G": ("group", "in"), "E": ("expression", "in"),
+             "H": ("after", "in")}
 
     def _origin(self, prefix: str, note: str, pos: Pos) -> str:
         """A generated function in the spec's words: "function best (game.yaml:120)",

@@ -18,17 +18,17 @@ from ..lang import types as T
 from ..runtime.readers import WORK_LIMIT
 from ..runtime.values import B_frac
 from .codegen import MISSING, fresh_list, paren, plain_arithmetic
-from .common import Scope, Shared, counted_lines
+from .common import Scope, Shared, call_params, counted_lines
 
 _COMPARE = ("==", "!=", "<", "<=", ">", ">=")
 # a loop computes its invariant parts once, its repeated ones once an item
 # (ExprCompiler.parts_sharing; tests turn it off to compare)
 SHARED_PARTS = True
 # invariant parts worth computing once in a loop, besides calls of spec functions
-_COSTLY = (ast.Aggregate, ast.ListComp, ast.Region, ast.Path)
+_COSTLY = (ast.Aggregate, ast.ListComp, ast.Region, ast.Path, ast.After)
 # parts compiled into Python functions of their own: an invariant inside one stays there
 _OWN_FUNCTIONS = (ast.Generator, ast.Aggregate, ast.ListComp, ast.Region, ast.Path,
-                  ast.LetIn)
+                  ast.LetIn, ast.After)
 WHOLE_HINT = "'/' gives exact fractions; x // 1 is x rounded down (or divide with //)"
 
 
@@ -361,6 +361,46 @@ class ExprCompiler:
         for var, vsrc in reversed(heads):
             body = f"(lambda {var}: {body})({vsrc})"
         return body, typ
+
+    def x_After(self, node, scope):
+        """after s1; s2 then body: a function of its own that runs the statements on a
+        copy of the state (State.imagine) and gives the body's value there; the frame's
+        locals are copied too. A called rule runs to its end on the copy (B_settle).
+        What the statements change is read, not written (Usage.imagined)."""
+        inner = scope.child()
+        pos = self.c.mod.const(node.pos)
+        lines: list = [(0, "st = B_imagine(st)", None)]
+        usage = self.c.usage
+        for s in node.effects:
+            self._imaginable(s)
+            known = len(usage.statements)
+            with usage.imagined():
+                part = self.c.steps.statement(s, inner)
+            del usage.statements[known:]          # the game's own statements only
+            lines += part.lines
+            if part.tail:                         # a call: its rule runs on the copy
+                lines.append((0, f"B_settle(st, {pos})", s.pos))
+        body, typ = self.compile(node.body, inner)
+        lines.append((0, f"return {body}", node.pos))
+        text = " ".join(t for _, t, _ in lines if isinstance(t, str))
+        params = call_params(scope, text)
+        if "L" in params:                         # an assignment to a local: the copy's
+            lines.insert(1, (0, "L = L[:]", None))
+        fn = self.c.mod.function("H", ", ".join(params), lines, node.pos, "after")
+        return f"{fn.__name__}({', '.join(params)})", typ
+
+    @staticmethod
+    def _imaginable(s) -> None:
+        """A statement `after` can try: no new local, no end, no chance."""
+        if isinstance(s, ast.Let):
+            fail("`after` takes no let", s.pos,
+                 f"name the value around it: let {s.name} = ... in after ...")
+        if isinstance(s, ast.Stmt) and s.ENDS:
+            fail("`after` cannot end the game", s.pos,
+                 "ask what the game would end on with a condition instead")
+        if isinstance(s, ast.Stmt) and s.DRAW and (not s.DRAW[1] or getattr(s, s.DRAW[1])):
+            fail(f"`after` cannot try a {s.DRAW[0]}: its outcome is chance", s.pos,
+                 "`after` tries statements whose outcome is known")
 
     def x_BoolOp(self, node, scope):
         parts = []

@@ -135,6 +135,13 @@ class Cond(Node):
 
 
 @dataclass(frozen=True)
+class After(Node):
+    """`after s1; s2 then body`: body on a copy of the state the statements changed."""
+    effects: tuple[Node, ...]
+    body: Node
+
+
+@dataclass(frozen=True)
 class LetIn(Node):
     """`let a = x, b = y in body`: body with the names bound, each after the one before."""
     lets: tuple[tuple[str, Node], ...]

@@ -53,7 +53,7 @@ def parse_budget(limit: int = MAX_SPEC_RULE_CHARS):
 
 # words of the language: never names, even where the lexer would let them be one
 KEYWORDS = frozenset("""move to bottom of shuffled swap with shuffle refill from end game call let
-    in where while for if then else and or not none true false""".split())
+    in where while for if then else and or not none true false after""".split())
 
 START = {"statement": "start_statement", "expression": "start_expression",
          "bindings": "start_bindings"}
@@ -264,6 +264,13 @@ class _ToAst(Transformer):
     @v_args(meta=True)
     def let_in(self, meta, c):
         return ast.LetIn(c[0], c[1], pos=self._pos(meta))
+
+    def effects(self, c):
+        return tuple(c)
+
+    @v_args(meta=True)
+    def after(self, meta, c):
+        return ast.After(c[0], c[1], pos=self._pos(meta))
 
     def let_binding(self, c):
         return (self._local(c[0]), c[1])

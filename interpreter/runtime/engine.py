@@ -675,6 +675,34 @@ class State:
         new._seen = None if self._seen is None else self._seen[:]
         return new
 
+    def imagine(self) -> State:
+        """A copy to try statements on (`after ... then ...`, readers.B_imagine): the
+        position, the variables and whose turn it is, with no frames, no decision and no
+        derived facts; the history is shared (nothing is applied to the copy). It shares
+        the generator, and says so: a draw on it copies the generator first (rng), which
+        B_settle refuses."""
+        new = State.__new__(State)
+        new.game, new.prog = self.game, self.prog
+        new.slots = [s[:] for s in self.slots]
+        new.where = self.where[:]
+        new.gv = self.gv[:]
+        new.pv = [v[:] for v in self.pv]
+        new.pa = [a[:] for a in self.pa] if self.pa else self.pa
+        new.current, new.turn, new.terminal, new.steps = (self.current, self.turn,
+                                                          self.terminal, self.steps)
+        new.history = self.history
+        new._scores = None
+        new.facts = {}
+        new.tracked = None
+        new.gather = None
+        new.to_act = self.to_act
+        new.fired = None
+        new._rng, new._rng_shared = self._rng, True
+        new._stack = []
+        new.pending = None
+        new._seen = None
+        return new
+
     # ---- changes made from outside, and determinisation ------------------------------------
     def changed(self) -> None:
         """The position was changed from outside the rules (a tool set pieces or variables

@@ -451,6 +451,30 @@ def B_too_many_actions(limit: int, pos):
     fail(f"a decision with more than {limit} actions", pos, error=RuleError)
 
 
+# -- `after ... then ...`: a value on a copy of the state (ExprCompiler.x_After) ----------
+def B_imagine(st):
+    """The copy the statements of an `after` change (State.imagine)."""
+    return st.imagine()
+
+
+def B_settle(st, pos) -> None:
+    """Run the rule an `after` called on its copy, to its end. It may not stop at a
+    decision nor draw randomness: the value must be known now, the same for every
+    player who asks."""
+    work = st.prog.work[0]
+    st._run()                       # (which starts a fresh work budget: carried on)
+    st.prog.work[0] += work
+    st.terminal = False             # its frames ran out: the game itself goes on
+    if st.pending is not None:
+        fail("a rule called in `after` stops at a decision", pos,
+             "`after` tries statements that need no choice: call a rule without "
+             "choose steps there", error=RuleError)
+    if not st._rng_shared:
+        fail("a rule called in `after` draws randomness", pos,
+             "`after` tries statements that need no chance: no shuffle there",
+             error=RuleError)
+
+
 # -- what effects.py and the readers share (effects imports them from here) --------------
 def slot_name(prog, s: int) -> str:
     z = prog.zone_list[prog.slot_zone[s]]
