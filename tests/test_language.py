@@ -1,5 +1,6 @@
 """Each construct of the rule language on tiny specs, apart from any real game."""
 
+import json
 import textwrap
 
 import pytest
@@ -344,6 +345,76 @@ def test_after_keeps_its_value_only_while_what_it_reads_is_unchanged(tmp_path):
             a.apply(act)
             b.apply(act)
         assert a.scores() == b.scores()
+
+
+NEXT_TURN = """
+    play:
+      - id: turn
+        turns: {first: 0, until: "total >= 6"}
+        do:
+          - choose: k in [1, 2, 3]
+            label: "say {k}"
+            do:
+              - total += 1
+              - if: k == 2
+                then:
+                  - next turn to current
+              - if: k == 3
+                then:
+                  - next turn to next_player(next_player(current))
+"""
+
+
+def test_next_turn_to_gives_the_next_turn_to_a_player(tmp_path):
+    """`next turn to`: an extra turn (2), a skipped player (3), seat order otherwise (1);
+    each given turn is a new turn; a state saved in the middle keeps what was given."""
+    g = make(tmp_path, NEXT_TURN, players=3)
+    st = g.new_state(seed=1)
+    seen = []
+    for said in (1, 2, 2, 3, 1, 3):
+        seen.append((st.current, st.turn))
+        st.apply_string(f"say {said}")
+    assert [p for p, _ in seen] == [0, 1, 1, 1, 0, 1]
+    assert [t for _, t in seen] == [1, 2, 3, 4, 5, 6]
+    assert st.is_terminal()
+
+
+def test_next_turn_to_survives_a_saved_state(tmp_path):
+    """Given, then a decision in the same turn: the state saved there and restored gives
+    the next turn to the same player."""
+    g = make(tmp_path, """
+        play:
+          - id: turn
+            turns: {first: 0, until: "total >= 3"}
+            do:
+              - next turn to current
+              - choose: k in [1, 2]
+                label: "say {k}"
+                do:
+                  - total += 1
+    """, players=3)
+    st = g.new_state(seed=1)
+    restored = type(st).from_json(g, json.loads(json.dumps(st.to_json())))
+    for s in (st, restored):
+        s.apply_string("say 1")
+        assert s.current == 0
+
+
+@pytest.mark.parametrize("where, player, message", [
+    ("setup", "0", "needs a turns step around it"),
+    ("play", "7", "goes to player 7, but this game has 2 players"),
+])
+def test_next_turn_to_errors_are_located(tmp_path, where, player, message):
+    body = f"""
+        {where}:
+          - next turn to {player}
+    """ + ("" if where == "play" else """
+        play:
+          - total += 1
+    """)
+    with pytest.raises(RuleError) as info:
+        make(tmp_path, body).new_state()
+    assert message in info.value.message and info.value.pos.line == 20
 
 
 def test_empty_choice_is_skipped_or_runs_else(tmp_path):

@@ -460,7 +460,8 @@ class Steps:
         def again(st, fr):
             if until is not None and until(st, fr.L):
                 return False
-            st.current = (st.current + 1) % n
+            given, fr.data = fr.data, None          # `next turn to p` in the turn
+            st.current = (st.current + 1) % n if given is None else given
             st.turn += 1
             new_turn(st)
             fr.pc = 0
@@ -628,6 +629,11 @@ class Steps:
         line = f"R_call(st, {self.mod.const(proc)}, {args}, {self.mod.const(node.pos)})"
         # the called rule's frame runs next: this ends the generated function
         return Part(lines=[(0, line, node.pos)], native=False, tail=True)
+
+    def s_NextTurn(self, node: ast.NextTurn, scope) -> Part:
+        player = self.c.x.expect(node.player, scope, T.PLAYER, "who takes the next turn")
+        return Part(lines=[(0, f"R_next_turn(st, {player}, {self.mod.const(node.pos)})",
+                            node.pos)])
 
     def s_Let(self, node: ast.Let, scope) -> Part:
         src, typ = self.c.x.compile(node.value, scope)

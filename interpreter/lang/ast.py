@@ -252,6 +252,12 @@ class Call(Node):
 
 
 @dataclass(frozen=True)
+class NextTurn(Stmt):
+    """next turn to player: the turns step around gives its next turn to that player."""
+    player: Node
+
+
+@dataclass(frozen=True)
 class Let(Node):
     """let name = value: a new local."""
     name: str

@@ -53,7 +53,7 @@ def parse_budget(limit: int = MAX_SPEC_RULE_CHARS):
 
 # words of the language: never names, even where the lexer would let them be one
 KEYWORDS = frozenset("""move to bottom of shuffled swap with shuffle refill from end game call let
-    in where while for if then else and or not none true false after""".split())
+    in where while for if then else and or not none true false after next""".split())
 
 START = {"statement": "start_statement", "expression": "start_expression",
          "bindings": "start_bindings"}
@@ -148,6 +148,10 @@ class _ToAst(Transformer):
 
     def rule_name(self, c):
         return ".".join(str(t) for t in c), self._pos(c[0])
+
+    @v_args(meta=True)
+    def next_turn(self, meta, c):
+        return ast.NextTurn(c[0], pos=self._pos(meta))
 
     @v_args(meta=True)
     def let(self, meta, c):

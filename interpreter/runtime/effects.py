@@ -170,6 +170,22 @@ def R_call(st: Any, proc: Any, args: list[Any], pos: Pos) -> None:
     stack.append(fr)
 
 
+def R_next_turn(st: Any, player: Any, pos: Pos) -> None:
+    """`next turn to p`: the nearest turns step running gives its next turn to p (its
+    frame's data, read when the turn ends: Steps.step_turns)."""
+    n = st.prog.players
+    if type(player) is not int or not 0 <= player < n:
+        fail(f"the next turn goes to player {player!r}, but this game has {n} players "
+             f"(0 to {n - 1})", pos, "players are numbered from 0", error=RuleError)
+    for fr in reversed(st._stack):
+        loop = fr.loop
+        if loop is not None and loop.kind == "turns":
+            fr.data = player
+            return
+    fail("`next turn to` needs a turns step around it: no turn is being played here", pos,
+         "give the turns in a `turns:` step (docs/language.md 3.6)", error=RuleError)
+
+
 def R_finish(st: Any) -> None:
     """The game ends here (a compiled `end` step)."""
     st.terminal = True
