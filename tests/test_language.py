@@ -535,10 +535,40 @@ def test_runaway_game_hits_the_step_bound(tmp_path):
           - turns: {first: 0}
             do:
               - total += 1
+              - choose: k in [1, 2]
+                do: []
     """))
+    st = Spec(path).game(2).new_state()
     with pytest.raises(RuleError) as info:
-        Spec(path).game(2).new_state()
+        for _ in range(1000):
+            st.apply(st.legal_actions()[0])
     assert "more than 1000 steps" in info.value.message and info.value.pos.line
+
+
+@pytest.mark.parametrize("players", [2, 3])
+def test_turns_with_no_decision_left_are_found_within_rounds(tmp_path, players):
+    """Turns go round and nobody can decide any more (every choice comes up empty and is
+    skipped): a located error at the turns step after EMPTY_ROUNDS rounds, long before the
+    step bound; a game whose decisions only pause for a while goes on."""
+    path = tmp_path / "r.yaml"
+    path.write_text(BASE + textwrap.dedent("""
+        play:
+          - id: turn
+            turns: {first: 0}
+            do:
+              - total += 1
+              - choose: c in deck where total < 5
+                label: "take {c}"
+                do:
+                  - move c to out
+    """))
+    st = Spec(path).game(players).new_state(seed=1)
+    with pytest.raises(RuleError) as info:
+        for _ in range(10):
+            st.apply(st.legal_actions()[0])
+    assert "no player can decide any more" in info.value.message
+    assert (info.value.pos.line, info.value.pos.col) == (20, 5)
+    assert st.steps < 100 * 4 * players + 100      # rounds of a few steps, not millions
 
 
 def test_rules_with_parameters_and_recursion_bound(tmp_path):

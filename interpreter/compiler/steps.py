@@ -28,6 +28,9 @@ from .flowgraph import Flow
 STEP_SHAPES = ("choose_one", "choose", "turns", "match", "repeat", "while", "for", "if", "do")
 MAX_WHILE = 10_000
 MAX_RULE_CHAIN = 50     # rules compiled each inside the one that first calls it
+# a turns step whose players made no decision for this many rounds of turns is stuck: no
+# decision will ever come (a choice every player finds empty, an until that never holds)
+EMPTY_ROUNDS = 100
 
 
 @dataclass
@@ -129,6 +132,13 @@ def _stale_form(facts, mod, keys: tuple) -> list:
 def B_too_long(limit: int, pos):
     fail(f"the game ran more than {limit} steps without ending", pos,
          "a loop never ends, or raise game.max_steps", error=RuleError)
+
+
+def B_stuck(rounds: int, pos):
+    fail(f"no player can decide any more: {rounds} rounds of turns went by without a "
+         "decision", pos, "every player's choices come up empty (and are skipped), or the "
+         "until condition never holds: `tabula validate SPEC --play N` lists the choices "
+         "that came up empty", error=RuleError)
 
 
 def B_too_many(limit: int, pos):
@@ -460,6 +470,11 @@ class Steps:
         def again(st, fr):
             if until is not None and until(st, fr.L):
                 return False
+            made, (mark, last) = len(st.history), fr.at
+            if made != mark:                        # a decision in the turn
+                fr.at = (made, st.turn)
+            elif st.turn - last >= EMPTY_ROUNDS * n:
+                B_stuck(EMPTY_ROUNDS, pos)
             given, fr.data = fr.data, None          # `next turn to p` in the turn
             st.current = (st.current + 1) % n if given is None else given
             st.turn += 1
@@ -476,7 +491,7 @@ class Steps:
                 st.current, st.to_act = st.to_act, None
             st.turn += 1
             new_turn(st)
-            st._stack.append(start(blk, fr.L, loop))
+            st._stack.append(start(blk, fr.L, loop, None, (len(st.history), st.turn)))
         return Part(items=[(turns, pos)], native=False)
 
     def step_match(self, step, scope, pos) -> Part:
