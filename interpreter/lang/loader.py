@@ -235,6 +235,13 @@ class _Builder:
                 items.item_pos.append(self.pos(item))
             return items
         tag = node.tag
+        if tag == _BOOL and node.value.lower() not in ("true", "false") and not node.style:
+            truth = str(node.value.lower() in ("yes", "on")).lower()
+            fail(f"YAML reads {node.value} as the truth value {truth} (an old YAML rule for "
+                 "yes, no, on and off), not as the text or name "
+                 f"{excerpt(node.value)}", self.pos(node),
+                 f"quote it ('{node.value}') for a name or a text, or write {truth} for a "
+                 "truth value")
         if tag in _PLAIN_TAGS and node.style not in ("'", '"', "|", ">"):
             try:
                 return self.ctor.construct_object(node)
@@ -258,6 +265,7 @@ class _Builder:
 
 _CORE = "tag:yaml.org,2002:"
 _CORE_TAGS = ("str", "int", "float", "bool", "null", "map", "seq", "timestamp")
+_BOOL = "tag:yaml.org,2002:bool"
 _PLAIN_TAGS = ("tag:yaml.org,2002:int", "tag:yaml.org,2002:bool",
                "tag:yaml.org,2002:null", "tag:yaml.org,2002:float")
 
@@ -343,7 +351,7 @@ def load_yaml_text(text: str, name: str = "<input>", quote: bool = True,
     try:
         node = compose(text)
     except yaml.MarkedYAMLError as exc:
-        raise _yaml_error(exc, name, lines) from None
+        raise _yaml_error(exc, name, text, lines) from None
     except RecursionError:
         fail(f"the document nests deeper than {MAX_DEPTH} levels", _deep_pos(text, name))
     except yaml.YAMLError as exc:  # pragma: no cover - every PyYAML error is marked
@@ -369,7 +377,7 @@ def _offset_pos(text: str, offset: int, name: str) -> Pos:
     return Pos(name, len(before), len(before[-1]))
 
 
-def _yaml_error(exc, name: str, lines: list) -> SpecError:
+def _yaml_error(exc, name: str, text: str, lines: list) -> SpecError:
     mark = exc.problem_mark or exc.context_mark
     context = exc.context or ""
     if exc.context_mark is not None and ("quoted scalar" in context or
@@ -378,7 +386,7 @@ def _yaml_error(exc, name: str, lines: list) -> SpecError:
     problem = exc.problem or context
     hint = "check the indentation and the quoting of this line"
     line, col = (mark.line, mark.column) if mark else (0, 0)
-    opened = _unclosed_quote(lines, line)
+    opened = _swallowing_quote(text, lines, line)
     if opened is not None:
         return SpecError("YAML syntax: a quoted text is not closed on its line",
                          Pos(name, opened[0] + 1, opened[1] + 1),
@@ -397,41 +405,30 @@ def _yaml_error(exc, name: str, lines: list) -> SpecError:
     return SpecError(f"YAML syntax: {problem}", Pos(name, line + 1, col + 1), hint)
 
 
-_QUOTE_START = re.compile(r"""(?:^|[:,\[{-])\s*(["'])""")
+# a line that YAML would read as a key or a list item, had a quote not swallowed it
+_STRUCTURE = re.compile(r"""^\s*(?:-\s|[A-Za-z_][\w.]*\s*:(?:\s|$))""")
 
 
-_BLOCK_SCALAR = re.compile(r"""(?:^|[:-])\s*[|>][-+0-9]*\s*(?:#.*)?$""")
-
-
-def _indent(text: str) -> int:
-    return len(text) - len(text.lstrip(" "))
-
-
-def _unclosed_quote(lines: list, upto: int):
-    """(line, col) of a quoted value that opens and is not closed on its own line, before
-    line `upto`: YAML then reads on to the next quote and fails somewhere below. The text
-    of block scalars (| and >) is not looked at: a quote there is a character."""
-    block = None                 # the indentation of the key whose block scalar we are in
-    for ln in range(min(upto, len(lines))):
-        text = lines[ln]
-        if block is not None:
-            if not text.strip() or _indent(text) > block:
-                continue
-            block = None
-        if _BLOCK_SCALAR.search(text) and not text.lstrip().startswith("#"):
-            block = _indent(text)
-            continue
-        if text.lstrip().startswith("#"):
-            continue
-        for m in _QUOTE_START.finditer(text):
-            q = m.group(1)
-            rest = text[m.end():]
-            closed = (rest.replace('\\\\', "").replace('\\"', "").count('"') > 0 if q == '"'
-                      else rest.replace("''", "").count("'") > 0)
-            if not closed:
-                return ln, m.end() - 1
-            break
-    return None
+def _swallowing_quote(text: str, lines: list, upto: int):
+    """(line, col) of a quoted text, before line `upto`, that YAML read on past the end
+    of its line and over lines that are keys or list items of the file: a quote opened
+    and not closed where it was meant to be, whose text ran to the next quote far below,
+    where YAML then failed. Only real quoted texts count, as YAML's scanner finds them
+    (a quote inside a plain value is a character: `label: take {c}, 'the best`); of
+    several, the one nearest the failure."""
+    found = None
+    try:
+        for tok in yaml.scan(text, Loader=yaml.SafeLoader):
+            start, end = tok.start_mark.line, tok.end_mark.line
+            if start >= upto:
+                break
+            if isinstance(tok, yaml.ScalarToken) and tok.style in ("'", '"') and end > start \
+                    and any(_STRUCTURE.match(lines[ln]) for ln in range(start + 1,
+                                                                      min(end + 1, len(lines)))):
+                found = (start, tok.start_mark.column)
+    except yaml.YAMLError:
+        pass
+    return found
 
 
 def _deep_pos(text: str, name: str) -> Pos:
