@@ -278,6 +278,7 @@ class Usage:
         self._stmt: list = []          # (reads, calls) of the statements being compiled
         self._new_whole: dict = {}     # id(zone name node) -> its read of the whole zone
         self._imagining = 0            # inside `after`: statements change a copy
+        self.warnings: list = []       # SpecErrors of kind 'warning' (tabula validate)
 
     # -- units ---------------------------------------------------------------------------
     @contextmanager

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 
-from ..errors import NOWHERE, RuleError, did_you_mean, fail
+from ..errors import NOWHERE, RuleError, SpecError, did_you_mean, fail
 from ..lang import ast
 from ..lang import types as T
 from ..lang.ast import name_uses
@@ -39,6 +39,8 @@ class Decisions:
         self.mod = comp.mod
         self.listings: dict = {}       # a decision's id -> its Listing (can_choose)
         self._asked: list = []         # (id, the call's position) of each can_choose
+        self._sources: list = []       # (slot, source type, binding) of the option compiling
+        self._private: list = []       # (sources, moves, option) of choices to check
 
     def f_can_choose(self, node, args):
         """can_choose(id, p): the decision step `id` (a text) would list an action were
@@ -237,6 +239,41 @@ class Decisions:
                               "a chance outcome's weight")
         return self.mod.expression(src, opt.where("weight"), "weight")
 
+    def check_private(self) -> None:
+        """After every rule has compiled: warn of a choice that names a piece not every
+        player may see (from a hand, a face-down deck, a hidden box), has no visible_to,
+        and does not put the piece where everyone sees it, itself or through the rules it
+        calls: every player's information state would show what was chosen (a card
+        passed, a card dealt face down)."""
+        for sources, moved, opt in self._private:
+            for slot, styp, b in sources:
+                z = styp[1] if styp[0] in ("slot", "zone") else None
+                if z is None or getattr(z, "visibility", "public") == "public" \
+                        or T.elem(styp) != T.PIECE or self._shown(moved, f"L[{slot}]"):
+                    continue
+                self.c.usage.warnings.append(SpecError(
+                    f"this choice names a piece of '{z.name}' ({z.visibility} visibility) "
+                    "in its action, which every player's information state shows",
+                    opt.where_key("choose"),
+                    f"if only some players may see what {b.var} is, say who: visible_to: "
+                    "current (a pass: visible_to: [current, p]); if all may, a ruling "
+                    "saying so, and visible_to: players", kind="warning"))
+
+    def _shown(self, moved, what: str, seen: frozenset = frozenset()) -> bool:
+        """Do the moves (and the rules called with `what`) put `what` in a zone everyone
+        sees (or one known only when the game runs)?"""
+        for m in moved:
+            if len(m) == 2:
+                if m[0] == what and m[1] in ("public", None):
+                    return True
+                continue
+            _, rule, args = m
+            for j, a in enumerate(args):
+                if a == what and (rule, j) not in seen and self._shown(
+                        self.c.steps.rule_moves.get(rule, ()), f"L[{j}]", seen | {(rule, j)}):
+                    return True
+        return False
+
     def _visible(self, step, inner: Scope):
         """visible_to: who sees the chosen action in their information state (a player
         or a list of players, evaluated with the bindings bound); None: everyone."""
@@ -322,6 +359,7 @@ class Decisions:
         slots: tuple = ()
         binds: tuple = ()
         domains: tuple = ()
+        self._sources = []
         with c.usage.unit(f"decision:{did}"):     # the legal actions' reads (analysis.py)
             guard = c.steps.expr(opt["if"], scope, "an option's condition", T.BOOL) \
                 if "if" in opt else None
@@ -332,8 +370,12 @@ class Decisions:
         if guard is not None:
             lines = [(0, f"if {guard}:", getattr(opt["if"], "pos", pos))] + [
                 (ind + 1, text, p) for ind, text, p in lines]
+        sources, outer_moves, c.steps.moved = self._sources, c.steps.moved, []
         body, flow = c.steps.compile_block(opt.get("do", LList()), inner, "option",
                                            trace_id=oid or "", trace_pos=opt.pos)
+        moved, c.steps.moved = c.steps.moved, outer_moves + c.steps.moved
+        if "visible_to" not in (step if step is not None else opt) and sources:
+            self._private.append((sources, moved, opt))
         label = self._label(opt.get("label"), inner, slots, opt, i)
         return Alt(i, label, slots, body, str(opt.get("source", "")), self._weight(opt, inner),
                    self._visible(step if step is not None else opt, inner),
@@ -361,6 +403,7 @@ class Decisions:
             names.append(listing.local(b.var, et))
             slots.append(inner.add(b.var, et))
             pieces.append(et == T.PIECE)
+            self._sources.append((slots[-1], styp, b))
         binds = tuple((str(src), T.elem(styp) if T.iterable(styp) else T.ANY)
                       for (src, _), styp in zip(srcs, styps))
         viewed = self._view(did, alt, node, listing, srcs, names)

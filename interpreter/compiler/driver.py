@@ -163,6 +163,7 @@ class Compiler:
         g.edge("play", "scoring", "next")
         self._invariants()
         self.decisions.check_asked()
+        self.decisions.check_private()
         unreached = g.unreachable_rules(p.procs)
         if unreached:
             fail(f"rule '{unreached[0]}' is never called", p.procs[unreached[0]].pos,

@@ -166,6 +166,11 @@ class Steps:
         self.g = comp.flow
         self.mod = comp.mod
         self._stale: Stale | None = None     # the statement being compiled: its facts' line
+        # (what, the visibility of the zone it goes to; None: not known) of every move
+        # compiled, and ("call", rule, its arguments) of every call: does a chosen piece
+        # end where everyone sees it? (Decisions.check_private)
+        self.moved: list = []
+        self.rule_moves: dict = {}           # a rule -> its own `moved` (its body's)
 
     # -- bodies and blocks ------------------------------------------------------------------
     def body(self, steps, scope: Scope, name: str, positions=None) -> Body:
@@ -567,6 +572,7 @@ class Steps:
         order = "moving to the bottom" if node.bottom else "moving shuffled" \
             if node.shuffled else ""
         dest, dtyp = self._container(node.dest, scope, order)
+        self.moved.append((what, getattr(dtyp[1], "visibility", None)))
         pos = self.mod.const(node.pos)
         if wtyp in (T.PIECE, T.NONE) and not node.bottom:
             # onto an unordered zone (or one that may be): to its place in piece order
@@ -629,7 +635,12 @@ class Steps:
                      f"at its first call ({chain})", node.name_pos,
                      "a chain of calls this long is refused (docs/language.md 9)")
             proc.param_types = types
-            c.compile_proc(node.name, proc, types)
+            outer_moves, self.moved = self.moved, []
+            try:
+                c.compile_proc(node.name, proc, types)
+            finally:
+                moved, self.moved = self.moved, outer_moves
+            self.rule_moves[node.name] = moved
         else:
             for pname, want, got, a in zip(proc.params, proc.param_types, types, node.args):
                 if got == T.NUM and want in (T.INT, T.BOOL, T.PLAYER):
@@ -641,6 +652,7 @@ class Steps:
                     fail(f"rule '{node.name}' takes {T.describe(want)} as {pname} "
                          f"(from its first call), not {T.describe(got)}", a.pos)
         args = "[" + "".join(f"{src}, " for src, _ in compiled) + "]"
+        self.moved.append(("call", node.name, tuple(src for src, _ in compiled)))
         line = f"R_call(st, {self.mod.const(proc)}, {args}, {self.mod.const(node.pos)})"
         # the called rule's frame runs next: this ends the generated function
         return Part(lines=[(0, line, node.pos)], native=False, tail=True)

@@ -127,14 +127,24 @@ def _plain(value):
     return value if isinstance(value, (bool, int, float, str)) or value is None else str(value)
 
 
+def _warnings(spec, games) -> list:
+    """What validate warns of: a choice that shows every player a piece some may not see
+    (each compile's, once), then data no rule reads."""
+    from ..compiler.deadcode import dead_data
+    seen: dict = {}
+    for g in games:
+        for w in g.prog.usage.warnings:
+            seen.setdefault((w.message, w.pos), w)
+    return list(seen.values()) + dead_data(spec.doc, [g.prog for g in games])
+
+
 def cmd_validate(args) -> int:
     bad = 0
     for path in args.paths:
         try:
             spec = load_spec(path)
             games = spec.validate()
-            from ..compiler.deadcode import dead_data
-            for warning in dead_data(spec.doc, [g.prog for g in games]):  # warnings: exit 0
+            for warning in _warnings(spec, games):       # warnings: exit 0
                 print(str(warning), file=sys.stderr)
             if args.play:
                 bad += _play_check(spec, args)
