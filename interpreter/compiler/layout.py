@@ -14,6 +14,7 @@ import itertools
 from fractions import Fraction
 
 from ..errors import NOWHERE, did_you_mean, fail
+from ..lang import ast
 from ..lang import types as T
 from ..lang.ast import name_uses
 from ..lang.loader import LList, LMap, LStr, plain
@@ -39,6 +40,20 @@ MAX_LINES_IN_PLACE = 500_000  # slots x directions of the lines read in place (r
 IN_PLACE = {"step_lines": ("steps", None), "ray_lines": ("rays", ())}
 VAR_TYPES = {"int": T.INT, "bool": T.BOOL, "text": T.STR, "player": T.PLAYER, "number": T.NUM,
              "piece": T.PIECE}     # and "cell", added by the Compiler (any zone's slot)
+
+
+def _names_in(node: object) -> list:
+    """The Name nodes of an expression, in the order written."""
+    out = []
+    if isinstance(node, ast.Name):
+        out.append(node)
+    elif isinstance(node, ast.Node):
+        for value in vars(node).values():
+            out += _names_in(value)
+    elif isinstance(node, (tuple, list)):
+        for item in node:
+            out += _names_in(item)
+    return out
 
 
 class Layout:
@@ -243,7 +258,8 @@ class Layout:
         p = c.prog
         c.gvar_types, c.pvar_types = [], []
         for name, v in c.doc.get("variables", LMap()).items():
-            init = plain(v.get("value", 0))
+            init = self.initial_value(v)
+            given = "initial" if "initial" in v else "value"
             if isinstance(init, dict):
                 self.table_variable(str(name), v, init)
                 continue
@@ -251,10 +267,10 @@ class Layout:
             listed = tname.startswith("list of ")
             if listed:          # a list of values: replaced whole by assignment
                 tname = tname[len("list of "):]
-                init = plain(v["value"]) if "value" in v else []
+                init = init if given in v else []
                 if not isinstance(init, list):
                     fail("a list variable starts as a list ([] or [1, 2])",
-                         v.where("value") if "value" in v else v.pos)
+                         v.where(given) if given in v else v.pos)
             typ = VAR_TYPES.get(tname, None) or T.type_of_value(init)
             if tname in c.enums:
                 typ = T.enum(tname)
@@ -279,13 +295,41 @@ class Layout:
                 p.gvar_vis.append(str(v.get("visibility", "public")))
                 c.gvar_types.append(typ)
 
+    def initial_value(self, v):
+        """A variable's initial value: its `value` as written, or its `initial`, rule text
+        computed when the game is compiled from data, enums and options (`initial:
+        option.coins`, `initial: 2 * option.cards`): it cannot read the state."""
+        if "initial" not in v:
+            return plain(v.get("value", 0))
+        text = v["initial"]
+        if "value" in v:
+            fail("a variable's initial value is given once: value (as written) or initial "
+                 "(computed from data, enums and options), not both", v.where_key("initial"))
+        if isinstance(text, str):
+            c = self.c
+            node = c.parse(text, "expression")
+            state = {**{z: "a zone" for z in c.prog.zones},
+                     **{str(n): "a variable" for n in c.doc.get("variables", LMap())},
+                     "current": "the current player"}
+            for found in _names_in(node):
+                if found.id in state and found.id in name_uses(node):
+                    fail(f"an initial value is computed before the game starts, from data, "
+                         f"enums and options: it cannot read {state[found.id]} "
+                         f"('{found.id}')", found.pos if found.pos.line else v.where("initial"),
+                         "set it in setup instead (setup: [NAME = ...])")
+        value = self.const_value(text)
+        if isinstance(value, tuple):
+            value = list(value)
+        return value
+
     def table_variable(self, name: str, v, init: dict) -> None:
         """A variable holding a table (resources by kind): one stored value per key, so
         that states copy as flat lists; read as NAME[k] (p.NAME[k]) or NAME whole."""
         c = self.c
         p = c.prog
         if not init:
-            fail("a table variable needs at least one key", v.where("value"))
+            fail("a table variable needs at least one key",
+                 v.where("initial" if "initial" in v else "value"))
         per = bool(v.get("per_player"))
         names, inits, vis, types = ((p.pvar_names, p.pvar_init, p.pvar_vis, c.pvar_types)
                                     if per else

@@ -80,6 +80,8 @@ class Names:
             return mod.const(name), T.enum(c.member_of[name])
         if name in c.functions:
             fail(f"'{name}' is a function; call it", node.pos, f"write {name}(...)")
+        if name in c.doc.get("options", {}):    # `initial: coins` for an option
+            fail(f"unknown name '{name}'", node.pos, f"an option is read as option.{name}")
         fail(f"unknown name '{name}'", node.pos,
              did_you_mean(name, self.all_names()))
 
