@@ -651,6 +651,58 @@ def test_observation_respects_visibility(tmp_path):
     assert "legal_actions" not in obs and "legal_actions" in st.observation(0)
 
 
+TURNED = """\
+game: {id: turned, name: Turned, source: none, players: {min: 2, max: 2}}
+components:
+  card: {name: "c{n}", for_each: {n: "[1, 2, 3]"}, attributes: {n: n, turned: 0},
+         changeable: [turned], zone: deck}
+  marker: {name: marker, zone: row}
+zones:
+  deck: {kind: stack, visibility: count}
+  row: {kind: row, visibility: public}
+  hand: {kind: set, per_player: true, visibility: owner}
+setup:
+  - for: p in players
+    do:
+      - move top(deck) to p.hand
+play:
+  - turns: {first: 0, until: "size(row) == 3"}
+    do:
+      - choose: c in current.hand, k in [1, 2]
+        visible_to: current
+        label: "turn {c} {k}"
+        do:
+          - c.turned = k
+      - choose: c in current.hand
+        label: "lay {c}"
+        do:
+          - move c to row
+scoring:
+  points:
+    n: {value: "0"}
+"""
+
+
+def test_observations_show_the_changeable_attributes_of_the_pieces_seen(tmp_path):
+    """Whoever sees a piece sees its changeable attributes, in `attributes`, shaped as
+    `zones`: a card turned in a hand by its owner only, on the table by all; a piece
+    whose component has none is null; zones that show no such piece are left out."""
+    path = tmp_path / "turned.yaml"
+    path.write_text(TURNED)
+    st = Spec(path).game(2).new_state(seed=1)
+    mine = st.observation(0)["zones"]["hand"]["0"][0]
+    st.apply_string(f"turn {mine} 2")
+    assert st.observation(0)["attributes"] == {"hand": {"0": [{"turned": 2}],
+                                                        "1": {"count": 1}}}
+    assert st.observation(1)["attributes"] == {"hand": {"0": {"count": 1},
+                                                        "1": [{"turned": 0}]}}
+    st.apply_string(f"lay {mine}")
+    for p in (0, 1):
+        assert st.observation(p)["attributes"]["row"] == [None, {"turned": 2}]
+    assert "hand" not in st.observation(0)["attributes"]        # its own is empty now
+    assert st.observation(1)["attributes"]["hand"] == {"0": {"count": 0}, "1": [{"turned": 0}]}
+
+
 def test_options_reach_expressions(tmp_path):
     path = tmp_path / "o.yaml"
     path.write_text(BASE + textwrap.dedent("""

@@ -928,12 +928,13 @@ class State:
         return st
 
     # ---- what a player may see ------------------------------------------------------------
-    def zones_view(self, player: int | None) -> dict:
+    def zones_view(self, player: int | None, show=None) -> dict:
         """Every zone's content as `player` sees it: piece names where it may look, a
         count where it sees only how many, None where it sees nothing; player None sees
-        every piece (a referee's view, for tools)."""
+        every piece (a referee's view, for tools). show: what a piece seen is shown as
+        (a list or a dict indexed by piece; default its name as it is now)."""
         prog = self.prog
-        names = piece_names_now(self)
+        names = piece_names_now(self) if show is None else show
         zones = {}
         for zname, z in prog.zones.items():
             owners = range(prog.players) if z.per_player else [-1]
@@ -954,6 +955,30 @@ class State:
             zones[zname] = per[-1] if not z.per_player else {str(o): v for o, v in per.items()}
         return zones
 
+    def attributes_view(self, player: int | None) -> dict:
+        """The changeable attributes of the pieces `player` sees (zones_view's rule: whoever
+        sees a piece sees what it is now), shaped as zones_view: each piece seen is a
+        mapping of its changeable attributes to their values, or None if its component
+        has none; only zones that show such a piece appear."""
+        prog = self.prog
+        shown: list = [None] * len(prog.piece_names)
+        for i, attr in enumerate(prog.changeable):
+            row, mine = self.pa[i], prog.changeable_by[attr]
+            for piece in range(len(shown)):
+                if mine[piece]:
+                    if shown[piece] is None:
+                        shown[piece] = {}
+                    shown[piece][attr] = encode(row[piece])
+        view = self.zones_view(player, shown)
+
+        def seen(v) -> bool:       # one owner's copy: a list (of pieces or of slots) if seen
+            return isinstance(v, list) and any(
+                any(y is not None for y in x) if isinstance(x, list) else x is not None
+                for x in v)
+        return {z: v for z, v in view.items()
+                if (any(seen(x) for x in v.values()) if prog.zones[z].per_player
+                    else seen(v))}
+
     def observation(self, player: int) -> dict:
         """What `player` may see: zones by their visibility, variables, whose turn, and the
         player's own legal actions. Nothing else."""
@@ -970,6 +995,8 @@ class State:
         obs = {"player": player, "current_player": self.current_player(),
                "turn": self.turn, "terminal": self.terminal, "zones": zones,
                "variables": gvars, "player_variables": pvars}
+        if prog.changeable:
+            obs["attributes"] = self.attributes_view(player)
         if player in self.choosers():
             obs["legal_actions"] = self.legal_action_strings(player)
         if self.terminal:

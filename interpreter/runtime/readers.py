@@ -432,7 +432,8 @@ def B_piece_name_now(st, piece) -> str:
     """A piece's name as it is now: its template may show a changeable attribute."""
     if piece is None:
         return "none"
-    namer = st.prog.piece_namer[piece]
+    namers = st.prog.piece_namer         # () when no name shows a changeable attribute
+    namer = namers[piece] if namers else None
     return st.prog.piece_names[piece] if namer is None else namer.name(st.pa, piece)
 
 
