@@ -14,12 +14,22 @@ import string
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..errors import NOWHERE, Pos, SpecError, TabulaError, check_input, excerpt, fail
+from ..errors import (
+    NOWHERE,
+    Pos,
+    SpecError,
+    TabulaError,
+    check_input,
+    did_you_mean,
+    excerpt,
+    fail,
+)
 from ..lang import types as T
 from ..lang.loader import LMap, check_schema, load_yaml, plain
 from ..runtime.engine import Game, State
 from ..runtime.model import CHANCE, TERMINAL
 from ..runtime.readers import piece_names_now, slot_name
+from ..runtime.templates import value_text
 from ..runtime.values import decode, is_number
 from ..spec import load_spec, resolve_spec_path
 
@@ -431,7 +441,6 @@ def _slots_of(prog, zname: str, content, where: Pos):
     """(slot index, list of names, position) for each slot a `zones:` entry fills."""
     z = prog.zones.get(zname)
     if z is None:
-        from ..errors import did_you_mean
         raise ScenarioFailure(f"unknown zone '{zname}'", where) if not prog.zones else \
             SpecError(f"unknown zone '{zname}'", where, did_you_mean(zname, prog.zones))
     owners = [None]
@@ -539,13 +548,6 @@ def _number(x, where):
     raise ScenarioFailure(f"{x!r} is not a number (an integer, or a fraction as '7/3')", where)
 
 
-def _expected(value, typ):
-    """An expected variable value: as written (a fraction as the text "7/3")."""
-    if typ == T.NUM and isinstance(value, str):
-        return _number(value, getattr(value, "pos", NOWHERE))
-    return plain(value)
-
-
 def _shown(numbers: list) -> str:
     """Numbers as a list is shown, a fraction as 7/3: [25, 7/3]."""
     return "[" + ", ".join(map(str, numbers)) + "]"
@@ -557,19 +559,214 @@ def _numbers(row, where) -> list:
 
 
 def _set_variables(st: State, variables: LMap) -> None:
-    prog = st.prog
+    """given: variables: each entry set to its value, checked against its type."""
+    for flat, who, value, where, label in _variable_entries(st.prog, variables):
+        typ = st.prog.var_types[flat]
+        if who is None:
+            st.gv[st.prog.gvar_names.index(flat)] = _given_value(st, value, typ, where, label)
+        else:
+            st.pv[who][st.prog.pvar_names.index(flat)] = _given_value(st, value, typ, where,
+                                                                      label)
+
+
+# ---- variables: scalars, tables (NAME[key] in the state), lists ------------------------
+
+_FLAT = re.compile(r"([A-Za-z][A-Za-z0-9_]*)\[(.*)\]")
+
+
+def _tables(prog) -> dict:
+    """The table variables, from the names they are stored under (NAME[key], one
+    variable per key, as observations show them): name -> (per player, {key text: the
+    stored name})."""
+    out: dict = {}
+    for per, names in ((False, prog.gvar_names), (True, prog.pvar_names)):
+        for flat in names:
+            m = _FLAT.fullmatch(flat)
+            if m:
+                out.setdefault(m.group(1), (per, {}))[1][m.group(2)] = flat
+    return out
+
+
+def _variable_entries(prog, variables) -> list:
+    """The entries of a given: or expect: variables map, checked: [(stored name, player
+    or None, value as written, its position, how to name it)]. A variable is written by
+    its name (per player: player -> value); a table by its name with a map key -> value
+    (per player: player -> such a map), or one entry as NAME[key] (as observations show
+    it); unknown names, keys that are not the table's and players that are not the
+    game's are a ScenarioFailure where they are written."""
+    if not isinstance(variables, dict):
+        raise ScenarioFailure("variables: give a map from variable name to value, not "
+                              f"{_shown_value(variables)}", getattr(variables, "pos", NOWHERE))
+    tables = _tables(prog)
+    out = []
     for name, value in variables.items():
+        at_key, at = _key_pos(variables, name, NOWHERE), _pos(variables, name, NOWHERE)
         name = str(name)
         if name in prog.gvar_names:
-            i = prog.gvar_names.index(name)
-            st.gv[i] = _value(st, value, prog.var_types[name])
+            out.append((name, None, value, at, name))
         elif name in prog.pvar_names:
-            i = prog.pvar_names.index(name)
-            for k, v, _, _ in _per_player(value, prog.players, variables.where(name),
-                                          f"'{name}'"):
-                st.pv[k][i] = _value(st, v, prog.var_types[name])
+            for k, v, pos, _ in _per_player(value, prog.players, at, f"'{name}'"):
+                out.append((name, k, v, pos, f"{name} of player {k}"))
+        elif name in tables:
+            per, keys = tables[name]
+            if not per:
+                out += [(flat, None, v, pos, flat)
+                        for flat, v, pos in _table_entries(name, keys, value, at)]
+                continue
+            for k, row, pos, _ in _per_player(value, prog.players, at, f"'{name}'"):
+                out += [(flat, k, v, vpos, f"{flat} of player {k}")
+                        for flat, v, vpos in _table_entries(name, keys, row, pos, k)]
         else:
-            raise ScenarioFailure(f"unknown variable '{name}'", variables.where_key(name))
+            known = list(prog.gvar_names) + list(prog.pvar_names) + list(tables)
+            hint = did_you_mean(name, known)
+            raise ScenarioFailure(f"unknown variable '{name}'" + (f" ({hint})" if hint else ""),
+                                  at_key)
+    return out
+
+
+def _table_entries(name: str, keys: dict, table, where: Pos, player=None) -> list:
+    """[(stored name, value, position)] of a table written as a map key -> value."""
+    whose = "" if player is None else f" of player {player}"
+    if not isinstance(table, dict):
+        sample = next(iter(keys))
+        raise ScenarioFailure(f"'{name}'{whose} is a table: give a map from key to value "
+                              f"({{{sample}: ...}}; its keys: {', '.join(keys)}), not "
+                              f"{_shown_value(table)}", where)
+    out = []
+    for k, v in table.items():
+        at = _key_pos(table, k, where)
+        text = None if k is None or isinstance(k, (bool, list, dict)) else str(plain(k))
+        if text not in keys:
+            numbers = all(re.fullmatch(r"-?[0-9]+", x) for x in keys)
+            kind = " is keyed by numbers:" if numbers and text is not None \
+                and not re.fullmatch(r"-?[0-9]+", text) else ":" if text is not None \
+                else " is keyed by names and numbers:"
+            hint = did_you_mean(text or "", keys) if text is not None else ""
+            raise ScenarioFailure(f"'{name}'{whose}{kind} {_shown_value(plain(k))} is not one "
+                                  f"of its keys ({', '.join(keys)})"
+                                  + (f"; {hint}" if hint else ""), at)
+        out.append((keys[text], v, _pos(table, k, at)))
+    return out
+
+
+def _given_value(st: State, value, typ, where: Pos, label: str):
+    """A variable's value as a scenario writes it, checked against the variable's type: a
+    number (a fraction as the text '7/3' where the type is number), a condition, a text,
+    an enum's value; a player as its number; a player, piece or cell as rule text
+    evaluated in the position (top(deck), board[5, 4]), a piece also by its name when one
+    piece alone has it; a list as a list of such values, or rule text giving the list.
+    null is none. A value of another type is a ScenarioFailure at `where`."""
+    prog = st.prog
+    kind = typ[0]
+    if value is None or kind == "any":
+        return plain(value)
+    if kind == "list":
+        if isinstance(value, str):
+            got = _evaluated(st, value)
+            if not isinstance(got, (list, tuple)):
+                raise ScenarioFailure(f"{label} holds {_describe(typ)}; the rule text "
+                                      f"{_shown_value(value)} gives {_shown_value(got)}", where)
+            return list(got)
+        if not isinstance(value, list):
+            raise ScenarioFailure(f"{label} holds {_describe(typ)}: give a list, or rule "
+                                  f"text that computes one, not {_shown_value(value)}", where)
+        out: list = []
+        for i, x in enumerate(value):
+            at = _pos(value, i, where)
+            if typ[1][0] == "piece" and isinstance(x, str):   # names: distinct pieces
+                named = [q for q, n in enumerate(piece_names_now(st)) if n == x and q not in out]
+                if named:
+                    out.append(named[0])
+                    continue
+                if x in piece_names_now(st):
+                    raise ScenarioFailure(f"no piece named '{x}' is left for {label}", at)
+            out.append(_given_value(st, x, typ[1], at, f"{label}[{i}]"))
+        return out
+    if kind == "piece" and isinstance(value, str):
+        named = [i for i, n in enumerate(piece_names_now(st)) if n == value]
+        if named:           # by its name: the first piece of that name
+            return named[0]
+    if kind in ("slot", "zone", "piece", "player") and isinstance(value, str):
+        got = _evaluated(st, value)
+        limit = {"piece": len(prog.piece_names), "player": prog.players}.get(kind, prog.nslots)
+        if got is not None and (type(got) is not int or not 0 <= got < limit):
+            raise ScenarioFailure(f"{label} holds {_describe(typ)}; the rule text "
+                                  f"{_shown_value(value)} gives {_shown_value(got)}", where)
+        return got
+    if kind == "player" and type(value) is int:
+        return _player(value, prog.players, where, label)
+    if kind == "num" and (type(value) is int or isinstance(value, str)):
+        try:
+            return _number(value, where)
+        except ScenarioFailure:
+            pass
+    elif (kind == "int" and type(value) is int) or (kind == "bool" and type(value) is bool) \
+            or (kind == "str" and isinstance(value, str)):
+        return plain(value)
+    elif kind == "enum" and isinstance(value, str) and str(value) in prog.enums.get(typ[1], ()):
+        return str(value)
+    what = _describe(typ)
+    if kind == "enum":
+        what += f" (one of {', '.join(prog.enums.get(typ[1], ()))})"
+    elif kind == "num":
+        what += " (a fraction as the text '7/3')"
+    elif kind in ("slot", "zone", "piece", "player"):
+        what += " (rule text evaluated in the position" + \
+            (", or a player's number)" if kind == "player" else ")")
+    raise ScenarioFailure(f"{label} holds {what}, not {_shown_value(value)}", where)
+
+
+def _describe(typ) -> str:
+    """A variable's type in words."""
+    if typ[0] == "list":
+        return f"a list ({_describe(typ[1])} each)"
+    return {"int": "a whole number", "num": "a number"}.get(typ[0]) or T.describe(typ)
+
+
+def _evaluated(st: State, text):
+    """Rule text of a scenario evaluated in the position (a located error if it is wrong)."""
+    return st.prog.compile_expression(text)(st)
+
+
+def _expect_value(st: State, got, value, typ, where: Pos, label: str) -> None:
+    """expect: one variable's value; a piece may be expected by its name (as it is seen
+    now), a list of pieces by their names."""
+    names = piece_names_now(st)
+
+    def seen(v, t):
+        if v is None:
+            return None
+        if t[0] == "piece" and type(v) is int and 0 <= v < len(names):
+            return names[v]
+        if t[0] == "list" and isinstance(v, (list, tuple)):
+            return [seen(x, t[1]) for x in v]
+        if t[0] == "slot" and type(v) is int and 0 <= v < st.prog.nslots:
+            return slot_name(st.prog, v)
+        return v
+
+    def by_name(v, t) -> bool:
+        """The expectation names pieces: compare names."""
+        if t[0] == "piece":
+            return isinstance(v, str) and v in names
+        return t[0] == "list" and isinstance(v, list) and len(v) > 0 \
+            and all(by_name(x, t[1]) for x in v)
+
+    if by_name(value, typ):
+        want, found = plain(value), seen(got, typ)
+    else:
+        want = seen(_given_value(st, value, typ, where, label), typ)
+        found = seen(got, typ)
+    if isinstance(found, tuple):
+        found = list(found)
+    if found != want:
+        raise ScenarioFailure(f"{label}: expected {_text(want)}, found {_text(found)}", where)
+
+
+def _text(v) -> str:
+    """A value as a scenario shows it: none, true, 7/3, [a, b]."""
+    if isinstance(v, list):
+        return "[" + ", ".join(map(_text, v)) + "]"
+    return value_text(v)
 
 
 # ---- expectations ------------------------------------------------------------------------
@@ -671,23 +868,11 @@ def _check_table(st: State, expect: LMap) -> None:
             got = sum(len(s) for s in st.slots[z.base:z.base + z.nslots])
             if got != int(size):
                 raise ScenarioFailure(f"{zname}: expected {size} pieces, found {got}", where)
-    for name, value in expect.get("variables", LMap()).items():
-        where = expect["variables"].where(name)
-        name = str(name)
-        if name in prog.gvar_names:
-            i = prog.gvar_names.index(name)
-            got, want = st.gv[i], _expected(value, prog.var_types[name])
-            if got != want:
-                raise ScenarioFailure(f"{name}: expected {want}, found {got}", where)
-        elif name in prog.pvar_names:
-            i = prog.pvar_names.index(name)
-            for k, v, at, _ in _per_player(value, prog.players, where, f"'{name}'"):
-                want = _expected(v, prog.var_types[name])
-                if st.pv[k][i] != want:
-                    raise ScenarioFailure(f"{name} of player {k}: expected {want}, "
-                                          f"found {st.pv[k][i]}", at)
-        else:
-            raise ScenarioFailure(f"unknown variable '{name}'", where)
+    for flat, who, value, where, label in _variable_entries(prog, expect.get("variables",
+                                                                             LMap())):
+        got = st.gv[prog.gvar_names.index(flat)] if who is None \
+            else st.pv[who][prog.pvar_names.index(flat)]
+        _expect_value(st, got, value, prog.var_types[flat], where, label)
     if "current" in expect:
         want = expect["current"]
         got = st.current_player()
