@@ -8,12 +8,15 @@ bottom to top), variables, then runs the spec's `play` from there.
 
 from __future__ import annotations
 
+import copy
 import os
 import re
 import string
+import weakref
 from dataclasses import dataclass
 from pathlib import Path
 
+from ..bots.agents import chance_rng
 from ..errors import (
     NOWHERE,
     Pos,
@@ -25,13 +28,13 @@ from ..errors import (
     fail,
 )
 from ..lang import types as T
-from ..lang.loader import LMap, check_schema, load_yaml, plain
+from ..lang.loader import LList, LMap, check_schema, load_yaml, load_yaml_text, plain
 from ..runtime.engine import Game, State
 from ..runtime.model import CHANCE, TERMINAL
 from ..runtime.readers import piece_names_now, slot_name
 from ..runtime.templates import value_text
 from ..runtime.values import decode, is_number
-from ..spec import load_spec, resolve_spec_path
+from ..spec import Spec, load_spec, resolve_spec_path
 
 SCENARIO_SCHEMA = "scenario.schema.json"
 
@@ -139,6 +142,9 @@ def run_scenario(spec, sc: LMap, strict: bool = False) -> State | None:
 def _play(spec, sc: LMap, error_expected: bool, strict: bool = False) -> State:
     players = int(sc.get("players", spec.player_range[0]))
     options = {str(k): plain(v) for k, v in sc.get("options", {}).items()}
+    given = sc.get("given")
+    if isinstance(given, dict) and "after" in given:     # the spec that pauses there
+        spec = paused_spec(spec, str(given["after"]), given.where("after"))
     game = spec.game(players, options, strict=strict)
     seed = int(sc.get("seed", 0))
     st = build_position(game, sc["given"], seed) if "given" in sc else game.new_state(seed=seed)
@@ -241,6 +247,8 @@ def _shown_value(x) -> str:
 # ---- building a position ---------------------------------------------------------------
 
 def build_position(game: Game, given: LMap, seed: int) -> State:
+    if "after" in given:
+        return _after_setup(game, given, seed)
     prog = game.prog
     st = game.blank_state(seed)
     free: dict = {}
@@ -279,21 +287,198 @@ def build_position(game: Game, given: LMap, seed: int) -> State:
         if cap is not None and len(st.slots[slot]) > cap:
             raise ScenarioFailure(f"{slot_name(prog, slot)} holds at most {cap} pieces", where)
     _set_variables(st, given.get("variables", LMap()))
-    if "current" in given:
-        # who acts: also where the turns begin (the first `turns` loop starts with them)
-        who = given["current"]
-        if type(who) is not int or not 0 <= who < prog.players:
-            raise ScenarioFailure(f"current: a player of this game is 0 to {prog.players - 1}, "
-                                  f"not {who!r}", given.where("current"))
-        st.current = st.to_act = who
+    _set_current(st, given)
     game.start_play(st, setup=str(given.get("start", "play")) == "setup")
     return st
 
 
-def _take(st: State, free: dict, item, pos: Pos) -> int:
+def _set_current(st: State, given: LMap) -> None:
+    """given: current: who acts; also where the turns begin (the first `turns` loop
+    starts with them)."""
+    if "current" in given:
+        who, players = given["current"], st.prog.players
+        if type(who) is not int or not 0 <= who < players:
+            raise ScenarioFailure(f"current: a player of this game is 0 to {players - 1}, "
+                                  f"not {who!r}", given.where("current"))
+        st.current = st.to_act = who
+
+
+# ---- a position after the set-up, or after one of its steps -----------------------------
+
+PAUSE = "(the scenario's differences are applied here)"
+MAX_SETUP_CHANCE = 100_000     # chance decisions a set-up may draw before a scenario's pause
+_paused: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+
+class _PausedSpec(Spec):
+    """A spec whose set-up waits, after its step `after` (the whole set-up: "setup"), at
+    a chance decision of one outcome (PAUSE), where a scenario applies its differences
+    before the game goes on. Made from a loaded Spec (paused_spec), never from a file."""
+
+    after: str
+    at: Pos
+
+    def doc_for(self, chosen: dict) -> LMap:
+        return _with_pause(Spec.doc_for(self, chosen), self.after, self.at)
+
+
+def paused_spec(spec: Spec, after: str, at: Pos) -> Spec:
+    """The spec that pauses after the set-up step `after` (cached per spec and step)."""
+    made = _paused.setdefault(spec, {})
+    if after not in made:
+        paused = object.__new__(_PausedSpec)
+        paused.__dict__.update(spec.__dict__)
+        paused._games = {}
+        paused.after, paused.at = after, at
+        _with_pause(spec.doc, after, at)            # an unknown step fails here, located
+        made[after] = paused
+    return made[after]
+
+
+def _with_pause(doc: LMap, after: str, at: Pos) -> LMap:
+    """The document with the pause inserted after the top-level set-up step `after`
+    (at the set-up's end for "setup")."""
+    setup = doc.get("setup", LList())
+    ids = [str(step["id"]) for step in setup if isinstance(step, dict) and "id" in step]
+    if after == "setup":
+        i = len(setup)
+    elif after in ids:
+        i = next(k for k, step in enumerate(setup)
+                 if isinstance(step, dict) and str(step.get("id")) == after) + 1
+    else:
+        hint = did_you_mean(after, ids + ["setup"])
+        raise ScenarioFailure(
+            f"after: '{after}' is not a step of the set-up; write setup (after the whole "
+            f"set-up) or the id of one of its steps" + (f" ({', '.join(ids)})" if ids else
+                                                        " (it has no step with an id)")
+            + (f"; {hint}" if hint else ""), at)
+    pause = load_yaml_text(f'choose_one:\n  - label: "{PAUSE}"\n    do: []\nplayer: chance\n',
+                           "<scenario pause>", quote=False)
+    steps = LList(list(setup[:i]) + [pause] + list(setup[i:]))
+    steps.pos = getattr(setup, "pos", at)
+    steps.item_pos = [setup.where(k) if isinstance(setup, LList) else at
+                      for k in range(i)] + [at] + \
+        [setup.where(k) if isinstance(setup, LList) else at for k in range(i, len(setup))]
+    out = copy.copy(doc)
+    out["setup"] = steps
+    return out
+
+
+def _after_setup(game: Game, given: LMap, seed: int) -> State:
+    """given: after: the set-up run (its chance drawn from the seed) up to the end of the
+    step named, the differences applied there, then the game goes on from that point."""
+    after, at = str(given["after"]), given.where("after")
+    if "start" in given:
+        raise ScenarioFailure("after: runs the set-up already: start: does not go with it",
+                              given.where_key("start"))
+    st = game.new_state(seed)
+    chance = chance_rng(seed)
+    for _ in range(MAX_SETUP_CHANCE):
+        if st.is_terminal():
+            raise ScenarioFailure(f"the game ended before the set-up reached the end of "
+                                  f"'{after}'", at)
+        if st.is_chance_node():
+            if st.legal_action_strings() == [PAUSE]:
+                break
+            st.apply(st.sample_chance(chance))
+            continue
+        who = st.current_player()
+        legal = st.legal_action_strings(st.choosers()[0] if st.choosers() else None)
+        raise ScenarioFailure(
+            f"before the end of '{after}' the set-up asks {_who(who)} to decide ("
+            + "; ".join(legal[:5]) + ("; ..." if len(legal) > 5 else "")
+            + "): after: draws the set-up's chance from the seed, but makes no player's "
+            "decision; name an earlier step and make the decisions in do:", at)
+    else:
+        raise ScenarioFailure(f"the set-up drew more than {MAX_SETUP_CHANCE} chance "
+                              f"decisions before the end of '{after}'", at)
+    _rearrange(st, given.get("zones", LMap()))
+    _set_variables(st, given.get("variables", LMap()))
+    _set_current(st, given)
+    st.changed()                       # the position was set by hand
+    st.apply(st.legal_actions()[0])    # the pause: the game goes on
+    return st
+
+
+def _rearrange(st: State, zones: LMap) -> None:
+    """given: zones: applied to a position the set-up made. Each slot listed holds what
+    is listed, bottom to top; a piece is taken, by its name, first from that slot itself,
+    then from what the other listed slots no longer hold, then from the pieces at home
+    (in the zone their component names), then from any other zone not listed (the top
+    first). What a listed slot held and no slot lists goes home, under what is there."""
+    prog = st.prog
+    listed = [(slot, items, where) for zname, content in zones.items()
+              for slot, items, where in _slots_of(prog, str(zname), content,
+                                                  zones.where(zname))]
+    slots_listed = {slot for slot, _, _ in listed}
+    now = piece_names_now(st)
+    chosen: dict = {}
+    used: set = set()
+    for li, (slot, items, _) in enumerate(listed):      # first: what lies there already
+        for j, item in enumerate(items):
+            name = _wanted(item)
+            name = name[0] if isinstance(name, tuple) else name
+            q = next((q for q in st.slots[slot] if q not in used and now[q] == name), None)
+            if q is not None:
+                chosen[li, j] = q
+                used.add(q)
+    order = [q for slot in dict.fromkeys(s for s, _, _ in listed)
+             for q in reversed(st.slots[slot]) if q not in used]
+    rest = [q for s in range(prog.nslots) if s not in slots_listed
+            for q in reversed(st.slots[s])]
+    order += [q for q in rest if st.where[q] == prog.piece_home[q]]
+    order += [q for q in rest if st.where[q] != prog.piece_home[q]]
+    rank = {q: i for i, q in enumerate(order)}
+    free: dict = {}
+    for q in order:
+        free.setdefault(prog.piece_names[q], []).append(q)
+    placed = []
+    for li, (slot, items, where) in enumerate(listed):
+        pieces = []
+        for j, item in enumerate(items):
+            pos = _pos(items, j, where)
+            q = chosen.get((li, j))
+            if q is not None:
+                pieces.append(_take(st, free, item, pos, pid=q))
+                continue
+            q = _take(st, free, item, pos, rank=rank)
+            for pids in free.values():        # taken by its shown name: not free any more
+                if q in pids:
+                    pids.remove(q)
+            pieces.append(q)
+        placed.append((slot, pieces, where))
+    taken = {q for _, pieces, _ in placed for q in pieces}
+    old = st.slots
+    st.slots = [[] if s in slots_listed else [q for q in pieces if q not in taken]
+                for s, pieces in enumerate(old)]
+    for slot, pieces, _ in placed:
+        st.slots[slot].extend(pieces)
+    home: dict = {}
+    for s in slots_listed:
+        for q in old[s]:
+            if q not in taken:
+                home.setdefault(prog.piece_home[q], []).append(q)
+    for s, pids in home.items():
+        st.slots[s][:0] = sorted(pids)
+    for s in prog.heaps:
+        st.slots[s].sort()
+    for s, pieces in enumerate(st.slots):
+        for q in pieces:
+            st.where[q] = s
+    for slot, where in [(s, w) for s, _, w in placed] + [(s, NOWHERE) for s in home]:
+        cap = prog.slot_cap[slot]
+        if cap is not None and len(st.slots[slot]) > cap:
+            raise ScenarioFailure(f"{slot_name(prog, slot)} holds at most {cap} pieces",
+                                  where if where is not NOWHERE else zones.pos)
+
+
+def _take(st: State, free: dict, item, pos: Pos, pid: int | None = None,
+          rank: dict | None = None) -> int:
     """A free piece for a name of `given` (or {piece: NAME, attributes: {...}}): one
     named so; else one whose name shows a changeable attribute and can read so, that
-    attribute set to what the name says. The attributes given are set too."""
+    attribute set to what the name says. The attributes given are set too. `pid`: the
+    piece, chosen already (seen under that name); `rank`: piece -> preference, lowest
+    first (else the lowest piece)."""
     prog = st.prog
     attrs = {}
     if isinstance(item, dict):
@@ -303,10 +488,12 @@ def _take(st: State, free: dict, item, pos: Pos) -> int:
         n = str(item["piece"])
     else:
         n = str(item)
-    if free.get(n):
+    if pid is not None:
+        pass
+    elif free.get(n):
         pid = free[n].pop(0)
     else:
-        found = _shown_as(prog, free, n)
+        found = _shown_as(prog, free, n, rank)
         if found is None:
             if n not in free:
                 raise ScenarioFailure(f"no piece is named '{n}'", pos)
@@ -368,9 +555,9 @@ def _fits(prog, attr: str, value) -> bool:
     return T.compatible(typ, T.type_of_value(value))
 
 
-def _shown_as(prog, free: dict, name: str):
-    """The free piece (the first) whose name template, with its changeable attributes
-    set, reads `name`: (piece, {attribute: value}), or None."""
+def _shown_as(prog, free: dict, name: str, rank: dict | None = None):
+    """The free piece (the first, or the first by `rank`) whose name template, with its
+    changeable attributes set, reads `name`: (piece, {attribute: value}), or None."""
     tried = set()
     for namer in prog.piece_namer:
         if namer is None or id(namer) in tried:
@@ -380,7 +567,7 @@ def _shown_as(prog, free: dict, name: str):
         if values is None:
             continue
         pid = min((q for pids in free.values() for q in pids if prog.piece_namer[q] is namer),
-                  default=None)
+                  default=None, key=None if rank is None else rank.__getitem__)
         if pid is not None:
             return pid, values
     return None
