@@ -928,13 +928,12 @@ class State:
         return st
 
     # ---- what a player may see ------------------------------------------------------------
-    def zones_view(self, player: int | None, show=None) -> dict:
+    def zones_view(self, player: int | None) -> dict:
         """Every zone's content as `player` sees it: piece names where it may look, a
         count where it sees only how many, None where it sees nothing; player None sees
-        every piece (a referee's view, for tools). show: what a piece seen is shown as
-        (a list or a dict indexed by piece; default its name as it is now)."""
+        every piece (a referee's view, for tools)."""
         prog = self.prog
-        names = piece_names_now(self) if show is None else show
+        names = piece_names_now(self)
         zones = {}
         for zname, z in prog.zones.items():
             owners = range(prog.players) if z.per_player else [-1]
@@ -959,25 +958,37 @@ class State:
         """The changeable attributes of the pieces `player` sees (zones_view's rule: whoever
         sees a piece sees what it is now), shaped as zones_view: each piece seen is a
         mapping of its changeable attributes to their values, or None if its component
-        has none; only zones that show such a piece appear."""
+        has none; only the copies of zones that hold such a piece are written (the other
+        owners' copies of a per-player zone as zones_view shows them)."""
         prog = self.prog
-        shown: list = [None] * len(prog.piece_names)
-        for i, attr in enumerate(prog.changeable):
-            row, mine = self.pa[i], prog.changeable_by[attr]
-            for piece in range(len(shown)):
-                if mine[piece]:
-                    if shown[piece] is None:
-                        shown[piece] = {}
-                    shown[piece][attr] = encode(row[piece])
-        view = self.zones_view(player, shown)
-
-        def seen(v) -> bool:       # one owner's copy: a list (of pieces or of slots) if seen
-            return isinstance(v, list) and any(
-                any(y is not None for y in x) if isinstance(x, list) else x is not None
-                for x in v)
-        return {z: v for z, v in view.items()
-                if (any(seen(x) for x in v.values()) if prog.zones[z].per_player
-                    else seen(v))}
+        attrs = _changing(prog)          # per piece: the rows of State.pa it has, or ()
+        pa = self.pa
+        out: dict = {}
+        for zname, z in prog.zones.items():
+            owners = range(prog.players) if z.per_player else [-1]
+            per: dict = {}
+            found = False
+            for o in owners:
+                base = z.base + (o if o >= 0 else 0) * z.nslots
+                content = self.slots[base:base + z.nslots]
+                if player is None or z.visibility == "public" or (
+                        z.visibility == "owner" and o == player):
+                    if any(attrs[p] for s in content for p in s):
+                        found = True
+                        shown = [[{a: encode(pa[i][p]) for i, a in attrs[p]} if attrs[p]
+                                  else None for p in s] for s in content]
+                    else:
+                        shown = [[None] * len(s) for s in content]
+                    per[o] = shown[0] if z.nslots == 1 else shown
+                elif z.visibility == "hidden":
+                    per[o] = None
+                else:
+                    counts = [len(s) for s in content]
+                    per[o] = {"count": counts[0] if z.nslots == 1 else counts}
+            if found:
+                out[zname] = per[-1] if not z.per_player else {str(o): v
+                                                               for o, v in per.items()}
+        return out
 
     def observation(self, player: int) -> dict:
         """What `player` may see: zones by their visibility, variables, whose turn, and the
@@ -1033,6 +1044,16 @@ class State:
         when the player cannot tell them apart."""
         return json.dumps(self.information_state(player), sort_keys=True,
                           separators=(",", ":"))
+
+
+def _changing(prog: Program) -> list:
+    """Per piece, the (row of State.pa, attribute) pairs of the changeable attributes its
+    component declares, () for a piece with none: computed once a program."""
+    if prog.changing is None:
+        prog.changing = [tuple((i, a) for i, a in enumerate(prog.changeable)
+                               if prog.changeable_by[a][p])
+                         for p in range(len(prog.piece_names))]
+    return prog.changing
 
 
 def hidden_slots(prog: Program, player: int) -> tuple:

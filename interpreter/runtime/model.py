@@ -174,6 +174,9 @@ class Program:
     changeable_by: dict = field(default_factory=dict)  # attribute -> tuple of bools over pieces
     piece_namer: tuple = ()      # per piece: None or the Namer of a name that shows a change
                                  # (empty when no name does)
+    # per piece: the (row of State.pa, attribute) pairs its component may change, () for
+    # none (observations; engine._changing fills it at the first one)
+    changing: list | None = None
     # zones
     zones: dict = field(default_factory=dict)
     zone_list: list = field(default_factory=list)      # zones by index (slot_zone)
