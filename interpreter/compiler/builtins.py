@@ -670,8 +670,10 @@ class Builtins:
         cell of any zone); checked only in a game that has unordered zones."""
         z = typ[1]
         if not z.ordered:
+            one = (f"; any one of its pieces is first(x for x in {z.name}) (the first in "
+                   "piece order)" if what in ("top()", "bottom()", "first()") else "")
             fail(f"{what} needs an order, and zone '{z.name}' is unordered",
-                 node.pos, UNORDERED_HINT)
+                 node.pos, UNORDERED_HINT + one)
         if z is self.c.any_zone and self.c.prog.heaps:
             return (f"B_ordered(st, {src}, {self.mod.const(what)}, "
                     f"{self.mod.const(node.pos)})")
