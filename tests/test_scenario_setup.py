@@ -3,6 +3,7 @@ and initial values computed from options (initial:). docs/scenarios.md, docs/lan
 1.7 and 8."""
 
 import textwrap
+from pathlib import Path
 
 import pytest
 
@@ -315,3 +316,25 @@ def test_initial_or_value_not_both(tmp_path):
     path = write(tmp_path, text, "gems.yaml")
     err = raised(lambda: Spec(path).validate())
     check(err, path, text, at(text, "cards: {value: 1, initial:", "initial"), "not both")
+
+
+def test_the_example_of_docs_scenarios(tmp_path):
+    # docs/scenarios.md, "given after the set-up", on Tiny
+    tiny = (Path(__file__).resolve().parents[1] / "examples" / "tiny" / "tiny.yaml")
+    path = tmp_path / "tiny.test.yaml"
+    path.write_text(f"spec: {tiny}\nscenarios:\n" + textwrap.dedent("""
+      - id: market-after-the-deal
+        seed: 3
+        given:
+          after: setup.deal
+          zones:
+            hand: {0: [sun-5, moon-1]}
+          variables: {played: {1: 2}}
+        do:
+          - keep the hand
+        expect:
+          zones: {hand: {0: [sun-5, moon-1]}}
+          variables: {played: {0: 0, 1: 2}}
+          current: 1
+    """))
+    assert outcomes(path) == [(True, "")]
