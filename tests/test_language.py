@@ -2,6 +2,7 @@
 
 import json
 import textwrap
+from fractions import Fraction
 
 import pytest
 
@@ -458,6 +459,50 @@ def test_choose_one_guards_and_nested_choice(tmp_path):
                   - move c to out
     """).new_state()
     assert st.legal_action_strings() == ["draw", "pick red1", "pick blue1"]
+
+
+DRAW = """\
+game: {id: draw, name: Draw, source: none, players: {min: 2, max: 2}}
+components:
+  card: {name: "{colour}", for_each: {colour: "['red', 'blue']"}, count: 3, zone: deck}
+  gold: {name: gold, zone: deck}
+zones:
+  deck: {kind: set, ordered: false, visibility: count}
+  out: {kind: set, visibility: public}
+play:
+  - repeat: 2
+    do:
+      - choose: c in deck
+        player: chance
+        distinct: true
+@WEIGHT@
+        label: "draw {c}"
+        do:
+          - move c to out
+scoring:
+  points:
+    n: {value: "0"}
+"""
+
+
+@pytest.mark.parametrize("weight, first, second", [
+    ("", {"red": (3, 7), "blue": (3, 7), "gold": (1, 7)},
+     {"red": (2, 6), "blue": (3, 6), "gold": (1, 6)}),
+    ("        weight: \"if c.colour == 'red' then 2 else 1\"",
+     {"red": (6, 10), "blue": (3, 10), "gold": (1, 10)},
+     {"red": (4, 8), "blue": (3, 8), "gold": (1, 8)}),
+])
+def test_a_distinct_chance_decision_weighs_each_kind_by_its_count(tmp_path, weight, first,
+                                                                  second):
+    """Drawing from a pile as chance: one outcome per kind of card, at the odds of the
+    pile (3 red, 3 blue, a gold), following the pile as it empties; weights multiply."""
+    path = tmp_path / "draw.yaml"
+    path.write_text(DRAW.replace("@WEIGHT@\n", weight + "\n" if weight else ""))
+    st = Spec(path).game(2).new_state(seed=1)
+    for want in (first, second):
+        odds = {st.action_to_string(a): p for a, p in st.chance_outcomes(exact=True)}
+        assert odds == {f"draw {k}": Fraction(*v) for k, v in want.items()}
+        st.apply_string("draw red")
 
 
 def test_chance_decisions(tmp_path):

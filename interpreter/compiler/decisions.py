@@ -20,7 +20,7 @@ from ..lang.ast import name_uses
 from ..lang.loader import LList, LMap, LStr
 from ..runtime.frames import start
 from ..runtime.model import CHANCE, DONE, SKIP, Alt, Decision, Listing
-from ..runtime.readers import WORK_LIMIT
+from ..runtime.readers import WORK_LIMIT, B_merge_kinds
 from .codegen import is_unique, paren
 from .common import Part, Scope, call_params, counted_lines, reads_frame
 from .flowgraph import Flow
@@ -41,6 +41,7 @@ class Decisions:
         self._asked: list = []         # (id, the call's position) of each can_choose
         self._sources: list = []       # (slot, source type, binding) of the option compiling
         self._private: list = []       # (sources, moves, option) of choices to check
+        self._chance = False           # the decision compiling is chance's
 
     def f_can_choose(self, node, args):
         """can_choose(id, p): the decision step `id` (a text) would list an action were
@@ -98,6 +99,9 @@ class Decisions:
         outer = g.current
         g.current = dnode
         alts, listing, flows, option_nodes = [], [], [], []
+        # a distinct chance decision lists every piece, and merges identical ones when it
+        # is asked, an outcome weighted by how many it stands for (B_merge_kinds)
+        chance = str(step.get("player", "")).strip() == "chance"
         outer_scope = scope
         chooser_slot = choosers = None
         if "simultaneous" in step:
@@ -108,6 +112,7 @@ class Decisions:
                 if opt is not step and isinstance(opt, dict) and "id" in opt:
                     node = g.register_id(opt, dnode)
                     oid = str(opt["id"])
+                self._chance = chance        # (a decision nested in an option resets it)
                 alt, lines, flow = self._alternative(did, i, opt, scope, pos, oid, step)
                 alts.append(alt)
                 listing += lines
@@ -117,7 +122,6 @@ class Decisions:
             g.current = outer
         upto = "up_to" in step
         g.decision(dnode, option_nodes, flows, upto)
-        chance = str(step.get("player", "")).strip() == "chance"
         player = None
         if "player" in step:
             if chance:
@@ -130,9 +134,7 @@ class Decisions:
             fail("an up_to decision ends with its `done` action; it cannot also be "
                  "optional", step.where_key("optional"), "remove optional:, "
                  "and name the done action with done:")
-        if chance and any(isinstance(o, dict) and o.get("distinct") for o in options):
-            fail("a chance decision cannot be distinct: merging outcomes would "
-                 "change their odds", step.pos, "remove distinct:")
+        merge = chance and any(isinstance(o, dict) and o.get("distinct") for o in options)
         self._check_weights(step, options, chance)
         if chance:
             c.usage.draw("chance decision", pos, f"decision:{did}")
@@ -140,7 +142,7 @@ class Decisions:
                        optional=str(step.get("optional", "")),
                        done=str(step.get("done", "done")) if upto else "", upto=upto, pos=pos,
                        weighted=any(a.weight is not None for a in alts),
-                       chance=chance, chooser_slot=chooser_slot,
+                       chance=chance, chooser_slot=chooser_slot, merge=merge,
                        player_pos=step.where("player") if "player" in step else pos)
         p.decisions[did] = dec
         actions = self.mod.function("D", "st, L", [(0, "out = []", None)] + listing
@@ -411,7 +413,7 @@ class Decisions:
             return viewed, tuple(slots), binds, tuple(domains)
         cond = c.x.expect(node.cond, listing, T.BOOL, "a where condition") \
             if node.cond else None
-        distinct = bool(opt.get("distinct", False))
+        distinct = bool(opt.get("distinct", False)) and not self._chance
         kind = self.mod.const(tuple(c.prog.piece_kind))
         independent = not any(set(name_uses(b.source)) & {x.var for x in node.items}
                               for _, b in srcs)
@@ -632,6 +634,9 @@ class Decisions:
                       and not upto and not optional else None)
 
         weighted = dec.weighted
+        merge = dec.merge
+        pieces_at = [tuple(t == T.PIECE for _, t in a.binds) for a in dec.alts]
+        kind = tuple(self.c.prog.piece_kind)
         player_pos = dec.player_pos
         check_player = not dec.chance
         nplayers = self.c.prog.players
@@ -647,6 +652,8 @@ class Decisions:
             weights = None
             if weighted and found:
                 found, weights = st._weigh(dec, L, found)
+            if merge and found:
+                found, weights = B_merge_kinds(found, weights, pieces_at, kind, st.pa)
             if not found:
                 if empty_key is not None:
                     st.fired[empty_key] = st.fired.get(empty_key, 0) + 1

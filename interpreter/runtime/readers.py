@@ -154,6 +154,29 @@ def B_distinct_kinds_now(pieces, kind: tuple, pa: list) -> list:
     return out
 
 
+def B_merge_kinds(actions: list, weights, pieces_at: list, kind: tuple, pa: list) -> tuple:
+    """A distinct chance decision's outcomes: actions that bind identical pieces (the
+    same kind, as they are now) and equal values are one outcome, the first, weighted by
+    the sum of their weights (by how many it stands for, unweighted): the odds are those
+    of drawing any one of them. -> (actions, weights)"""
+    first: dict = {}
+    out: list = []
+    total: list = []
+    for i, a in enumerate(actions):
+        flags = pieces_at[a[1]]
+        key = (a[1], *[((kind[v], *[row[v] for row in pa]) if flags[j] and v is not None
+                        else v) for j, v in enumerate(a[2:])])
+        w = 1 if weights is None else weights[i]
+        at = first.get(key)
+        if at is None:
+            first[key] = len(out)
+            out.append(a)
+            total.append(w)
+        else:
+            total[at] += w
+    return out, total
+
+
 def B_distinct(values) -> list:
     """The values, none left out, each once (the first)."""
     seen = set()
