@@ -6,7 +6,7 @@ from fractions import Fraction
 
 import pytest
 
-from tabula_rules import CHANCE, RuleError, SpecError
+from tabula_rules import CHANCE, RuleError, SpecError, TabulaError
 from tabula_rules.spec import Spec
 
 from helpers import BOARDS
@@ -746,6 +746,39 @@ def test_observations_show_the_changeable_attributes_of_the_pieces_seen(tmp_path
         assert st.observation(p)["attributes"]["row"] == [None, {"turned": 2}]
     assert "hand" not in st.observation(0)["attributes"]        # its own is empty now
     assert st.observation(1)["attributes"]["hand"] == {"0": {"count": 0}, "1": [{"turned": 0}]}
+
+
+def test_a_game_stops_after_a_set_up_step_and_goes_on(tmp_path):
+    """Game.new_state(until=ID): the set-up runs to the end of that top-level step and the
+    game stops there with nothing pending; a position set there is played on by go_on;
+    the same seed without a stop gives the same game."""
+    path = tmp_path / "t.yaml"
+    path.write_text(BASE + textwrap.dedent("""
+        setup:
+          - id: setup.shuffle
+            do: [shuffle deck]
+          - id: setup.deal
+            for: p in players
+            do:
+              - move top(deck) to p.hand
+        play:
+          - choose: c in current.hand
+            label: "play {c}"
+            do:
+              - move c to out
+    """))
+    g = Spec(path).game(2)
+    assert g.prog.stops == ("setup.shuffle", "setup.deal")
+    st = g.new_state(seed=4, until="setup.shuffle")
+    assert st.stopped() and not st.is_terminal() and not any(
+        st.slots[g.prog.zones["hand"].slot(p)] for p in (0, 1))
+    g.go_on(st)
+    plain = g.new_state(seed=4)
+    assert not st.stopped() and st.legal_action_strings() == plain.legal_action_strings()
+    st = g.new_state(seed=4, until="setup")
+    assert st.stopped() and not st.legal_actions()
+    with pytest.raises(TabulaError, match="not a top-level step"):
+        g.new_state(seed=4, until="setup.nothing")
 
 
 def test_options_reach_expressions(tmp_path):

@@ -22,7 +22,7 @@ from .analysis import Usage
 from .boards import Boards
 from .builtins import AGGREGATES, Builtins
 from .codegen import Module
-from .common import Scope, merged
+from .common import Part, Scope, merged
 from .decisions import Decisions
 from .expressions import ExprCompiler
 from .flowgraph import FlowGraph
@@ -58,6 +58,17 @@ def _no_decimals(node, pos) -> None:
     elif isinstance(node, list):
         for i, v in enumerate(node):
             _no_decimals(v, node.where(i) if isinstance(node, LList) else pos)
+
+
+def _stop_mark(sid: str):
+    """An instruction after a set-up step: a game started to stop there (its root frame's
+    data names the step: Game.new_state(until=...)) stops, with no decision pending."""
+    def stop(st, fr):
+        if fr.data == sid:
+            fr.data = None
+            return True
+        return False
+    return stop
 
 
 class Compiler:
@@ -153,7 +164,8 @@ class Compiler:
             g.mark_entries(phase, bodies[phase].flow)
         setup, play = bodies["setup"], bodies["play"]
         p.root_play = steps.block(play)
-        p.root_full = steps.block(type(setup)(setup.parts + play.parts, setup.flow, "game"))
+        p.root_full = steps.block(type(setup)(self._paused(setup) + play.parts, setup.flow,
+                                              "game"))
         p.root_nlocals = root.size
         for name, proc in p.procs.items():
             if proc.block is None:
@@ -276,6 +288,21 @@ class Compiler:
                                               param_types=[T.ANY] * len(params))
             self.flow.node(f"rule:{name}", kind="rule", source=str(r.get("source", "")),
                            ruling=str(r.get("ruling", "")))
+
+    def _paused(self, setup) -> list:
+        """The set-up's parts, each top-level step with an id followed by a mark where a
+        game started with Game.new_state(until=ID) stops (and `setup` after the last):
+        a scenario sets its differences there (tools/scenario.py, `given: after:`)."""
+        doc = self.doc.get("setup", LList())
+        out = []
+        for i, part in enumerate(setup.parts):
+            out.append(part)
+            step = doc[i] if i < len(doc) else None
+            if isinstance(step, LMap) and "id" in step:
+                out.append(Part(items=[(_stop_mark(str(step["id"])), step.pos)], native=False))
+        self.prog.stops = tuple(str(s["id"]) for s in doc if isinstance(s, LMap) and "id" in s)
+        out.append(Part(items=[(_stop_mark("setup"), NOWHERE)], native=False))
+        return out
 
     def compile_proc(self, name, proc, types=None):
         """Compile a rule's body; its parameters take the types of its first call."""

@@ -122,13 +122,28 @@ class Game:
     def id(self) -> str:
         return self.prog.spec_id
 
-    def new_state(self, seed: int = 0, start: str = "setup") -> State:
-        """A new game, run up to its first decision."""
+    def new_state(self, seed: int = 0, start: str = "setup", until: str | None = None) -> State:
+        """A new game, run up to its first decision. until: the id of a top-level set-up
+        step (Program.stops), or "setup": the game stops at the end of that step even if
+        no decision is pending there (State.stopped()), unless a decision comes first; a
+        tool sets a position there and calls go_on."""
         st = State(self, seed)
-        st._stack.append(self._root_frame(start == "setup"))
+        root = self._root_frame(start == "setup")
+        if until is not None:
+            if until != "setup" and until not in self.prog.stops:
+                raise TabulaError(f"'{until}' is not a top-level step of the set-up with "
+                                  "an id")
+            root.data = until
+        st._stack.append(root)
         if start != "setup-only":
             st._run()
         return st
+
+    def go_on(self, st: State) -> None:
+        """Run a state stopped after a set-up step (new_state(until=...)), whose position
+        a tool may have set by hand meanwhile, on to its first decision."""
+        st.changed()
+        st._run()
 
     def blank_state(self, seed: int = 0) -> State:
         """A state with every piece at home and nothing run (for scenarios)."""
@@ -346,6 +361,11 @@ class State:
         if self.terminal:
             return TERMINAL
         return self.pending.player if self.pending is not None else TERMINAL
+
+    def stopped(self) -> bool:
+        """Stopped after a set-up step (Game.new_state(until=...)): nothing pending, not
+        over, the game goes on with Game.go_on."""
+        return self.pending is None and not self.terminal and bool(self._stack)
 
     def is_terminal(self) -> bool:
         return self.terminal

@@ -204,6 +204,7 @@ class Program:
     root_full: Block | None = None
     root_play: Block | None = None
     root_nlocals: int = 0
+    stops: tuple = ()        # the ids of the top-level set-up steps a game can stop after
     points: list = field(default_factory=list)     # [(rule id, fn(state, locals))]
     tiebreaks: list = field(default_factory=list)  # [(rule id, fn)]
     invariants: list = field(default_factory=list)  # [(id, fn, locals size)]

@@ -8,11 +8,9 @@ bottom to top), variables, then runs the spec's `play` from there.
 
 from __future__ import annotations
 
-import copy
 import os
 import re
 import string
-import weakref
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -28,13 +26,13 @@ from ..errors import (
     fail,
 )
 from ..lang import types as T
-from ..lang.loader import LList, LMap, check_schema, load_yaml, load_yaml_text, plain
+from ..lang.loader import LMap, check_schema, load_yaml, plain
 from ..runtime.engine import Game, State
 from ..runtime.model import CHANCE, TERMINAL
 from ..runtime.readers import piece_names_now, slot_name
 from ..runtime.templates import value_text
 from ..runtime.values import decode, is_number
-from ..spec import Spec, load_spec, resolve_spec_path
+from ..spec import load_spec, resolve_spec_path
 
 SCENARIO_SCHEMA = "scenario.schema.json"
 
@@ -142,9 +140,6 @@ def run_scenario(spec, sc: LMap, strict: bool = False) -> State | None:
 def _play(spec, sc: LMap, error_expected: bool, strict: bool = False) -> State:
     players = int(sc.get("players", spec.player_range[0]))
     options = {str(k): plain(v) for k, v in sc.get("options", {}).items()}
-    given = sc.get("given")
-    if isinstance(given, dict) and "after" in given:     # the spec that pauses there
-        spec = paused_spec(spec, str(given["after"]), given.where("after"))
     game = spec.game(players, options, strict=strict)
     seed = int(sc.get("seed", 0))
     st = build_position(game, sc["given"], seed) if "given" in sc else game.new_state(seed=seed)
@@ -305,81 +300,34 @@ def _set_current(st: State, given: LMap) -> None:
 
 # ---- a position after the set-up, or after one of its steps -----------------------------
 
-PAUSE = "(the scenario's differences are applied here)"
-MAX_SETUP_CHANCE = 100_000     # chance decisions a set-up may draw before a scenario's pause
-_paused: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+MAX_SETUP_CHANCE = 100_000     # chance decisions a set-up may draw before a scenario's stop
 
 
-class _PausedSpec(Spec):
-    """A spec whose set-up waits, after its step `after` (the whole set-up: "setup"), at
-    a chance decision of one outcome (PAUSE), where a scenario applies its differences
-    before the game goes on. Made from a loaded Spec (paused_spec), never from a file."""
-
-    after: str
-    at: Pos
-
-    def doc_for(self, chosen: dict) -> LMap:
-        return _with_pause(Spec.doc_for(self, chosen), self.after, self.at)
-
-
-def paused_spec(spec: Spec, after: str, at: Pos) -> Spec:
-    """The spec that pauses after the set-up step `after` (cached per spec and step)."""
-    made = _paused.setdefault(spec, {})
-    if after not in made:
-        paused = object.__new__(_PausedSpec)
-        paused.__dict__.update(spec.__dict__)
-        paused._games = {}
-        paused.after, paused.at = after, at
-        _with_pause(spec.doc, after, at)            # an unknown step fails here, located
-        made[after] = paused
-    return made[after]
-
-
-def _with_pause(doc: LMap, after: str, at: Pos) -> LMap:
-    """The document with the pause inserted after the top-level set-up step `after`
-    (at the set-up's end for "setup")."""
-    setup = doc.get("setup", LList())
-    ids = [str(step["id"]) for step in setup if isinstance(step, dict) and "id" in step]
-    if after == "setup":
-        i = len(setup)
-    elif after in ids:
-        i = next(k for k, step in enumerate(setup)
-                 if isinstance(step, dict) and str(step.get("id")) == after) + 1
-    else:
+def _after_setup(game: Game, given: LMap, seed: int) -> State:
+    """given: after: the set-up run (its chance drawn from the seed) up to the end of the
+    step named (Game.new_state(until=...)), the differences applied there, then the game
+    goes on from that point (Game.go_on)."""
+    after, at = str(given["after"]), given.where("after")
+    if "start" in given:
+        raise ScenarioFailure("after: runs the set-up already: start: does not go with it",
+                              given.where_key("start"))
+    ids = list(game.prog.stops)
+    if after != "setup" and after not in ids:
         hint = did_you_mean(after, ids + ["setup"])
         raise ScenarioFailure(
             f"after: '{after}' is not a step of the set-up; write setup (after the whole "
             f"set-up) or the id of one of its steps" + (f" ({', '.join(ids)})" if ids else
                                                         " (it has no step with an id)")
             + (f"; {hint}" if hint else ""), at)
-    pause = load_yaml_text(f'choose_one:\n  - label: "{PAUSE}"\n    do: []\nplayer: chance\n',
-                           "<scenario pause>", quote=False)
-    steps = LList(list(setup[:i]) + [pause] + list(setup[i:]))
-    steps.pos = getattr(setup, "pos", at)
-    steps.item_pos = [setup.where(k) if isinstance(setup, LList) else at
-                      for k in range(i)] + [at] + \
-        [setup.where(k) if isinstance(setup, LList) else at for k in range(i, len(setup))]
-    out = copy.copy(doc)
-    out["setup"] = steps
-    return out
-
-
-def _after_setup(game: Game, given: LMap, seed: int) -> State:
-    """given: after: the set-up run (its chance drawn from the seed) up to the end of the
-    step named, the differences applied there, then the game goes on from that point."""
-    after, at = str(given["after"]), given.where("after")
-    if "start" in given:
-        raise ScenarioFailure("after: runs the set-up already: start: does not go with it",
-                              given.where_key("start"))
-    st = game.new_state(seed)
+    st = game.new_state(seed, until=after)
     chance = chance_rng(seed)
     for _ in range(MAX_SETUP_CHANCE):
+        if st.stopped():
+            break
         if st.is_terminal():
             raise ScenarioFailure(f"the game ended before the set-up reached the end of "
                                   f"'{after}'", at)
         if st.is_chance_node():
-            if st.legal_action_strings() == [PAUSE]:
-                break
             st.apply(st.sample_chance(chance))
             continue
         who = st.current_player()
@@ -395,8 +343,7 @@ def _after_setup(game: Game, given: LMap, seed: int) -> State:
     _rearrange(st, given.get("zones", LMap()))
     _set_variables(st, given.get("variables", LMap()))
     _set_current(st, given)
-    st.changed()                       # the position was set by hand
-    st.apply(st.legal_actions()[0])    # the pause: the game goes on
+    game.go_on(st)                     # the position was set by hand: on to a decision
     return st
 
 
