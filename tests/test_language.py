@@ -292,6 +292,17 @@ def test_after_pairs_of_moves_as_bindings(tmp_path):
     assert st.legal_action_strings() == ["red1 red3", "red3 red1"]
 
 
+def test_after_in_a_traced_game_counts_only_what_the_game_did(tmp_path):
+    """A traced game (validate --play) counts the rules a game runs: a rule `after`
+    calls runs on a copy, and is not counted."""
+    path = tmp_path / "t.yaml"
+    path.write_text(BASE + textwrap.dedent(AFTER))
+    traced = Spec(path).game(2, trace=True).new_state(seed=1)
+    assert "rule:take" not in (traced.fired or {})
+    traced.apply_string("take red1")
+    assert traced.fired["rule:take"] == 1
+
+
 @pytest.mark.parametrize("text, message, line", [
     ("after let k = 1 then k", "`after` takes no let", 1),
     ("after end game then 1", "`after` cannot end the game", 1),

@@ -716,7 +716,7 @@ class State:
         new.tracked = None
         new.gather = None
         new.to_act = self.to_act
-        new.fired = None
+        new.fired = None if self.fired is None else {}     # a traced game's marks, dropped
         new._rng, new._rng_shared = self._rng, True
         new._stack = []
         new.pending = None
