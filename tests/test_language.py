@@ -296,7 +296,8 @@ def test_after_in_a_traced_game_counts_only_what_the_game_did(tmp_path):
     """A traced game (validate --play) counts the rules a game runs: a rule `after`
     calls runs on a copy, and is not counted."""
     path = tmp_path / "t.yaml"
-    path.write_text(BASE + textwrap.dedent(AFTER))
+    path.write_text(BASE + textwrap.dedent(AFTER).replace(
+        "after move c to current.hand then", "after call take(c) then"))
     traced = Spec(path).game(2, trace=True).new_state(seed=1)
     assert "rule:take" not in (traced.fired or {})
     traced.apply_string("take red1")
