@@ -793,6 +793,24 @@ def test_a_game_stops_after_a_set_up_step_and_goes_on(tmp_path):
         g.new_state(seed=4, until="setup.nothing")
 
 
+@pytest.mark.parametrize("expr, value", [
+    ("sorted([3, 1, 2])", [1, 2, 3]),
+    ("sorted([blue, red, blue])", ["red", "blue", "blue"]),          # the enum's order
+    ("sorted([[2, 1], [1, 5], [1, 2]])", [[1, 2], [1, 5], [2, 1]]),  # item by item
+    ("sorted(['b', 'a'])", ["a", "b"]),
+    ("sorted([])", []),
+])
+def test_sorted_orders_values_of_one_kind(tmp_path, expr, value):
+    st = make(tmp_path, "play:\n  - total = 1\n").new_state()
+    assert st.prog.compile_expression(expr)(st) == value
+
+
+def test_sorted_refuses_values_of_different_kinds(tmp_path):
+    st = make(tmp_path, "play:\n  - total = 1\n").new_state()
+    with pytest.raises(RuleError, match="cannot order these values together: numbers, texts"):
+        st.prog.compile_expression("sorted([1, 'a'])")(st)
+
+
 def test_options_reach_expressions(tmp_path):
     path = tmp_path / "o.yaml"
     path.write_text(BASE + textwrap.dedent("""

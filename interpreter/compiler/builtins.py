@@ -885,6 +885,24 @@ class Builtins:
         return (fresh_list(f"B_combinations({src}, {k}, {self.mod.const(node.pos)})"),
                 T.list_of(T.list_of(item)))
 
+    def f_sorted(self, node, args):
+        """sorted(items): the items in increasing order: numbers, players and texts as
+        such, an enum's values in their declared order, pieces in their order of creation,
+        lists item by item (the first that differs decides)."""
+        check_arity(node, len(args), 1)
+        src, typ = args[0]
+        if typ[0] != "list" and typ != T.ANY:
+            fail(f"sorted() takes a list, not {T.describe(typ)}", node.pos,
+                 "a container's pieces: sorted(list(x for x in C))")
+        item = typ[1] if typ[0] == "list" else T.ANY
+        inner: tuple = item
+        while inner[0] == "list":
+            inner = inner[1]
+        order = ({v: i for i, v in enumerate(self.c.enums[inner[1]])}
+                 if inner[0] == "enum" else None)
+        return (fresh_list(f"B_sorted({src}, {self.mod.const(order)}, "
+                           f"{self.mod.const(node.pos)})"), T.list_of(item))
+
     def _text_of(self, src: str, typ) -> str:
         """Source of the text of a value of type typ: a piece by its name (as it is now,
         if names show changeable attributes), the rest as B_text writes it."""

@@ -30,7 +30,7 @@ NEAR = {"adjacent": "adj4", "around": "adj8"}
 PURE = frozenset(("x", "y", "on_edge", "corner", "distance", "orthogonal_distance", "abs",
                   "capacity",
                   "range", "row", "column", "directions", "orthogonal", "diagonal",
-                  "opposite", "next_player", "players_after", "combinations", "values",
+                  "opposite", "next_player", "players_after", "combinations", "sorted", "values",
                   "keys", "min", "max"))
 # builtins that read the pieces of the slot they are given
 OF_SLOT = frozenset(("size", "top", "bottom", "full", "count", "first", "levels"))

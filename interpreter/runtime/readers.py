@@ -399,6 +399,29 @@ def B_combinations(items: list, k: int, pos) -> list:
     return [list(c) for c in combinations(items, k)]
 
 
+def B_sorted(items: list, order: dict | None, pos) -> list:
+    """sorted(items): increasing; an enum's values (`order`: their places) in their
+    declared order, lists item by item; values that cannot be compared (a number and a
+    text, none) are a rule error."""
+    def key(v):
+        if isinstance(v, list):
+            return tuple(key(x) for x in v)
+        if order is not None and isinstance(v, str):
+            return order.get(v, v)
+        if v is None:
+            raise TypeError("none")
+        return v
+    try:
+        return sorted(items, key=key)
+    except TypeError:
+        kinds = {bool: "truth values", int: "numbers", Fraction: "numbers", str: "texts",
+                 list: "lists", type(None): "none"}
+        found = sorted({kinds.get(type(v), type(v).__name__) for v in items})
+        fail("sorted() cannot order these values together: " + ", ".join(found), pos,
+             "sort numbers, texts, players, pieces or an enum's values, or lists of them",
+             error=RuleError)
+
+
 def B_order(order: dict, value, pos) -> int:
     """The place of an enum's value in its declaration (for <, <=, > and >=)."""
     i = order.get(value) if isinstance(value, str) else None
