@@ -117,6 +117,27 @@ def test_tables_and_lists_given_and_expected(tmp_path):
     assert outcomes(path) == [(True, "")]
 
 
+def test_a_zone_of_several_slots_given_slot_by_slot(tmp_path):
+    """board: {1: [...]}: that slot alone, given and expected; a slot the zone does not
+    have is a located failure."""
+    path, _ = scenarios(tmp_path, """
+      - id: one-column
+        given:
+          zones: {board: {1: [red, blue]}, hand: {0: [red]}}
+          current: 0
+        do: [red on 1]
+        expect:
+          zones: {board: {0: [], 1: [red, blue, red]}}
+      - id: no-such-column
+        given:
+          zones: {board: {2: [red]}}
+    """)
+    results = outcomes(path)
+    assert results[0] == (True, "")
+    assert not results[1][0] and "'board' has slots 0 to 1: a key here is one of them, " \
+        "not 2" in results[1][1]
+
+
 def test_initial_values_follow_the_options(tmp_path):
     game = Spec(write(tmp_path, GEMS, "gems.yaml")).game(2, {"coins": 5})
     st = game.new_state()

@@ -595,11 +595,23 @@ def _slots_of(prog, zname: str, content, where: Pos):
             if not isinstance(value, list):
                 raise ScenarioFailure("give a list of piece names (bottom to top)", pos)
             yield z.slot(o, 0), value, pos
+        elif isinstance(value, dict):        # some slots by number: {23: [...], 0: [...]}
+            for i, names in value.items():
+                at = value.where(i) if hasattr(value, "where") else pos
+                if type(i) is not int or not 0 <= i < z.nslots:
+                    raise ScenarioFailure(f"'{zname}' has slots 0 to {z.nslots - 1}: a key "
+                                          f"here is one of them, not {i!r}",
+                                          value.where_key(i) if hasattr(value, "where_key")
+                                          else pos)
+                if not isinstance(names, list):
+                    raise ScenarioFailure("give a list of piece names (bottom to top)", at)
+                yield z.slot(o, i), names, at
         else:
             if not isinstance(value, list) or len(value) > z.nslots or \
                     not all(isinstance(c, list) for c in value):
                 raise ScenarioFailure(f"'{zname}' has {z.nslots} slots: give a list of up to "
-                                      f"{z.nslots} lists of piece names", pos)
+                                      f"{z.nslots} lists of piece names, or a map from "
+                                      "slot number to a list", pos)
             for i, names in enumerate(value):
                 yield z.slot(o, i), names, value.where(i) if hasattr(value, "where") else pos
 
