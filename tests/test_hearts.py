@@ -9,11 +9,13 @@ catches; and information states that partition states as OpenSpiel's do.
 
 OpenSpiel's information_state_string is not perfect recall: it shows a player's hand, the
 cards they passed and received (sorted), the tricks and the points, so it forgets in which
-order the player was dealt their cards and chose their passes, and, during the pass, how
-many cards the others have set aside (a player's string does not change while the others
-pass). Tabula's information state remembers all three. `Recalled` adds exactly those to
-OpenSpiel's string (the number of moves made, the player's own deal and passes in order:
-nothing any other player knows), and the partitions are compared with that. Random games
+order the player was dealt their cards and chose their passes, during the pass how many
+cards the others have set aside (a player's string does not change while the others
+pass), and who is to lead the first trick. Tabula's information state remembers the first
+three, and its observation shows whose turn it is. `Recalled` adds exactly those to
+OpenSpiel's string (the number of moves made and the player to move, which all know; the
+player's own deal and passes in order, which only they know), and the partitions are
+compared with that. Random games
 never meet the same deal twice, so the comparison plays groups of games that share the
 chance outcomes (the direction and the deal), each player choosing by one of two seeded
 generators: every player's view is shared by many games that differ in what the others
@@ -171,8 +173,10 @@ def test_a_broken_moon_is_caught(tmp_path):
 
 class Recalled:
     """An OpenSpiel state whose information_state_string is made perfect recall: its own
-    string, the number of moves made (which every player knows), and the player's own
-    dealt cards and passes in the order they came (which only the player knows)."""
+    string, the number of moves made and the player to move (which every player knows:
+    OpenSpiel's string does not say who holds the two of clubs until it is played, while
+    everyone at the table sees who leads), and the player's own dealt cards and passes in
+    the order they came (which only the player knows)."""
 
     def __init__(self, os_st):
         self.os_st = os_st
@@ -184,7 +188,8 @@ class Recalled:
         h = self.os_st.history()
         passes = h[53 + 3 * p:56 + 3 * p] if h[0] != 0 else []
         return (f"{self.os_st.information_state_string(p)}\nmove {len(h)}, "
-                f"dealt {h[1 + p:53:4]}, passed {passes}")
+                f"to move {self.os_st.current_player()}, dealt {h[1 + p:53:4]}, "
+                f"passed {passes}")
 
 
 def play_groups(game, deals, partitions) -> None:
