@@ -258,8 +258,8 @@ class Decisions:
                     "in its action, which every player's information state shows",
                     opt.where_key("choose"),
                     f"if only some players may see what {b.var} is, say who: visible_to: "
-                    "current (a pass: visible_to: [current, p]); if all may, a ruling "
-                    "saying so, and visible_to: players", kind="warning"))
+                    "current (to the giver and a receiver: visible_to: '[current, p]'); if "
+                    "all may, a ruling saying so, and visible_to: players", kind="warning"))
 
     def _shown(self, moved, what: str, seen: frozenset = frozenset()) -> bool:
         """Do the moves (and the rules called with `what`) put `what` in a zone everyone
