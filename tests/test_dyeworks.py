@@ -241,21 +241,21 @@ class Referee:
         assert legal == self.main_actions(p), (legal ^ self.main_actions(p))
         return "main"
 
-    def check_chance(self):
-        """A card turned up or reserved face down: a card of one deck, each equally
-        likely."""
-        outcomes = self.st.chance_outcomes()
-        names = [self.st.action_to_string(a) for a, _ in outcomes]
-        if names[0].endswith(" comes"):             # the set-up's patrons
-            drawn = [s[:-len(" comes")] for s in names]
-            assert sorted(drawn) == sorted(self.view["patron_box"])
+    def check_chance(self, action) -> str:
+        """A card turned up or reserved face down: as many outcomes as the deck has
+        cards, each equally likely, and the one drawn is one of them (a patron of the
+        set-up: one of those in the box). Returns the outcome's text."""
+        st = self.st
+        outcomes = st.chance_outcomes()
+        text = st.action_to_string(action)
+        if text.endswith(" comes"):                 # the set-up's patrons
+            pile, drawn = self.view["patron_box"], text[:-len(" comes")]
         else:
-            drawn = [s.split()[-1] if s.startswith("turn up ") else s.split()[1]
-                     for s in names]
-            t = tier(drawn[0]) - 1
-            assert sorted(drawn) == sorted(self.view["decks"][t]), (names, t)
-        assert all(abs(pr * len(drawn) - 1) < 1e-9 for _, pr in outcomes)
-        return names
+            drawn = text.split()[-1] if text.startswith("turn up ") else text.split()[1]
+            pile = self.view["decks"][tier(drawn) - 1]
+        assert drawn in pile and len(outcomes) == len(pile), (text, pile)
+        assert all(abs(pr * len(pile) - 1) < 1e-9 for _, pr in outcomes)
+        return text
 
     # ---- what an action does ------------------------------------------------------------
     def check_effects(self, before: dict, bank: dict, tokens: list) -> None:
@@ -282,8 +282,11 @@ class Referee:
                 gain[p]["alum"] += 1 if bank["alum"] > 0 else 0
                 assert card in view["reserved"][key]
                 assert card in before["market"][tier(card) - 1]
+                self.check_refill(before, tier(card) - 1)
             elif text.startswith("buy "):
                 card = text.split()[-1]
+                if not text.startswith("buy reserved "):
+                    self.check_refill(before, tier(card) - 1)
                 pay = payment(card, bonus(before["cards"][key]), tokens[p])
                 assert pay is not None
                 gain[p].subtract(Counter(pay))
@@ -299,6 +302,13 @@ class Referee:
         for p in range(self.n):
             delta = {k: self.tokens[p][k] - tokens[p][k] for k in KINDS}
             assert delta == {k: gain[p][k] for k in KINDS}, (self.done, p, delta, gain[p])
+
+    def check_refill(self, before: dict, t: int) -> None:
+        """rules.txt 3.6: a card left market t; its deck's top card took its place, or
+        the place stays empty when the deck is empty."""
+        deck, market = before["decks"][t], before["market"][t]
+        assert len(self.view["market"][t]) == len(market) - (0 if deck else 1)
+        assert len(self.view["decks"][t]) == max(0, len(deck) - 1)
 
     # ---- turns ----------------------------------------------------------------------------
     def end_of_turn(self, p: int) -> None:
@@ -328,10 +338,8 @@ class Referee:
     def step(self, rng: random.Random) -> None:
         st = self.st
         if st.is_chance_node():
-            names = self.check_chance()
             action = st.sample_chance(rng)
-            text = st.action_to_string(action)
-            assert text in names
+            text = self.check_chance(action)
             who = (st.turn - 1) % self.n        # the player whose turn it is
         else:
             kind = self.check_decision()
@@ -462,12 +470,12 @@ def test_the_same_seed_plays_the_same_game(games):
     assert trace(7) == trace(7)
 
 
-def test_face_down_cards_stay_hidden_in_the_history():
-    """With recall, a card reserved face down is in its owner's history and in no other
-    player's, until it is bought (its purchase names it to all)."""
-    game = load(3, recall=True)
+def hidden_in_history(game, seeds) -> int:
+    """With recall, a card reserved face down is in its owner's information state and in
+    no other player's, until it is bought (its purchase names it to all). Returns the
+    number of checks."""
     checked = 0
-    for seed in range(5):
+    for seed in seeds:
         st, rng = game.new_state(seed=seed), random.Random(seed)
         while not st.is_terminal():
             legal = st.legal_actions()
@@ -480,7 +488,27 @@ def test_face_down_cards_stay_hidden_in_the_history():
                     for c in hidden[str(p)]:
                         assert (c in text) == (p == q), (seed, p, q, c)
                         checked += 1
-    assert checked > 100
+    return checked
+
+
+def test_face_down_cards_stay_hidden_in_the_history():
+    assert hidden_in_history(load(3, recall=True), range(5)) > 100
+
+
+def test_a_face_down_card_shown_in_the_history_fails(tmp_path):
+    """The card reserved face down, its chance outcome seen by all (no visible_to)."""
+    path = variant(tmp_path, """
+override:
+  steps:
+    reserve.deck.card:
+      choose: c in decks[t]
+      player: chance
+      label: "reserve {c} face down"
+      do:
+        - move c to current.hidden
+""")
+    with pytest.raises(AssertionError):
+        hidden_in_history(load(3, path, recall=True), range(5))
 
 
 def variant(tmp_path, change: str):
@@ -521,6 +549,30 @@ override:
       value: >-
         passes >= size(players) or any(score(p) >= target for p in players)
         or current == size(players) - 1 and rounds >= max_rounds
+""",
+    "the alum paid is lost": """
+override:
+  rules:
+    pay:
+      params: [c]
+      do:
+        - for: k in dyes()
+          do:
+            - let due = price(current, c, k)
+            - let own = min(due, current.tokens[k])
+            - current.tokens[k] -= own
+            - bank[k] += own
+            - current.tokens[alum] -= due - own
+        - move c to current.cards
+""",
+    "no card turned up after a purchase": """
+override:
+  steps:
+    buy.market:
+      choose: c in market where affordable(current, c)
+      label: "buy {c}"
+      do:
+        - call pay(c)
 """,
     "eleven tokens": """
 override:
