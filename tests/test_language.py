@@ -811,6 +811,28 @@ def test_sorted_refuses_values_of_different_kinds(tmp_path):
         st.prog.compile_expression("sorted([1, 'a'])")(st)
 
 
+def test_a_component_attribute_may_hold_a_list(tmp_path):
+    """attributes: {xs: "[1, 2]"}: a list read whole (a card's cost); it was a Python
+    traceback when the pieces' kinds were made."""
+    path = tmp_path / "l.yaml"
+    path.write_text(textwrap.dedent("""\
+        game: {id: l, name: L, source: none, players: {min: 2, max: 2}}
+        components:
+          card: {name: card, attributes: {xs: "[1, 2]"}, count: 2, zone: deck}
+        zones:
+          deck: {kind: set, visibility: public}
+        variables:
+          n: {value: 0}
+        play:
+          - n = sum(x for x in first(c for c in deck).xs)
+        scoring:
+          points:
+            n: {value: "n"}
+    """))
+    st = Spec(path).game(2).new_state()
+    assert st.is_terminal() and st.scores() == [3, 3]
+
+
 def test_options_reach_expressions(tmp_path):
     path = tmp_path / "o.yaml"
     path.write_text(BASE + textwrap.dedent("""

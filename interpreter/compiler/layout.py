@@ -426,7 +426,8 @@ class Layout:
         for cname, attrs, label, changing in rows:
             # a kind: the component and the attributes that stay; what may change is
             # compared in the running state (decisions.py)
-            key = (cname, tuple(sorted((a, v) for a, v in attrs.items() if a not in changing)))
+            key = (cname, tuple(sorted((a, _frozen(v)) for a, v in attrs.items()
+                                       if a not in changing)))
             p.piece_kind.append(kinds.setdefault(key, len(kinds)))
             p.piece_names.append(label)
             p.piece_component.append(cname)
@@ -482,3 +483,8 @@ class Layout:
                      did_you_mean(field, attrs) or
                      f"attributes: {', '.join(attrs)}")
         return render_template(parts, attrs)
+
+
+def _frozen(v):
+    """A value as part of a kind's key: a list (an attribute may hold one) as a tuple."""
+    return tuple(_frozen(x) for x in v) if isinstance(v, list) else v

@@ -106,7 +106,7 @@ def cmd_list(args) -> int:
                                       else f"{pl['min']}-{pl['max']}")
         table.append(("  " * depth + r["name"], players,
                       r.get("title", "(does not load: see above)"),
-                      ", ".join(r.get("options", {})) or "-", r["where"]))
+                      _few(list(r.get("options", {}))), r["where"]))
         for v in r["variants"]:
             add(by_name[v], depth + 1)
 
@@ -121,6 +121,14 @@ def cmd_list(args) -> int:
           "file or folder of that name\nin the current folder wins over a shipped game; "
           "tabula:NAME always means the shipped one.")
     return EXIT_INPUT if bad else EXIT_OK
+
+
+def _few(names: list, most: int = 3) -> str:
+    """Option names for a table's column: at most `most`, then how many more."""
+    if not names:
+        return "-"
+    more = len(names) - most
+    return ", ".join(names[:most]) + (f", +{more} more" if more > 0 else "")
 
 
 def _plain(value):
