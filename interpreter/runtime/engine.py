@@ -648,15 +648,7 @@ class State:
         and kept groups (runtime/views.copy_facts), so that the moves made on it compute
         only what they change, not every view again: for a search that plays on from
         the copy (a bot's determinisation, a greedy look-ahead)."""
-        new = State.__new__(State)
-        new.game, new.prog = self.game, self.prog
-        new.slots = [s[:] for s in self.slots]
-        new.where = self.where[:]
-        new.gv = self.gv[:]
-        new.pv = [v[:] for v in self.pv]
-        new.pa = [a[:] for a in self.pa] if self.pa else self.pa   # [] is never changed
-        new.current, new.turn, new.terminal, new.steps = (self.current, self.turn,
-                                                          self.terminal, self.steps)
+        new = self._position_copy()
         new.history = self.history[:]
         new._scores = self._scores
         if facts and self.facts:
@@ -695,21 +687,27 @@ class State:
         new._seen = None if self._seen is None else self._seen[:]
         return new
 
-    def imagine(self) -> State:
-        """A copy to try statements on (`after ... then ...`, readers.B_imagine): the
-        position, the variables and whose turn it is, with no frames, no decision and no
-        derived facts; the history is shared (nothing is applied to the copy). It shares
-        the generator, and says so: a draw on it copies the generator first (rng), which
-        B_settle refuses."""
+    def _position_copy(self) -> State:
+        """A new state with a copy of this one's position, variables, whose turn it is
+        and its counters; clone and imagine set the rest."""
         new = State.__new__(State)
         new.game, new.prog = self.game, self.prog
         new.slots = [s[:] for s in self.slots]
         new.where = self.where[:]
         new.gv = self.gv[:]
         new.pv = [v[:] for v in self.pv]
-        new.pa = [a[:] for a in self.pa] if self.pa else self.pa
+        new.pa = [a[:] for a in self.pa] if self.pa else self.pa   # [] is never changed
         new.current, new.turn, new.terminal, new.steps = (self.current, self.turn,
                                                           self.terminal, self.steps)
+        return new
+
+    def imagine(self) -> State:
+        """A copy to try statements on (`after ... then ...`, readers.B_imagine): the
+        position, the variables and whose turn it is, with no frames, no decision and no
+        derived facts; the history is shared (nothing is applied to the copy). It shares
+        the generator, and says so: a draw on it copies the generator first (rng), which
+        B_settle refuses."""
+        new = self._position_copy()
         new.history = self.history
         new._scores = None
         new.facts = {}
