@@ -29,6 +29,7 @@ import pytest
 from tabula_rules import load_game
 
 from conftest import ROOT
+from helpers import random_trail
 from openspiel_util import (
     GAMES,
     Partitions,
@@ -264,18 +265,7 @@ def test_random_games_keep_the_rules():
 
 def test_the_same_seed_gives_the_same_game():
     game = load({"num_rows": 3, "num_cols": 3})
-    runs = []
-    for _ in range(2):
-        st = game.new_state(seed=5)
-        rng = random.Random(5)
-        trace = []
-        while not st.is_terminal():
-            acts = st.legal_actions()
-            a = acts[rng.randrange(len(acts))]
-            trace.append(st.action_to_string(a))
-            st.apply(a)
-        runs.append((trace, st.returns()))
-    assert runs[0] == runs[1]
+    assert random_trail(game, 5) == random_trail(game, 5)
 
 
 MUTANTS = {
