@@ -635,8 +635,8 @@ class Decisions:
 
         weighted = dec.weighted
         merge = dec.merge
-        pieces_at = [tuple(t == T.PIECE for _, t in a.binds) for a in dec.alts]
-        kind = tuple(self.c.prog.piece_kind)
+        pieces_at = [tuple(t == T.PIECE for _, t in a.binds) for a in dec.alts] if merge else []
+        kind = tuple(self.c.prog.piece_kind) if merge else ()
         player_pos = dec.player_pos
         check_player = not dec.chance
         nplayers = self.c.prog.players
