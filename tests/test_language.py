@@ -1452,6 +1452,12 @@ def test_list_variables_hold_a_list_computed_once(tmp_path):
     ("{value: 3, type: list of piece}", "- reds = []", "starts as a list"),
     ("{value: [], type: list of pieces}", "- reds = []", "unknown variable type"),
     ("{value: [], type: list of piece}", "- reds += 1", "number"),
+    ("{value: [red1], type: list of piece}", "- reds = []", "declared a list of a piece but starts"),
+    ("{value: abc, type: int}", "- reds = 1", "declared a number but starts as 'abc'"),
+    ("{value: 'yes', type: bool}", "- reds = true", "declared a condition but starts"),
+    ("{value: 3, type: text}", "- reds = 'a'", "declared a text but starts as 3"),
+    ("{value: 'board[1, 0]', type: cell}", "- reds = none", "starts as null"),
+    ("{value: purple, type: colour}", "- reds = red", "declared a colour value"),
 ])
 def test_list_variable_mistakes_are_located(tmp_path, decl, body, message):
     with pytest.raises(SpecError, match=message) as err:

@@ -223,3 +223,53 @@ def test_a_clone_starts_its_views_afresh(tmp_path):
 def test_shipped_specs_play_the_same_with_views(spec, players, games):
     s = load_spec(spec)
     assert same_games(s.game(players, views=True), s.game(players, views=False), games, seed0=7) > 0
+
+
+FAR = """\
+game: {id: far, name: Far, source: a test, players: {min: 2, max: 2}}
+components:
+  dot: {count: 3, zone: box}
+zones:
+  box: {kind: set, visibility: public}
+  marks: {kind: grid, width: 3, height: 1, visibility: public}
+  flags: {kind: grid, width: 3, height: 1, visibility: public}
+variables:
+  seen: {value: 0}
+  kept: {value: null, type: cell}
+  home: {value: null, type: cell, per_player: true}
+  marked: {value: [], type: list of cell}
+setup:
+  - kept = marks[1, 0]
+  - {for: p in players, do: ["p.home = marks[2, 0]"]}
+  - marked = [marks[0, 0], marks[1, 0]]
+play:
+  - id: turn
+    turns: {first: 0, until: size(box) == 0}
+    do:
+      - let flagged = [f for f in cells(flags) where size(f) == 0 and READ]
+      - seen = size(flagged)
+      - choose: c in cells(marks) where size(c) == 0
+        label: "mark {x(c)}"
+        do: [move top(box) to c]
+"""
+
+
+@pytest.mark.parametrize("read,seen", [
+    ("size(marks[x(f), y(f)]) > 0", [1, 2]),
+    ("any(d for d in marks[x(f), y(f)])", [1, 2]),
+    ("top(box) in marks[x(f), y(f)] or size(marks[x(f), y(f)]) > 0", [1, 2]),
+    ("size(kept) > 0", [0, 3]),
+    ("size(players[0].home) == 0 and size(kept) > 0", [0, 3]),
+    ("count(m for m in marked where size(m) > 0) == x(f) + 1", [1, 1])])
+def test_a_cell_read_by_coordinates_or_from_a_variable_is_not_a_stencil(tmp_path, read, seen):
+    """The condition reads the pieces of a cell of another board found by coordinates, or
+    held in a variable: a move there must not leave the list stale (it is no view)."""
+    path = tmp_path / "far.yaml"
+    path.write_text(FAR.replace("READ", read))
+    for views_on in (True, False):
+        st = Spec(path).game(2, views=views_on).new_state(seed=0)
+        got = []
+        for label in ("mark 0", "mark 1"):
+            st.apply_string(label)              # the next turn's list is made
+            got.append(st.observation(0)["variables"]["seen"])
+        assert got == seen, (views_on, got)

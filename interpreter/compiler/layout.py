@@ -42,6 +42,27 @@ VAR_TYPES = {"int": T.INT, "bool": T.BOOL, "text": T.STR, "player": T.PLAYER, "n
              "piece": T.PIECE}     # and "cell", added by the Compiler (any zone's slot)
 
 
+def _fits(value, typ, enums: dict) -> bool:
+    """Can a variable of type `typ` start as `value` (as the spec gives it)?"""
+    if value is None:
+        return True
+    whole = isinstance(value, int) and not isinstance(value, bool)
+    kind = typ[0]
+    if kind == "list":
+        return isinstance(value, list) and all(_fits(v, typ[1], enums) for v in value)
+    if kind in ("int", "piece", "player", "slot"):
+        return whole
+    if kind == "num":
+        return whole or isinstance(value, Fraction)
+    if kind == "bool":
+        return isinstance(value, bool)
+    if kind == "str":
+        return isinstance(value, str)
+    if kind == "enum":
+        return isinstance(value, str) and value in enums.get(typ[1], ())
+    return True
+
+
 def _names_in(node: object) -> list:
     """The Name nodes of an expression, in the order written."""
     out = []
@@ -281,6 +302,14 @@ class Layout:
                         "'list of' one of them")
             if listed:
                 typ = T.list_of(typ)
+            if "type" in v and not _fits(init, typ, c.enums):
+                shown = f"'{init}'" if isinstance(init, str) else value_text(init)
+                held = typ[0] in ("piece", "slot", "player")
+                fail(f"variable '{name}' is declared {T.describe(typ)} but starts as {shown}",
+                     v.where(given) if given in v else v.pos,
+                     "a piece, cell or player variable starts as null (or a number: its "
+                     "index) and is set in the set-up" if held
+                     else f"give it {T.describe(typ)}, or change its type")
             if str(v.get("visibility", "public")) == "owner" and not v.get("per_player"):
                 fail("only a per-player variable can be seen by its owner alone",
                      v.where("visibility"), "use per_player: true, or hidden")

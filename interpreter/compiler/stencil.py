@@ -64,8 +64,10 @@ def reads_its_cell(region, c) -> bool:
 
 # the kinds of what an expression gives: ("cell", paths), ("cells", paths), ("piece",
 # paths), ("pieces", paths): cells (and pieces on cells) at those paths from the
-# generator's cell; VALUE: anything else (numbers, names, cells and lists not at a path)
+# generator's cell; FAR: a cell found by its coordinates (board[x, y]), whose pieces a
+# stencil cannot say; VALUE: anything else (numbers, names, a cell held in a variable)
 VALUE: tuple = ("value", frozenset())
+FAR: tuple = ("far", frozenset())
 
 
 def stencil(parts, var: str, c) -> Stencil | None:
@@ -87,6 +89,7 @@ class _Walker:
     def __init__(self, comp, out: Stencil):
         self.c = comp
         self.out = out
+        self._cells: frozenset | None = None
 
     def read(self, kind) -> None:
         """The pieces of what `kind` names are read."""
@@ -125,14 +128,20 @@ class _Walker:
             zones = self.c.prog.zones
             if node.name in zones and zones[node.name].per_player:
                 return ("zone", node.name)   # p.hand: a player's zone
+            if node.name in self.cell_variables():
+                return FAR                  # p.home: a player's variable holding a cell
             return VALUE
         raise NotAStencil
 
     def k_Compare(self, node, env, depth):
-        self.kind(node.left, env, depth)
+        left = self.kind(node.left, env, depth)
         right = self.kind(node.right, env, depth)
-        if node.op in ("in", "not in") and right[0] in ("cell", "zone"):
+        if node.op not in ("in", "not in"):
+            return VALUE
+        if right[0] in ("cell", "zone"):
             self.read(right)            # a piece in a cell: what the cell holds
+        elif right == FAR and left[0] not in ("cell", "cells"):
+            self.read(right)            # (a cell among far cells reads no pieces)
         return VALUE
 
     def k_BoolOp(self, node, env, depth):
@@ -203,10 +212,11 @@ class _Walker:
         raise NotAStencil
 
     def k_Index2(self, node, env, depth):
-        """board[x, y]: a cell, not at a path from the generator's (its pieces: no)."""
+        """board[x, y]: a cell, not at a path from the generator's: reading its pieces
+        makes the parts not a stencil (FAR)."""
         for part in (node.obj, node.x, node.y):
             self.kind(part, env, depth)
-        return VALUE
+        return FAR
 
     def name(self, name: str, env: dict):
         if name in env:
@@ -214,7 +224,17 @@ class _Walker:
         c = self.c
         if name in c.prog.zones:
             return ("zone", name)
+        if name in self.cell_variables():
+            return FAR                      # a cell held in a variable (or a list of them)
         return VALUE                        # a variable, data, an enum value, players...
+
+    def cell_variables(self) -> frozenset:
+        """The variables (global or per player) whose values are or hold cells."""
+        if self._cells is None:
+            c = self.c
+            typed = zip(c.prog.gvar_names + c.prog.pvar_names, c.gvar_types + c.pvar_types)
+            self._cells = frozenset(n for n, t in typed if _holds_cells(t))
+        return self._cells
 
     def generator(self, gen, env: dict, depth: int):
         src = self.kind(gen.source, env, depth)
@@ -227,7 +247,8 @@ class _Walker:
         elif src[0] == "zone":
             self.read(src)
             inner[gen.var] = VALUE
-        else:
+        elif src == FAR:
+            raise NotAStencil           # the pieces of a far cell, or far cells
             inner[gen.var] = VALUE
         for part in (gen.take, gen.cond):
             if part is not None:
@@ -252,16 +273,16 @@ class _Walker:
             a = args[0]
             if a[0] == "cell":
                 return ("cells", frozenset(p + (NEAR[name],) for p in a[1]))
-            if a == VALUE:
-                return VALUE                # the neighbours of a cell not at a path
+            if a in (VALUE, FAR):
+                return a                    # the neighbours of a cell not at a path
             raise NotAStencil
         if name == "neighbour" and len(args) == 2:
             a = args[0]
             if a[0] == "cell":
                 self.out.steps = True
                 return ("cell", frozenset(p + ("adj8",) for p in a[1]))
-            if a == VALUE:
-                return VALUE
+            if a in (VALUE, FAR):
+                return a
             raise NotAStencil
         if name in OF_SLOT and len(args) >= 1:
             a = args[0]
@@ -271,10 +292,18 @@ class _Walker:
                     and a[0] == "cell" else VALUE
             if a[0] in ("cells", "pieces") and name in ("first",):
                 return ("cell" if a[0] == "cells" else "piece", a[1])
+            if a == FAR:
+                raise NotAStencil           # what a far cell holds
             return VALUE                    # the size of a list, ...
         if name in PURE:
             return VALUE
         raise NotAStencil                   # cells(...), group, ray, at, cell(piece)...
+
+
+def _holds_cells(t) -> bool:
+    """Is a value of type `t` (lang/types.py: a tuple) a cell, or made of cells?"""
+    return t[0] == "slot" or any(isinstance(part, tuple) and _holds_cells(part)
+                                 for part in t[1:])
 
 
 def _plural(kind):
