@@ -45,6 +45,7 @@ import pytest
 from tabula_rules import load_game
 
 from conftest import ROOT
+from helpers import random_trail
 
 SPEC = ROOT / "examples" / "dyeworks" / "dyeworks.yaml"
 # 150 by default: the file then costs about 10 CPU seconds here (200 games: about 12.5);
@@ -460,16 +461,7 @@ def test_random_games_keep_the_rules(games):
 
 
 def test_the_same_seed_plays_the_same_game(games):
-    def trace(seed):
-        st, rng, out = games(3).new_state(seed=seed), random.Random(seed), []
-        while not st.is_terminal():
-            legal = st.legal_actions()
-            a = st.sample_chance(rng) if st.is_chance_node() else \
-                legal[int(rng.random() * len(legal))]
-            out.append(st.action_to_string(a))
-            st.apply(a)
-        return out, st.scores()
-    assert trace(7) == trace(7)
+    assert random_trail(games(3), 7) == random_trail(load(3), 7)    # compiled twice
 
 
 def hidden_in_history(game, seeds) -> int:

@@ -1,5 +1,6 @@
 """tabula graph (DOT, Mermaid, JSON) and the action graphs compared by tabula diff."""
 
+import functools
 import html
 import json
 import re
@@ -28,6 +29,14 @@ from conftest import EXAMPLES, ROOT, SPEC_FILES
 ALL_SPECS = SPEC_FILES + EXAMPLES
 SPEC_IDS = [str(p.relative_to(ROOT)) for p in ALL_SPECS]
 MEDINA = ROOT / "specs" / "medina"
+
+
+@functools.cache
+def compiled(path):
+    """A shipped spec and its game, compiled once for the tests that only read them (the
+    drawings are pure: test_output_is_sorted_and_the_same_every_time compiles afresh)."""
+    spec = Spec(path)
+    return spec, spec.game()
 
 HEAD = """\
 game: {id: flow, name: Flow, source: flow.txt, players: {min: 2, max: 2}}
@@ -132,11 +141,11 @@ def step_ids(value, out=None) -> dict:
 
 @pytest.mark.parametrize("path", ALL_SPECS, ids=SPEC_IDS)
 def test_json_holds_every_step_id_with_its_citation(path):
-    spec = Spec(path)
+    spec, game = compiled(path)
     ids = step_ids([spec.doc.get("setup", []), spec.doc.get("play", []),
                     spec.doc.get("rules", {})])
     assert ids, "every spec has steps with ids"
-    nodes = {n["id"]: n for n in graph_data(spec.game())["nodes"]}
+    nodes = {n["id"]: n for n in graph_data(game)["nodes"]}
     for sid, source in ids.items():
         node = nodes.get(f"step:{sid}")
         assert node is not None, sid
@@ -148,8 +157,7 @@ def test_json_holds_every_step_id_with_its_citation(path):
 
 @pytest.mark.parametrize("path", ALL_SPECS, ids=SPEC_IDS)
 def test_phases_and_rules_are_clusters(path):
-    spec = Spec(path)
-    game = spec.game()
+    spec, game = compiled(path)
     dot, mermaid = render(game, "dot"), render(game, "mermaid")
     titles = re.findall(r'subgraph s\d+\["([^"]*)"\]', mermaid)
     for phase in ("setup", "play", "scoring"):
@@ -331,7 +339,7 @@ def test_mermaid_escaping_is_lossless():
 
 @pytest.mark.parametrize("path", ALL_SPECS, ids=SPEC_IDS)
 def test_mermaid_syntax(path):
-    mermaid_lines_are_valid(render(Spec(path).game(), "mermaid"))
+    mermaid_lines_are_valid(render(compiled(path)[1], "mermaid"))
 
 
 def test_mermaid_and_dot_of_awkward_text(tmp_path):
@@ -357,7 +365,7 @@ def test_mermaid_and_dot_of_awkward_text(tmp_path):
 def test_dot_renders_with_graphviz(path):
     if shutil.which("dot") is None:
         pytest.skip("Graphviz is not installed")
-    dot = render(Spec(path).game(), "dot")
+    dot = render(compiled(path)[1], "dot")
     rendered = subprocess.run(["dot", "-Tsvg"], input=dot, capture_output=True, text=True,
                               check=False)
     assert rendered.returncode == 0 and not rendered.stderr, rendered.stderr

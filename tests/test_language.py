@@ -1452,7 +1452,7 @@ def test_list_variables_hold_a_list_computed_once(tmp_path):
     ("{value: 3, type: list of piece}", "- reds = []", "starts as a list"),
     ("{value: [], type: list of pieces}", "- reds = []", "unknown variable type"),
     ("{value: [], type: list of piece}", "- reds += 1", "number"),
-    ("{value: [red1], type: list of piece}", "- reds = []", "declared a list of a piece but starts"),
+    ("{value: [red1], type: list of piece}", "- reds = []", "a list of a piece but starts"),
     ("{value: abc, type: int}", "- reds = 1", "declared a number but starts as 'abc'"),
     ("{value: 'yes', type: bool}", "- reds = true", "declared a condition but starts"),
     ("{value: 3, type: text}", "- reds = 'a'", "declared a text but starts as 3"),
