@@ -159,9 +159,11 @@ def test_not_utf8(tmp_path):
 
 
 def test_top_level_is_not_a_mapping(tmp_path):
+    """A list is no spec: refused as one, and (it may be any file) none of it quoted."""
     text = "- game\n- zones\n"
     path, err = validate_error(tmp_path, text)
-    check(err, path, text, (1, 1), "mapping")
+    assert (err.pos.line, err.pos.col) == (1, 1) and "not a spec" in err.message
+    assert "a list, not a mapping" in err.message and "- game" not in str(err)
 
 
 # ---- defined twice: reported at the second, naming the line of the first --------------------

@@ -10,7 +10,9 @@ from __future__ import annotations
 
 import bisect
 import json
+import os
 import re
+import stat
 from importlib import resources
 from pathlib import Path
 
@@ -22,7 +24,6 @@ from ..errors import (
     did_you_mean,
     excerpt,
     fail,
-    looks_like_yaml,
     read_input,
     register_source,
     shown_path,
@@ -266,6 +267,7 @@ class _Builder:
 _CORE = "tag:yaml.org,2002:"
 _CORE_TAGS = ("str", "int", "float", "bool", "null", "map", "seq", "timestamp")
 _BOOL = "tag:yaml.org,2002:bool"
+_NULL = "tag:yaml.org,2002:null"
 _PLAIN_TAGS = ("tag:yaml.org,2002:int", "tag:yaml.org,2002:bool",
                "tag:yaml.org,2002:null", "tag:yaml.org,2002:float")
 
@@ -274,31 +276,50 @@ def load_yaml(path: str | Path, what: str = "file", where: Pos | None = None):
     """Load one YAML file into located data; every problem is a SpecError.
 
     The file is read by errors.read_input (a regular file only, at most MAX_FILE_BYTES).
-    `where`: the position of the key that names this file in another one (`extends:`, a
-    scenario's `spec:`). Such a file is not trusted to be a spec: no line of it is quoted
-    in an error, and unless it is a mapping with a `game:` section it is refused at
-    `where` without showing anything of it (/etc/passwd, /proc/self/environ)."""
+    `what`: what the file must be ("spec", "scenario file", ...): its lines are quoted in
+    an error only once it shows it is one (a mapping with its sections: shows_sections),
+    and a file that does not is refused without a line of it shown. `where`: the position
+    of the key that names this file in another one (`extends:`, a scenario's `spec:`).
+    Such a file is not trusted to be a spec: no line of it is quoted in an error, and
+    unless it is a mapping with a `game:` section it is refused at `where` without
+    showing anything of it (/etc/passwd, /proc/self/environ)."""
     return load_yaml_source(path, what, where)[0]
 
 
 def load_yaml_source(path: str | Path, what: str = "file", where: Pos | None = None,
-                     empty_ok: bool = False):
+                     empty_ok: bool = False, sections: tuple | None = None,
+                     refuse: bool = True):
     """(located data, text) of a YAML file: load_yaml, with the text it was read from.
-    empty_ok: a file of blank lines and comments only gives None, not an error."""
+    empty_ok: a file of blank lines and comments only gives None, not an error.
+    sections: (required, known) top-level keys of a `what` (default: its schema's, for a
+    spec and a scenario file). refuse: a file that does not show it is a `what` is
+    refused as none (else only never quoted: its reader says what is wrong)."""
     name = str(path)
-    raw = read_input(name, what, MAX_FILE_BYTES, where)
+    # nothing of the file is quoted until it shows it is a `what` (load_yaml_text): not
+    # for a refusal of its size or its encoding either
+    register_source(name, None)
+    if sections is None:
+        sections = sections_of(what)
+    try:
+        raw = read_input(name, what, MAX_FILE_BYTES, where)
+    except SpecError as exc:
+        if where is None and exc.pos.line:      # too large: quoted if its head shows
+            _quote_if_shown(name, _head(name), sections)
+        raise
     named = "" if where is None else f"{what} named at {where}: "
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
         if where is not None:
             fail(f"{shown_path(name)} is not a {what}: it is not UTF-8 text", where)
+        _quote_if_shown(name, raw.decode("utf-8", errors="replace"), sections)
         line = raw.count(b"\n", 0, exc.start) + 1
         col = exc.start - (raw.rfind(b"\n", 0, exc.start) + 1) + 1
         fail(f"{name} is not UTF-8 text ({exc.reason} at byte {exc.start})", Pos(name, line, col),
              "save the file as UTF-8")
     if where is None:
-        return load_yaml_text(text, name, empty_ok=empty_ok), text
+        return load_yaml_text(text, name, empty_ok=empty_ok, what=what,
+                              sections=sections, refuse=refuse), text
     try:
         doc = load_yaml_text(text, name, quote=False)
     except SpecError as exc:
@@ -314,11 +335,153 @@ def load_yaml_source(path: str | Path, what: str = "file", where: Pos | None = N
     return doc, text
 
 
+HEAD_BYTES = 1 << 20      # what is read of a file refused for its size, to tell its kind
+
+
+def _head(name: str) -> str:
+    """The whole lines within the first HEAD_BYTES of a regular file, or "" if it cannot
+    be read."""
+    try:
+        fd = os.open(name, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) |
+                     getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_NOCTTY", 0))
+    except OSError:
+        return ""
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            return ""
+        data = os.read(fd, HEAD_BYTES + 1)
+    except OSError:
+        return ""
+    finally:
+        os.close(fd)
+    text = data[:HEAD_BYTES].decode("utf-8", errors="replace")
+    return text[:text.rfind("\n") + 1] if len(data) > HEAD_BYTES else text
+
+
+def _quote_if_shown(name: str, text: str, sections: tuple | None) -> None:
+    """Let errors quote `text` as the file's (a file refused before it was parsed: too
+    large, not UTF-8) if as far as it reads it shows it is of its kind (shows_sections)."""
+    bad = yaml.reader.Reader.NON_PRINTABLE.search(text)
+    kind, keys, _ = _kind_of_text(text[:bad.start()] if bad else text,
+                                  sections[0] if sections else ())
+    if shows_sections(kind, keys, sections):
+        register_source(name, text)
+
+
 def _looks_like_spec(text: str) -> bool:
     """Whether a file that failed to load still starts out as a spec does: a line
     `game:` at the top level. Only then are its YAML errors shown."""
     return any(line.rstrip() == "game:" or line.startswith("game: {")
                for line in split_lines(text))
+
+
+# ---- what a file shows it is, before a line of it is quoted -------------------------------
+
+# the kinds of file whose sections are their schema's: (required keys, every key)
+_SCHEMAS = {"spec": "spec.schema.json", "scenario file": "scenario.schema.json"}
+_SECTIONS: dict = {}
+
+
+def sections_of(what: str) -> tuple | None:
+    """(required, known) top-level keys of a `what` with a schema, else None."""
+    if what not in _SCHEMAS:
+        return None
+    got = _SECTIONS.get(what)
+    if got is None:
+        schema = json.loads((schema_dir() / _SCHEMAS[what]).read_text(encoding="utf-8"))
+        got = _SECTIONS.setdefault(what, (tuple(schema.get("required", ())),
+                                          tuple(schema.get("properties", {}))))
+    return got
+
+
+def shows_sections(kind: str, keys: list, sections: tuple | None) -> bool:
+    """Whether a document (its `kind` and its top-level `keys`, as far as YAML read it)
+    shows it is of the kind whose `sections` are (required, known): a mapping that holds
+    every section required (one at least), or whose keys (one at least) are all sections
+    of the kind. The positive test before a line of a file is quoted: a credentials file,
+    a .env, a JSON document of other keys, a key, a script never pass it. Without
+    sections (a YAML file of no kind said), any mapping does."""
+    if kind != "mapping":
+        return False
+    if sections is None:
+        return True
+    required, known = sections
+    if required and all(k in keys for k in required):
+        return True
+    return bool(keys) and all(k in known for k in keys)
+
+
+def _kind_of_node(node) -> tuple:
+    """(kind, top-level keys) of a composed document's root."""
+    if isinstance(node, yaml.MappingNode):
+        return "mapping", [k.value if isinstance(k, yaml.ScalarNode) else None
+                           for k, _ in node.value]
+    if isinstance(node, yaml.SequenceNode):
+        return "list", []
+    return "text", []
+
+
+def _kind_of_text(text: str, required: tuple = ()) -> tuple:
+    """(kind, top-level keys, the YAML error that stopped the reading or None) of the first
+    document of a text YAML cannot compose: its events read up to the error (PyYAML's
+    parser keeps a stack, no recursion), the root's kind ('mapping', 'list', 'text' or
+    'none') and the keys of a root mapping that came before it; it stops as soon as every
+    `required` key (one at least) is among them, which is enough to know."""
+    kind, keys, depth, key_next = "none", [], 0, True
+    nodes = (yaml.ScalarEvent, yaml.AliasEvent, yaml.MappingStartEvent,
+             yaml.SequenceStartEvent)
+    try:
+        for ev in yaml.parse(text, Loader=yaml.SafeLoader):
+            if isinstance(ev, (yaml.DocumentEndEvent, yaml.StreamEndEvent)):
+                break                                     # the first document only
+            if not isinstance(ev, (*nodes, yaml.MappingEndEvent, yaml.SequenceEndEvent)):
+                continue
+            if depth == 0 and kind == "none" and isinstance(ev, nodes):
+                kind = ("mapping" if isinstance(ev, yaml.MappingStartEvent) else
+                        "list" if isinstance(ev, yaml.SequenceStartEvent) else "text")
+            elif depth == 1 and kind == "mapping" and isinstance(ev, nodes):
+                if key_next:
+                    keys.append(ev.value if isinstance(ev, yaml.ScalarEvent) else None)
+                    if required and all(k in keys for k in required):
+                        break
+                key_next = not key_next
+            if isinstance(ev, (yaml.MappingStartEvent, yaml.SequenceStartEvent)):
+                depth += 1
+            elif isinstance(ev, (yaml.MappingEndEvent, yaml.SequenceEndEvent)):
+                depth -= 1
+    except yaml.MarkedYAMLError as exc:
+        return kind, keys, exc
+    except yaml.YAMLError as exc:       # pragma: no cover - every PyYAML error is marked
+        return kind, keys, exc
+    return kind, keys, None
+
+
+_KINDS_SAID = {"mapping": "a YAML mapping, but not of a {what}'s sections",
+               "list": "a list, not a mapping of keys",
+               "text": "a single text, not a mapping of keys",
+               "none": "not YAML"}
+_SHAPES = {"spec": "a YAML mapping of sections with game: among them (zones:, play:, "
+                   "scoring:, ...)",
+           "scenario file": "a YAML mapping with spec: and scenarios:"}
+
+
+def _not_one(name: str, what: str, sections: tuple, kind: str, where: str) -> SpecError:
+    """The refusal of a file that does not show it is a `what`: what it is, what a `what`
+    is, and nothing of its content."""
+    required, known = sections
+    shape = _SHAPES.get(what) or (
+        "a YAML mapping with " + ", ".join(f"{k}:" for k in required) if required else
+        "a YAML mapping of " + ", ".join(f"{k}:" for k in known[:-1]) + f" or {known[-1]}:")
+    said = _KINDS_SAID[kind].format(what=what)
+    return SpecError(f"not a {what}: the file is {said}{where}; a {what} is {shape}; its "
+                     "content is not shown", Pos(name, 1, 1))
+
+
+def _stop(exc) -> str:
+    """ ' (YAML fails at line L, column C)' for a YAML error, else ''."""
+    mark = getattr(exc, "problem_mark", None) or getattr(exc, "context_mark", None)
+    return "" if mark is None else f" (YAML fails at line {mark.line + 1}, column " \
+                                   f"{mark.column + 1})"
 
 
 # libyaml's parser, when PyYAML has it, composes the same nodes (tags, values, styles,
@@ -340,26 +503,62 @@ def compose(text: str):
 
 
 def load_yaml_text(text: str, name: str = "<input>", quote: bool = True,
-                   empty_ok: bool = False):
-    register_source(name, text if quote and looks_like_yaml(text) else None)
+                   empty_ok: bool = False, what: str = "file", sections: tuple | None = None,
+                   refuse: bool = True):
+    """Located data of a YAML text read from the file `name`. quote: its lines may be
+    quoted in an error once it shows it is a `what` (shows_sections; `sections` default
+    to the schema's of a spec or a scenario file): until then nothing of it is, and a
+    text that does not show it (a credentials file, a .env, a key, a script) is refused
+    as no `what` without a line of it shown (with refuse False, only never quoted: the
+    caller's checks say what is wrong). A text without a document (blank lines,
+    comments, `---`, `~`) is said to be empty at its first line, as before."""
+    if sections is None:
+        sections = sections_of(what)
+    register_source(name, None)
     lines = split_lines(text)
+    required = sections[0] if sections else ()
+
+    def shown_or_refused(kind: str, keys: list, where: str = "") -> None:
+        """Quote the text from now on if it shows it is a `what`; else refuse it."""
+        if not quote:
+            return
+        if shows_sections(kind, keys, sections):
+            register_source(name, text)
+        elif sections is not None and refuse:
+            raise _not_one(name, what, sections, kind, where)
+
     bad = yaml.reader.Reader.NON_PRINTABLE.search(text)
     if bad:
+        pos = _offset_pos(text, bad.start(), name)
+        kind, keys, _ = _kind_of_text(text[:bad.start()], required)
+        shown_or_refused(kind, keys, f" (it holds the non-printable character "
+                                     f"{_char_name(bad.group())} at line {pos.line}, column "
+                                     f"{pos.col})")
         fail(f"the file holds the non-printable character {_char_name(bad.group())}, which YAML "
-             "does not allow", _offset_pos(text, bad.start(), name),
+             "does not allow", pos,
              "remove it (a spec is plain text: tabs, newlines and printable characters)")
     try:
         node = compose(text)
     except yaml.MarkedYAMLError as exc:
+        kind, keys, stop = _kind_of_text(text, required)
+        shown_or_refused(kind, keys, _stop(stop or exc))
         raise _yaml_error(exc, name, text, lines) from None
     except RecursionError:
+        kind, keys, _ = _kind_of_text(text, required)
+        shown_or_refused(kind, keys)
         fail(f"the document nests deeper than {MAX_DEPTH} levels", _deep_pos(text, name))
     except yaml.YAMLError as exc:  # pragma: no cover - every PyYAML error is marked
         fail(f"YAML: {excerpt(str(exc), 80)}", Pos(name, 1, 1))
-    if node is None:
-        if empty_ok:
-            return None
-        fail("the file is empty", Pos(name, 1, 1))
+    if node is None or (isinstance(node, yaml.ScalarNode) and node.tag == _NULL):
+        # no document: nothing of one to hide (the error is at line 1)
+        if quote:
+            register_source(name, text)
+        if node is None:
+            if empty_ok:
+                return None
+            fail("the file is empty", Pos(name, 1, 1))
+    else:
+        shown_or_refused(*_kind_of_node(node))
     builder = _Builder(name, lines)
     builder.check_size(node)
     return builder.build(node)

@@ -119,7 +119,10 @@ def load(path) -> SuiteFile:
     # the one reader of input files (a regular file, bounded) and the one YAML loader
     # (bounded nesting, nodes and alias expansion; located errors); a file of comments
     # only is the suite without entries
-    doc = load_yaml_source(path, "bench suite file", empty_ok=True)[0]
+    # only a file that shows it is a suite file (a mapping of its keys) is ever quoted;
+    # any other is refused by _read without a line of it shown
+    doc = load_yaml_source(path, "bench suite file", empty_ok=True, sections=((), KEYS),
+                           refuse=False)[0]
     out = SuiteFile(path=path, doc=doc)
     _read(out, {} if doc is None else doc)
     return out

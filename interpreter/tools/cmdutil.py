@@ -2,22 +2,31 @@
 (play, replay, ...): the one way to declare a command (Command: its name, help, function
 and arguments, each argument an Arg, the common ones defined once here: SPEC, PLAYERS,
 SEED, OPTION, JSON, AGENTS, ...), the parser built from the commands, exit codes,
-argument types, the random bots' generator, the progress line and the package's version.
-It imports nothing of the package but errors.py, so that any module can use it without
-importing the command line (cli.py imports the modules of its commands, never the other
-way round).
+argument types, the range of seeds, numbers typed by a user, the lock of an output file
+that a run appends to, the random bots' generator, the progress line and the package's
+version. It imports nothing of the package but errors.py, so that any module can use it
+without importing the command line (cli.py imports the modules of its commands, never
+the other way round).
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import random
+import re
+import stat
 import sys
 import time
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 
-from ..errors import TabulaError
+from ..errors import TabulaError, excerpt
+
+try:                                    # POSIX: an output file is locked while written
+    import fcntl
+except ImportError:                     # pragma: no cover - not on POSIX: no lock
+    fcntl = None  # type: ignore[assignment]
 
 DISTRIBUTION = "tabula-rules"      # the name pip knows the package by (docs/cli.md, Names)
 EXIT_OK, EXIT_INPUT, EXIT_USAGE = 0, 1, 2     # fine; a located input error; a usage error
@@ -38,6 +47,76 @@ def bot_rng(seed: int) -> random.Random:
     return random.Random(f"tabula-bots:{seed}")
 
 
+# ---- seeds ------------------------------------------------------------------------------------
+
+# A seed is a whole number from 0 to 2^53 - 1 (exact in a JSON number: a log's header and a
+# simulate record hold it; every game seed simulate derives is one), and no alias: Python's
+# random.Random seeds an integer by its 32-bit words, and the key [a] and the key
+# [a, a - 1] give one generator (its seeding adds word j plus j, cycling over the words),
+# so the seed a + (a - 1) * 2^32 deals the game of seed a (4294967298 that of 2). Those
+# 2^21 - 1 seeds are refused, as a negative seed is (-S deals the game of S): every seed
+# accepted gives a generator of its own (docs/cli.md, Seeds; docs/logs.md).
+SEED_LIMIT = 2 ** 53
+SEED_RANGE = f"a seed is a whole number from 0 to {SEED_LIMIT - 1} (2^53 - 1)"
+
+
+def seed_alias(seed: int) -> int | None:
+    """The smaller seed whose generator random.Random gives `seed` too, or None."""
+    high, low = seed >> 32, seed & 0xFFFF_FFFF
+    return low if high and high == (low - 1) & 0xFFFF_FFFF else None
+
+
+def seed_problem(seed) -> str | None:
+    """Why `seed` is not a seed (None if it is), as the end of a sentence `seed S: ...`."""
+    if not isinstance(seed, int) or isinstance(seed, bool):
+        return f"not a whole number; {SEED_RANGE}"
+    if seed < 0:
+        return (f"a negative seed deals the game of its opposite (random.Random drops the "
+                f"sign); {SEED_RANGE}")
+    if seed >= SEED_LIMIT:
+        return f"too large; {SEED_RANGE}"
+    alias = seed_alias(seed)
+    if alias is not None:
+        return (f"it deals the game of seed {alias} (random.Random seeds the two alike: "
+                f"{alias} + {alias - 1} * 2^32); {SEED_RANGE}, and not such an alias")
+    return None
+
+
+def seed_arg(text: str) -> int:
+    """The argparse type of --seed: a seed (seed_problem), else a usage error (exit 2)."""
+    value = typed_int(text)
+    if value is None:
+        raise argparse.ArgumentTypeError(f"not a whole number: {excerpt(text)}; {SEED_RANGE}")
+    why = seed_problem(value)
+    if why is not None:
+        raise argparse.ArgumentTypeError(f"{value}: {why}")
+    return value
+
+
+seed_arg.__name__ = "seed"
+
+
+# ---- numbers a user types ----------------------------------------------------------------------
+
+MAX_TYPED_DIGITS = 100      # more digits than any count, seat, seed or index can need
+_TYPED_INT = re.compile(r"\s*[+-]?[0-9]+\s*")
+
+
+def typed_int(text: str, digits: int = MAX_TYPED_DIGITS) -> int | None:
+    """The whole number a user typed (ASCII digits, a sign, spaces around), or None: for
+    anything else, and for a number of more than `digits` digits, which int() of the text
+    would refuse with a ValueError past 4,300 digits (never an internal error)."""
+    if not isinstance(text, str) or not _TYPED_INT.fullmatch(text):
+        return None
+    text = text.strip()
+    sign, number = ("-" if text[0] == "-" else ""), text.lstrip("+-").lstrip("0") or "0"
+    if len(number) > digits:          # int() counts leading zeros toward its 4,300
+        return None
+    return int(sign + number)
+
+
+# ---- output files --------------------------------------------------------------------------------
+
 def cannot_write(path, e: OSError) -> TabulaError:
     """An output file that cannot be written (no such folder, no permission, a full
     disk, ...) as a clear error: exit 1, never a traceback."""
@@ -52,6 +131,76 @@ def writing(path):
         yield
     except OSError as e:
         raise cannot_write(path, e) from None
+
+
+_HELD: set = set()        # the descriptors of the locks this process holds (exclusive)
+
+
+def _forget_locks_in_child() -> None:
+    """In a child made by fork (a pool's worker): close its copies of the lock
+    descriptors, so that only the process that took a lock holds it, and a worker that
+    outlives a killed parent does not keep the file locked. A lock of flock() is released
+    when the last descriptor of its open file is closed; closing a copy (never LOCK_UN)
+    leaves the parent's lock as it is."""
+    for fd in list(_HELD):
+        try:
+            os.close(fd)
+        except OSError:
+            pass
+    _HELD.clear()
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_forget_locks_in_child)
+
+
+@contextmanager
+def exclusive(path, writer: str = "tabula simulate"):
+    """Hold an exclusive lock on the file `path` (created empty if missing) for the block,
+    so that two runs never write one file: flock() on a descriptor of the file's own,
+    taken without waiting; a file another process holds is a TabulaError naming it (exit
+    1), raised before anything is read or written. The kernel releases the lock when the
+    block ends or the process dies, however (a SIGKILL too): a holder killed never blocks
+    the next run. Forked workers drop their copy (_forget_locks_in_child). A path that is
+    not a regular file (/dev/null, a FIFO) is not locked, nor is any file where flock()
+    is missing (not POSIX) or refused (a file system without locks)."""
+    name = str(path)
+    fd = None
+    if fcntl is not None:
+        try:
+            st = os.stat(name)
+        except FileNotFoundError:
+            st = None
+        except (OSError, ValueError):
+            st = False               # cannot tell: the writer's own open says why
+        if st is None or (st and stat.S_ISREG(st.st_mode)):
+            try:
+                fd = os.open(name, os.O_RDONLY | os.O_CREAT | getattr(os, "O_CLOEXEC", 0) |
+                             getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0), 0o666)
+            except OSError as e:
+                raise cannot_write(name, e) from None
+            if not stat.S_ISREG(os.fstat(fd).st_mode):      # replaced since the stat
+                os.close(fd)
+                fd = None
+    if fd is not None:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            os.close(fd)
+            raise TabulaError(f"cannot write {name}: another {writer} is writing it (it holds "
+                              "the file's lock until it ends); wait for it to end, or write "
+                              "another file") from None
+        except OSError:              # no locks here (ENOLCK): write as before, unlocked
+            os.close(fd)
+            fd = None
+    if fd is not None:
+        _HELD.add(fd)
+    try:
+        yield
+    finally:
+        if fd is not None:
+            _HELD.discard(fd)
+            os.close(fd)
 
 
 def worker_count(workers) -> int:
@@ -223,8 +372,8 @@ STRICT_HELP = ("strict play: a choice that must be made but has nothing legal (n
 SPEC = arg("spec", metavar="SPEC", help=SPEC_HELP)
 PLAYERS = arg("--players", type=int, default=None, metavar="N",
               help="the player count (default: the least the game allows)")
-SEED = arg("--seed", type=int, default=1, metavar="S",
-           help="the seed: the same seed gives the same games")
+SEED = arg("--seed", type=seed_arg, default=1, metavar="S",
+           help="the seed: the same seed gives the same games (0 to 2^53 - 1)")
 OPTION = arg("--option", action="append", metavar="K=V", default=[],
              help="a game option, KEY=VALUE (repeatable; default: the spec's defaults)")
 JSON = arg("--json", action="store_true", help="print one JSON object")

@@ -25,8 +25,8 @@ from ..errors import Pos, TabulaError, read_input
 from ..runtime.engine import Game, State
 from ..runtime.model import CHANCE, TERMINAL
 from ..runtime.values import encode, not_text
-from .cmdutil import writing
-from .fields import bad_field, is_int
+from .cmdutil import seed_problem, writing
+from .fields import bad_field, is_int, shown
 
 __all__ = ["LOG_FORMAT", "LOG_VERSION", "GameLog", "LogWriter", "PlayerLogWriter",
            "apply_changes", "changes", "header_digest", "log_header", "logged_who", "open_log",
@@ -332,6 +332,10 @@ def read_log(path) -> GameLog:
     if bad is None and version < 2 and "check" in head:
         bad = (f"a log of version {version} has no header digest, and this one has: its "
                "version was edited")
+    if bad is None and not player_log and seed_problem(head["seed"]) is not None:
+        # one generator, one seed: an alias (4294967298 for 2) would replay seed 2's game
+        # under another seed (cmdutil.seed_problem)
+        bad = f"'seed' {shown(head['seed'])}: {seed_problem(head['seed'])}"
     if bad is None and len(head["agents"]) != head["players"]:
         bad = f"{len(head['agents'])} agents for {head['players']} players"
     if bad is None and player_log and not 0 <= head["for"] < head["players"]:

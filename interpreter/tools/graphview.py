@@ -33,8 +33,10 @@ def graph_of(game) -> nx.DiGraph:
 
 
 def natural(text: str) -> list:
-    """Sort key: digits compare as numbers (decision:2 before decision:10)."""
-    return [int(t) if i % 2 else t for i, t in enumerate(re.split(r"(\d+)", str(text)))]
+    """Sort key: digits compare as numbers (decision:2 before decision:10); a run of more
+    digits than int() reads (4,300) after every number, by its text."""
+    return [((0, int(t)) if len(t) <= 4000 else (1, t)) if i % 2 else t
+            for i, t in enumerate(re.split(r"(\d+)", str(text)))]
 
 
 def node_keys(graph: nx.DiGraph) -> dict:

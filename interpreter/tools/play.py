@@ -28,7 +28,7 @@ from ..bots.agents import AGENTS, View, agent_rng, chance_rng, make_agent
 from ..errors import IllegalAction, TabulaError, did_you_mean, excerpt
 from ..runtime.model import CHANCE
 from ..runtime.readers import piece_names_now
-from .cmdutil import EXIT_INPUT, EXIT_OK, LOG, OPTION, PLAYERS, SEED, SPEC, Command, arg
+from .cmdutil import EXIT_INPUT, EXIT_OK, LOG, OPTION, PLAYERS, SEED, SPEC, Command, arg, typed_int
 from .gamelog import LogWriter, log_header
 from .textview import Drawer, known_scores, wrap
 
@@ -513,10 +513,13 @@ class Session:
             order[:] = list(range(n))
             return None
         if re.fullmatch(r"[+-]?\d+", line):
-            k = int(line)
-            if 1 <= k <= n:
+            # a number of any length is bad input, never int()'s ValueError past 4,300
+            # digits (cmdutil.typed_int reads a short number only)
+            k = typed_int(line)
+            if k is not None and 1 <= k <= n:
                 return order[k - 1]
-            self.say(f"no action {k}: choose a number from 1 to {n}")
+            self.say(f"no action {k if k is not None else excerpt(line)}: choose a number "
+                     f"from 1 to {n}")
             return None
         want = " ".join(low.split())
         norm = [" ".join(s.lower().split()) for s in strings]

@@ -33,6 +33,7 @@ from ..runtime.readers import piece_names_now, slot_name
 from ..runtime.templates import value_text
 from ..runtime.values import decode, is_number
 from ..spec import load_spec, resolve_spec_path
+from .cmdutil import seed_problem
 
 SCENARIO_SCHEMA = "scenario.schema.json"
 
@@ -141,7 +142,10 @@ def _play(spec, sc: LMap, error_expected: bool, strict: bool = False) -> State:
     players = int(sc.get("players", spec.player_range[0]))
     options = {str(k): plain(v) for k, v in sc.get("options", {}).items()}
     game = spec.game(players, options, strict=strict)
-    seed = int(sc.get("seed", 0))
+    seed = sc.get("seed", 0)
+    why = seed_problem(seed)
+    if why is not None:            # the seeds a log or the command line takes (cmdutil)
+        raise ScenarioFailure(f"seed: {why}", sc.where("seed"))
     st = build_position(game, sc["given"], seed) if "given" in sc else game.new_state(seed=seed)
     steps = sc.get("do", [])
     for i, step in enumerate(steps):
@@ -210,8 +214,8 @@ def _player(k, players: int, where: Pos, what: str) -> int:
     """A player key of a scenario (a seat number, 0 to players - 1; "2" as 2), checked:
     anything else (null, a map, true, a name, 99) is a ScenarioFailure at `where`."""
     n = k
-    if isinstance(k, str) and k.strip().isdigit():
-        n = int(k.strip())
+    if isinstance(k, str) and k.strip().isdecimal() and len(k.strip()) <= 18:
+        n = int(k.strip())      # "2" as 2; never int() of "²" or of 5,000 digits
     if type(n) is not int or not 0 <= n < players:
         shown = "null" if k is None else str(k) if type(k) is int else _shown_value(k)
         raise ScenarioFailure(f"{what}: {shown} is not a player of this game (a player number "
@@ -548,7 +552,7 @@ def _read_name(prog, namer, name: str):
         text = m.group(f"f{i}")
         typ = prog.attr_types[field]
         if typ == T.INT:
-            if not re.fullmatch(r"-?[0-9]+", text):
+            if not re.fullmatch(r"-?[0-9]{1,4000}", text):    # int() refuses 4,300 digits
                 return None
             value = int(text)
         elif typ == T.BOOL:

@@ -42,6 +42,7 @@ import math
 import sys
 import tempfile
 import time
+from contextlib import ExitStack
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -51,7 +52,7 @@ from ..lang import rulings
 from ..runtime.values import as_float, encode, not_text
 from ..spec import Spec, load_spec
 from . import bychange
-from .cmdutil import guided_chunks, pool_context, worker_count, writing
+from .cmdutil import exclusive, guided_chunks, pool_context, seed_alias, worker_count, writing
 from .compare import Comparison, bots_played, compare_records, fired_in, rule_ids
 from .diff import same_rules
 from .fields import bad_field
@@ -76,9 +77,15 @@ DIFF_AGENTS = (f"mcts:{DIFF_SEARCH_ITERATIONS}", "greedy")   # the search seat, 
 # ---- seeds and agents -------------------------------------------------------------------
 
 def game_seed(run_seed: int, index: int) -> int:
-    """The seed of game `index` of a run: a stable hash (53 bits, exact in a JSON double)."""
+    """The seed of game `index` of a run: a stable hash (53 bits, exact in a JSON double),
+    never an alias of another seed (cmdutil.seed_problem: the range of seeds)."""
     digest = hashlib.sha256(f"{run_seed}:{index}".encode()).digest()
-    return int.from_bytes(digest[:8], "big") >> 11
+    seed = int.from_bytes(digest[:8], "big") >> 11
+    if seed_alias(seed) is not None:
+        # (a chance of 2^-32) a seed random.Random seeds as a smaller one: another bit of
+        # the high word makes it a seed of its own, which `tabula run --seed` accepts
+        seed ^= 1 << 52
+    return seed
 
 
 def agent_names(agents, players: int) -> list:
@@ -583,6 +590,43 @@ def _warn(text: str) -> None:
 
 # ---- the run ----------------------------------------------------------------------------
 
+def _write_run(path, resume: bool, job: Job, game, games: int, workers: int, start_method,
+               backend: str, address, progress, warn) -> list:
+    """The games of a run: those of the file `path` resumed, and the others played, each
+    appended to the file in index order as it is done (path None: no file). The caller
+    holds the file's lock."""
+    with writing(path):
+        done = _resume(path, job, game, warn) if resume else {}
+        sink = None if path is None else open(path, "a" if resume else "w", encoding="utf-8",
+                                              newline="\n")
+    todo = [i for i in range(games) if i not in done]
+    records = [rec for i, rec in sorted(done.items()) if i < games]
+    finished = len(records)
+    try:
+        waiting: dict = {}            # finished out of order, held until their turn
+        pos = 0
+        for rec in _results(job, game, todo, workers, start_method, backend, address):
+            waiting[rec["index"]] = rec
+            while pos < len(todo) and todo[pos] in waiting:
+                rec = waiting.pop(todo[pos])
+                pos += 1
+                if sink is not None:
+                    with writing(path):
+                        sink.write(record_line(rec))
+                        sink.flush()
+                records.append(rec)
+                finished += 1
+                if progress is not None:
+                    progress(finished)
+    finally:
+        if sink is not None:
+            try:
+                sink.close()
+            except OSError:
+                pass            # a write that failed said so (cannot_write); nothing more
+    return records
+
+
 def run_batch(spec_path, games: int, players: int | None = None, options: dict | None = None,
               agents=None, seed: int = 0, workers: int | None = None, out=None,
               resume: bool = False, progress=None, rotate: bool = False,
@@ -633,35 +677,14 @@ def run_batch(spec_path, games: int, players: int | None = None, options: dict |
     path = Path(out) if out is not None else None
     if resume and path is None:
         raise TabulaError("--resume completes the file of --out; name it")
-    with writing(path):
-        done = _resume(path, job, game, warn) if resume else {}
-        sink = None if path is None else open(path, "a" if resume else "w", encoding="utf-8",
-                                              newline="\n")
-    todo = [i for i in range(games) if i not in done]
-    records = [rec for i, rec in sorted(done.items()) if i < games]
-    finished = len(records)
-    try:
-        waiting: dict = {}            # finished out of order, held until their turn
-        pos = 0
-        for rec in _results(job, game, todo, workers, start_method, backend, address):
-            waiting[rec["index"]] = rec
-            while pos < len(todo) and todo[pos] in waiting:
-                rec = waiting.pop(todo[pos])
-                pos += 1
-                if sink is not None:
-                    with writing(path):
-                        sink.write(record_line(rec))
-                        sink.flush()
-                records.append(rec)
-                finished += 1
-                if progress is not None:
-                    progress(finished)
-    finally:
-        if sink is not None:
-            try:
-                sink.close()
-            except OSError:
-                pass            # a write that failed said so (cannot_write); nothing more
+    # one writer a file: the file is locked (cmdutil.exclusive) before it is read or
+    # written, for the whole run; a second run on it (resumed or not) is refused at once
+    # and writes nothing, and the kernel frees the lock of a run that dies
+    with ExitStack() as held:
+        if path is not None:
+            held.enter_context(exclusive(path))
+        records = _write_run(path, resume, job, game, games, workers, start_method, backend,
+                             address, progress, warn)
     records.sort(key=lambda r: r["index"])
     summary = summarize(records)
     summary.never_fired = never_fired(spec, game, records, trace)
