@@ -67,6 +67,9 @@ def parse_option_text(text) -> dict:
         if cut <= 0:
             raise TabulaError(f"an option is KEY=VALUE (or KEY:VALUE), not "
                               f"{excerpt(pair.strip())}")
+        if pair[:cut].strip() in out:
+            raise TabulaError(f"the option {excerpt(pair[:cut].strip())} is given twice "
+                              f"({excerpt(str(text))}): give each option once")
         _option(pair[:cut], pair[cut + 1:], out)
     return out
 

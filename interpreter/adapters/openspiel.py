@@ -30,11 +30,23 @@ A decision of one player is that player's node, a chance decision a chance node 
 outcomes and weights in chance_outcomes), a simultaneous decision a simultaneous node
 (apply_actions; a player who does not choose there has one action, `wait`, the last
 id). Returns at the end only (reward model terminal).
+
+Serialization is Tabula's JSON only, checked on the way in: `state.serialize()` is the
+Tabula state's JSON text, and `game.deserialize_state(text)` reads nothing else: it
+checks the JSON (State.from_json, runtime/saved.py), replays its history from the
+game's seed through OpenSpiel's apply_action (so the state has OpenSpiel's history too)
+and loads it only if the replay gives that very state. OpenSpiel's own form for Python
+games (`history=...`, `move_number=...`, `__dict__=` a base64 pickle, which unpickling
+would run) is never read: pyspiel.serialize_game_and_state and
+pyspiel.deserialize_game_and_state are wrapped at registration, so that a tabula game's
+state section is its JSON and every other game goes to pyspiel's own functions.
 """
 
 from __future__ import annotations
 
 import json
+import math
+import numbers
 import random
 
 import numpy as np
@@ -42,6 +54,7 @@ import pyspiel
 
 from ..errors import IllegalAction, TabulaError
 from ..runtime.engine import State
+from ..runtime.saved import UNREACHABLE, differences
 from ..spec import load_spec, parse_option_text
 from .actionspace import DEFAULT_INT_SPAN, ActionSpace
 from .observe import Encoder
@@ -55,6 +68,8 @@ PARAMETERS = {"spec": "", "players": 0, "options": "", "returns": "", "utility":
               "seed": 0, "int_span": DEFAULT_INT_SPAN,
               "max_utility": DEFAULT_MAX_UTILITY, "min_utility": -DEFAULT_MAX_UTILITY}
 MAX_PLAYERS = 16
+# OpenSpiel keeps an integer parameter as a C++ int
+INT_PARAMETER = (-2 ** 31, 2 ** 31 - 1)
 
 _T = pyspiel.GameType
 _REGISTERED_TYPE = _T(
@@ -115,10 +130,16 @@ class Context:
         win_loss = self.returns_mode == "win_loss"
         self.zero_sum = utility == "zero_sum" or (
             utility == "" and win_loss and self.players == 2)
+        if seed < 0:
+            raise TabulaError(f"seed {seed}: a game's seed is a whole number, 0 or more")
         self.seed = int(seed)
         self.space = ActionSpace(self.game, int_span)
         self.encoder = Encoder(self.game)
         self.wait = self.space.num_actions if self.space.simultaneous else None
+        for name, value in (("min_utility", lo), ("max_utility", hi)):
+            if not math.isfinite(value):
+                raise TabulaError(f"{name} is {value}: the range of the returns is two "
+                                  "finite numbers")
         self.min_utility, self.max_utility = (-1.0, 1.0) if win_loss else (float(lo), float(hi))
         if self.min_utility >= self.max_utility:
             raise TabulaError("min_utility must be below max_utility")
@@ -190,17 +211,22 @@ class Context:
 
 class _Box:
     """The Tabula state inside an OpenSpiel state: OpenSpiel clones a Python state by
-    deep-copying its attributes and serializes it by pickling them, so the box copies
-    with State.clone and pickles as the state's JSON text."""
+    deep-copying its attributes, so the box copies with State.clone. OpenSpiel's C++
+    code (random_sim_test, pickle) serializes a Python state by pickling its attributes:
+    the box pickles as the state's JSON text, read back by State.from_json, checked, and
+    replayed from the game's seed when the state was made from it (`from_seed`: made by
+    new_initial_state and played since, so its history is its whole game)."""
 
-    __slots__ = ("st", "ctx", "known")
+    __slots__ = ("st", "ctx", "known", "from_seed")
 
-    def __init__(self, st, ctx):
+    def __init__(self, st, ctx, from_seed: bool = False):
         self.st, self.ctx = st, ctx
         self.known: tuple = (None, None)    # (key, {id: action}) of the last listing
+        self.from_seed = from_seed
 
     def __deepcopy__(self, memo):
-        return _Box(self.st.clone() if self.st is not None else None, self.ctx)
+        return _Box(self.st.clone() if self.st is not None else None, self.ctx,
+                    self.from_seed)
 
     def ids(self, player=None) -> dict:
         """{id: action} of the legal actions of `player` now (kept until a change)."""
@@ -212,17 +238,74 @@ class _Box:
 
     def __reduce__(self):
         text = self.st.to_json_text() if self.st is not None else None
-        return (_unbox, (self.ctx.key, text))
+        return (_unbox, (self.ctx.key, text, self.from_seed))
 
 
-def _unbox(key, text):
+def _unbox(key, text, from_seed=False):
     ctx = Context.get(key)
     if text is None:
-        return _Box(None, ctx)
+        return _Box(None, ctx, True)
+    seed = ctx.seed if from_seed else None
+    return _Box(State.from_json(ctx.game, _json_of(text), seed=seed), ctx, bool(from_seed))
+
+
+def _json_of(text):
+    """The JSON data of a saved state's text, or a clear error."""
+    if not isinstance(text, str):
+        raise TabulaError(f"a saved tabula state is JSON text, not a {type(text).__name__}")
     try:
-        return _Box(State.from_json(ctx.game, json.loads(text)), ctx)
-    except ValueError as exc:
-        raise TabulaError(f"not a saved state of this game ({exc})") from None
+        return json.loads(text)
+    except (ValueError, RecursionError) as exc:
+        pickled = "__dict__=" in text or text.startswith("history=")
+        raise TabulaError(
+            "not a saved tabula state: a tabula state serializes as Tabula's JSON text "
+            "(State.to_json_text)" + (
+                ", and OpenSpiel's pickled form of Python states (history=, move_number=, "
+                "__dict__=) is never read: unpickling it would run any code it names"
+                if pickled else f" ({str(exc)[:80]})")) from None
+
+
+def _restore(game: TabulaGame, text) -> TabulaState:
+    """game.deserialize_state: the JSON checked (State.from_json), then its history
+    replayed from the game's seed through OpenSpiel's apply_action / apply_actions (the
+    new state has OpenSpiel's history as a state played to there), and the replay must
+    give the very state saved."""
+    ctx = game.ctx
+    saved = State.from_json(ctx.game, _json_of(text))
+    out = game.new_initial_state()
+    st, space, history = out.tabula, ctx.space, saved.history
+    i = 0
+    while i < len(history):
+        a = history[i]
+        if st.terminal:
+            raise TabulaError(f"{UNREACHABLE}: its history goes on after the end of the game "
+                              f"(decision {i + 1} of {len(history)}, from seed {ctx.seed})")
+        if st.is_simultaneous_node():
+            joint = [ctx.wait] * ctx.players
+            move = st.pending.joint
+            if i + len(move) > len(history):
+                raise TabulaError(f"{UNREACHABLE}: its history ends inside a simultaneous "
+                                  "move (OpenSpiel applies a joint move at once)")
+            for k, (who, actions) in enumerate(move):
+                if history[i + k] not in actions:
+                    raise TabulaError(f"{UNREACHABLE}: decision {i + k + 1} of its history "
+                                      f"is not a legal action of player {who} there "
+                                      f"(played from seed {ctx.seed})")
+                joint[who] = space.action_id(history[i + k])
+            out.apply_actions(joint)
+            i += len(move)
+            continue
+        if a not in st.legal_actions():
+            raise TabulaError(f"{UNREACHABLE}: decision {i + 1} of its history is not legal "
+                              f"there (played from seed {ctx.seed})")
+        out.apply_action(space.action_id(a))
+        i += 1
+    wrong = differences(st.to_json(), saved.to_json())
+    if wrong:
+        raise TabulaError(f"{UNREACHABLE}: its {', '.join(wrong)} differ from the state its "
+                          f"history of {len(history)} decisions plays from the game's seed "
+                          f"({ctx.seed})")
+    return out
 
 
 class TabulaGame(pyspiel.Game):
@@ -248,6 +331,11 @@ class TabulaGame(pyspiel.Game):
             raise TabulaError("a tabula state is made from the game's seed, not from a text")
         return TabulaState(self, self.ctx)
 
+    def deserialize_state(self, text):
+        """The state serialized as `text` (TabulaState.serialize: Tabula's JSON), checked
+        and replayed (_restore); nothing else is read."""
+        return _restore(self, text)
+
     def make_py_observer(self, iig_obs_type=None, params=None):
         if params:
             raise ValueError(f"observation parameters are not supported: {params}")
@@ -261,7 +349,7 @@ class TabulaState(pyspiel.State):
 
     def __init__(self, game, ctx):
         super().__init__(game)
-        self._box = _Box(None, ctx)
+        self._box = _Box(None, ctx, True)
 
     @property
     def tabula(self) -> State:
@@ -358,6 +446,17 @@ class TabulaState(pyspiel.State):
     def __deepcopy__(self, memo):      # a Python-side copy: a clone
         return self.clone()
 
+    def serialize(self):
+        """The Tabula state as its JSON text (State.to_json_text), which
+        game.deserialize_state reads back by replaying its history from the game's
+        seed: a state made by wrap() or resample_from_infostate, whose history is not
+        its game's, is refused."""
+        if not self._box.from_seed:
+            raise TabulaError("this state was made by wrap() or resample_from_infostate: its "
+                              "history is not a game played from this game's seed, so it "
+                              "cannot be serialized (deserialize_state replays the history)")
+        return self.tabula.to_json_text()
+
     def resample_from_infostate(self, player_id, probability_sampler):
         """A state that `player_id` cannot tell from this one, the rest drawn at random
         (OpenSpiel's ResampleFromInfostate, which its IS-MCTS calls): State.resample
@@ -415,6 +514,7 @@ def wrap(game: TabulaGame, st: State) -> TabulaState:
         raise TabulaError("this state belongs to another game")
     out = TabulaState(game, game.ctx)
     out._box.st = st
+    out._box.from_seed = False      # its history is not a game from this game's seed
     return out
 
 
@@ -452,23 +552,98 @@ def play_game(game: TabulaGame, seats: list, seed: int = 0, fair: bool = True) -
 
 
 def load(spec, players: int | None = None, options=None, **settings) -> pyspiel.Game:
-    """pyspiel.load_game('tabula', ...) with Python arguments: options a dict or text."""
+    """pyspiel.load_game('tabula', ...) with Python arguments: options a dict or text.
+    Each setting is checked here (its name, its type, an integer within OpenSpiel's C++
+    int), so that a bad one is a TabulaError rather than pybind11's "Unable to cast"."""
     params: dict = {"spec": str(spec)}
     if players:
-        params["players"] = int(players)
+        params["players"] = players
     if options:
         opts = parse_option_text(options)
         params["options"] = ";".join(f"{k}:{v}" for k, v in opts.items())
     params.update(settings)
-    return pyspiel.load_game(NAME, params)
+    return pyspiel.load_game(NAME, {k: _parameter(k, v) for k, v in params.items()})
+
+
+def _parameter(name: str, value):
+    """A parameter as OpenSpiel can carry it, of the type PARAMETERS gives it."""
+    if name not in PARAMETERS:
+        raise TabulaError(f"the tabula game has no parameter '{name}' "
+                          f"(its parameters: {', '.join(sorted(PARAMETERS))})")
+    kind = type(PARAMETERS[name])
+    if kind is int:
+        if not isinstance(value, numbers.Integral) or isinstance(value, bool):
+            raise TabulaError(f"{name} is a whole number, not {value!r:.40}")
+        lo, hi = INT_PARAMETER
+        if not lo <= int(value) <= hi:
+            raise TabulaError(f"{name} {value} is beyond OpenSpiel's integer parameters "
+                              f"({lo} to {hi})")
+        return int(value)
+    if kind is float:
+        if not isinstance(value, numbers.Real) or isinstance(value, bool) \
+                or not math.isfinite(value):
+            raise TabulaError(f"{name} is a finite number, not {value!r:.40}")
+        return float(value)
+    if not isinstance(value, str):
+        raise TabulaError(f"{name} is a text, not {value!r:.40}")
+    return value
+
+
+# pyspiel's own serialize_game_and_state / deserialize_game_and_state, for every game
+# but tabula (register() wraps them)
+_PYSPIEL = {"serialize_game_and_state": pyspiel.serialize_game_and_state,
+            "deserialize_game_and_state": pyspiel.deserialize_game_and_state}
+_HEADERS = ("[Meta]", "[Game]", "[State]")
+
+
+def serialize_game_and_state(game, state) -> str:
+    """pyspiel.serialize_game_and_state, whose state section is the tabula state's JSON
+    text (TabulaState.serialize) for a tabula game; pyspiel's own for any other."""
+    if not isinstance(state, TabulaState):
+        return _PYSPIEL["serialize_game_and_state"](game, state)
+    return ("# Automatically generated by OpenSpiel SerializeGameAndState\n"
+            f"{_HEADERS[0]}\nVersion: 1\n\n{_HEADERS[1]}\n{game.serialize()}\n"
+            f"{_HEADERS[2]}\n{state.serialize()}\n")
+
+
+def deserialize_game_and_state(text):
+    """pyspiel.deserialize_game_and_state: the text's sections read as OpenSpiel's C++
+    reads them; a tabula game's state is read by its deserialize_state (JSON only,
+    checked and replayed), never unpickled; any other game goes to pyspiel's own."""
+    if not isinstance(text, str):
+        return _PYSPIEL["deserialize_game_and_state"](text)
+    sections = ["", "", ""]
+    at = -1
+    for line in text.split("\n"):
+        if not line or line[0] == "#":
+            continue
+        if line in _HEADERS:
+            if _HEADERS.index(line) != at + 1:
+                raise pyspiel.SpielError(f"a serialized game and state has its sections "
+                                         f"in the order {', '.join(_HEADERS)}: {line} "
+                                         "is out of place")
+            at += 1
+        elif at < 0:
+            raise pyspiel.SpielError("a serialized game and state starts with its "
+                                     f"{_HEADERS[0]} section")
+        else:
+            sections[at] += line + "\n"
+    game_text, state_text = (x[:-1] if x.endswith("\n") else x for x in sections[1:])
+    game = pyspiel.deserialize_game(game_text)
+    if not isinstance(game, TabulaGame):
+        return _PYSPIEL["deserialize_game_and_state"](text)
+    return game, game.deserialize_state(state_text)
 
 
 def register() -> None:
     if NAME not in pyspiel.registered_names():
         pyspiel.register_game(_REGISTERED_TYPE, TabulaGame)
+    pyspiel.serialize_game_and_state = serialize_game_and_state
+    pyspiel.deserialize_game_and_state = deserialize_game_and_state
 
 
 register()
 
-__all__ = ["NAME", "PARAMETERS", "TabulaGame", "TabulaState", "load", "parse_options",
-           "play_game", "register", "wrap"]
+__all__ = ["NAME", "PARAMETERS", "TabulaGame", "TabulaState", "deserialize_game_and_state",
+           "load", "parse_options", "play_game", "register", "serialize_game_and_state",
+           "wrap"]

@@ -21,13 +21,22 @@ at the end only: the returns (the spec's game.returns, or `returns=` given here)
         action = None if terminated or truncated else pick(obs["action_mask"])
         e.step(action)
 
+Misuse is a clear error: a method called before reset() raises NotReset (a TabulaError
+and the AssertionError PettingZoo's order-enforcing wrapper raises), an agent that is
+not one of the game's a TabulaError, a seed that is not a whole number 0 or more a
+TabulaError, a step once every agent has left the ended game a TabulaError (call
+reset()); a terminated agent stepped with an action other than None gets PettingZoo's
+own ValueError.
+
 Importing this module imports pettingzoo, gymnasium and numpy; `import tabula_rules`
 does not.
 """
 
 from __future__ import annotations
 
+import numbers
 import random
+from typing import Any
 
 import numpy as np
 from gymnasium import spaces
@@ -38,6 +47,18 @@ from ..runtime.engine import State
 from ..spec import load_spec, parse_option_text
 from .actionspace import DEFAULT_INT_SPAN, ActionSpace
 from .observe import Encoder
+
+
+class NotReset(TabulaError, AssertionError):
+    """A method of the environment called before its first reset(): a TabulaError, and
+    the AssertionError PettingZoo's OrderEnforcingWrapper raises for the same mistake."""
+
+
+def _whole_seed(seed: Any) -> int:
+    """A seed given to reset(): a whole number (a numpy integer too), 0 or more."""
+    if not isinstance(seed, numbers.Integral) or isinstance(seed, bool) or int(seed) < 0:
+        raise TabulaError(f"seed {seed!r:.40}: a seed is a whole number, 0 or more")
+    return int(seed)
 
 
 def _options(options) -> dict:
@@ -83,10 +104,27 @@ class TabulaEnv(AECEnv):
 
     # -- spaces ---------------------------------------------------------------------------
     def observation_space(self, agent):
+        self._agent(agent)
         return self._observation_spaces[agent]
 
     def action_space(self, agent):
+        self._agent(agent)
         return self._action_spaces[agent]
+
+    def _agent(self, agent) -> int:
+        """The player of an agent's name (an error naming the agents if it is none)."""
+        player = self._index.get(agent) if isinstance(agent, str) else None
+        if player is None:
+            names = self.possible_agents
+            raise TabulaError(f"there is no agent {agent!r:.40} in this game (its agents: "
+                              f"{names[0]} to {names[-1]})")
+        return player
+
+    def _started(self, what: str) -> State:
+        """The game in progress (NotReset before the first reset())."""
+        if self.tabula is None:
+            raise NotReset(f"reset() needs to be called before {what}")
+        return self.tabula
 
     # -- the game -------------------------------------------------------------------------
     def reset(self, seed: int | None = None, options: dict | None = None) -> None:
@@ -98,7 +136,7 @@ class TabulaEnv(AECEnv):
         if seed is None:
             seed = self._seeds if self._seeds is not None else \
                 random.SystemRandom().getrandbits(31)
-        game_seed = int(seed)
+        game_seed = _whole_seed(seed)
         self._seeds = game_seed + 1
         self._chance = chance_rng(game_seed)
         self.tabula = self.game.new_state(seed=game_seed)
@@ -134,6 +172,8 @@ class TabulaEnv(AECEnv):
         return [0.0] * n if len(won) == n else [1.0 if p in won else -1.0 for p in range(n)]
 
     def step(self, action) -> None:
+        self._started("step()")
+        self._still_on()
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
@@ -153,7 +193,8 @@ class TabulaEnv(AECEnv):
             self.render()
 
     def observe(self, agent):
-        player = self._index[agent]
+        self._started("observe()")
+        player = self._agent(agent)
         vec = np.zeros(max(self.encoder.size, 1), np.float32)
         self.encoder.encode(self.tabula, player, vec)
         mask = np.zeros(max(self.space.num_actions, 1), np.int8)
@@ -164,7 +205,8 @@ class TabulaEnv(AECEnv):
 
     def legal_action_strings(self, agent) -> dict:
         """{id: text} of the agent's legal actions now (for people and logs)."""
-        player = self._index[agent]
+        self._started("legal_action_strings()")
+        player = self._agent(agent)
         if self.tabula.terminal or player not in self.tabula.choosers():
             return {}
         return {i: self.tabula.action_to_string(a, player)
@@ -173,7 +215,7 @@ class TabulaEnv(AECEnv):
     def render(self):
         if self.render_mode is None:
             return None
-        st = self.tabula
+        st = self._started("render()")
         lines = [f"turn {st.turn}; " + ("over: scores " + str(st.scores()) if st.terminal
                                         else f"to choose: {st.choosers()}")]
         if not st.terminal:
@@ -186,6 +228,22 @@ class TabulaEnv(AECEnv):
             return None
         return text
 
+    def last(self, observe: bool = True) -> tuple:
+        self._started("last()")
+        self._still_on()
+        return super().last(observe)
+
+    def _still_on(self) -> None:
+        """An error once the ended game has no agent left to step (PettingZoo's own
+        environments raise a KeyError there)."""
+        if self.agent_selection not in self.terminations:
+            raise TabulaError("the game is over and every agent has left it (each stepped "
+                              "with None): call reset() for a new game")
+
+    def agent_iter(self, max_iter: int = 2 ** 63) -> Any:
+        self._started("agent_iter()")
+        return super().agent_iter(max_iter)
+
     def close(self) -> None:
         pass
 
@@ -195,4 +253,4 @@ def env(spec, players: int | None = None, options=None, **kwargs) -> TabulaEnv:
     return TabulaEnv(spec, players=players, options=options, **kwargs)
 
 
-__all__ = ["TabulaEnv", "env"]
+__all__ = ["NotReset", "TabulaEnv", "env"]

@@ -15,6 +15,7 @@ from fractions import Fraction
 from typing import Any, NoReturn
 
 from ..errors import NOWHERE, IllegalAction, Pos, RuleError, TabulaError, fail
+from . import saved
 from .frames import Frame
 from .model import CHANCE, DONE, SKIP, TERMINAL, Block, Program
 from .readers import NoLine, piece_names_now
@@ -883,16 +884,18 @@ class State:
         return json.dumps(self.to_json(), sort_keys=True, separators=(",", ":"))
 
     @classmethod
-    def from_json(cls, game: Game, d: dict) -> State:
+    def from_json(cls, game: Game, d: dict, seed: int | None = None) -> State:
+        """The state saved as `d` (to_json), checked before any of it is used
+        (runtime/saved.py): the type of every field and the invariants of any state of
+        the game, then, the pending decision listed again, the very state saved; a
+        TabulaError says what is wrong. With `seed`, the seed its game started from, it
+        must also be the state its history plays from Game.new_state(seed): only a state
+        the game reaches loads (that costs a replay of the history)."""
         prog = game.prog
+        saved.check(game, d, STATE_FORMAT)
         try:
-            if d.get("format") != STATE_FORMAT or d.get("spec") != prog.spec_id \
-                    or d.get("players") != prog.players:
-                raise TabulaError("this state was saved for another spec, player count or format")
             st = State(game)
             st.slots = [list(s) for s in d["slots"]]
-            if len(st.slots) != prog.nslots:
-                raise TabulaError("the saved zones do not match the spec")
             st.where = [-1] * len(prog.piece_names)
             for s, content in enumerate(st.slots):
                 if s in prog.heaps:
@@ -902,36 +905,38 @@ class State:
             st.gv = list(decode(d["globals"]))
             st.pv = [list(v) for v in decode(d["player_vars"])]
             if prog.changeable:
-                saved = d["attributes"]
-                st.pa = [list(saved[a]) for a in prog.changeable]
-                if any(len(row) != len(prog.piece_names) for row in st.pa):
-                    raise TabulaError("the saved pieces' attributes do not match the spec")
-            st.current, st.turn = int(d["current"]), int(d["turn"])
-            st.to_act = None if d.get("to_act") is None else int(d["to_act"])
-            st.terminal, st.steps = bool(d["terminal"]), int(d["steps"])
+                st.pa = [list(d["attributes"][a]) for a in prog.changeable]
+            st.current, st.turn = d["current"], d["turn"]
+            st.to_act = d.get("to_act")
+            st.terminal, st.steps = d["terminal"], d["steps"]
             st.history = [tuple(a) for a in decode(d["history"])]
             if st.fired is not None:
-                st.fired = {str(k): int(v) for k, v in d.get("fired", {}).items()}
+                st.fired = dict(d.get("fired", {}))
             locals_list = [list(L) for L in decode(d["locals"])]
             st._stack = []
             for f in d["frames"]:
                 block = prog.blocks[f["block"]]
                 loop = prog.loops[f["loop"]] if f["loop"] is not None else None
-                st._stack.append(Frame(block.ins, int(f["pc"]), locals_list[f["locals"]],
+                st._stack.append(Frame(block.ins, f["pc"], locals_list[f["locals"]],
                                        loop, decode(f["a"]), decode(f["b"]), block))
             r = d["rng"]
             st.rng.setstate((r[0], tuple(r[1]), r[2]))
             if st._seen is not None:
                 st._seen = [_entry_from_json(e) for e in d.get("seen", [])]
-            chosen = [tuple(a) for a in d.get("chosen", [])]
+            chosen = [tuple(a) for a in decode(d.get("chosen", []))]
             chosen_seen = [_entry_from_json(e) for e in d.get("chosen_seen", [])]
         except (KeyError, IndexError, TypeError, ValueError) as exc:
             raise TabulaError(f"not a saved state of this game ({type(exc).__name__}: {exc})") \
                 from None
+        saved.check_loaded(st)
         if not st.terminal:
-            steps = st.steps
-            st._run()       # re-lists the pending decision; listing has no side effects
-            st.steps = steps
+            steps, fired = st.steps, st.fired
+            try:
+                st._run()   # re-lists the pending decision; listing has no side effects
+            except RuleError as exc:
+                raise TabulaError(f"{saved.UNREACHABLE}: listing the decision it waits on "
+                                  f"fails ({exc.message})") from None
+            st.steps, st.fired = steps, fired
             p = st.pending
             if chosen:
                 if p is None or p.joint is None or len(chosen) >= len(p.joint):
@@ -943,7 +948,8 @@ class State:
                                           "a legal choice)")
                     p.advance(a)
                 p.seen = chosen_seen
-        return st
+        saved.check_relisted(st, d)
+        return st if seed is None else saved.replay(game, st, seed)
 
     # ---- what a player may see ------------------------------------------------------------
     def zones_view(self, player: int | None) -> dict:
