@@ -6,6 +6,8 @@ a game runs (STOPPED)."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from tabula_rules.errors import RuleError
@@ -234,3 +236,27 @@ def test_a_chain_of_deep_expressions_is_a_located_error(tmp_path):
     assert err.pos.file == str(path) and err.pos.line > 0
     assert "too deep" in err.message
     assert "Recursion" not in str(err)
+
+
+def test_a_game_of_decisions_only_that_never_ends_stops_at_the_step_bound(tmp_path, capsys):
+    """Issue 23, class 5: liar's dice with the bid's effect emptied (bids only stay legal,
+    each decision leading straight to the next) grew without bound under `tabula run`:
+    the step bound was checked after an instruction only when it did not pause at a
+    decision. Every decision counts against game.max_steps now, so the game ends at the
+    bound with a located error, its history bounded by max_steps."""
+    from tabula_rules.tools.cli import main
+    spec = Path(__file__).parents[1] / "examples/liars_dice/liars_dice.yaml"
+    text = spec.read_text(encoding="utf-8")
+    text = edit(text, ("              - last_bid = b\n              - bidder = current\n", ""),
+                ("            do:\n          # Calling", "            do: []\n          # Calling"),
+                ("  id: liars_dice\n", "  id: liars_dice\n  max_steps: 2000\n"))
+    path = write(tmp_path, text)
+    game = load_game(path)
+    st = game.new_state(seed=1)
+    with pytest.raises(RuleError, match="more than 2000 steps") as e:
+        while not st.terminal:
+            acts = st.legal_actions()
+            st.apply_unchecked(acts[0])      # a bid (a chance roll at the start)
+    assert e.value.pos.line > 0 and len(st.history) <= 2000
+    assert main(["run", str(path), "--seed", "3"]) == 1
+    assert "more than 2000 steps without ending" in capsys.readouterr().err

@@ -297,10 +297,11 @@ class State:
         try:
             if body is not None:
                 self.steps += 1
-                if body.ins[0](self, at):
-                    return
-                if self.steps > limit:
+                paused = body.ins[0](self, at)
+                if self.steps > limit:      # a pause counts too: decisions are steps
                     self._too_long(limit, body.pos[0])
+                if paused:
+                    return
             while stack:
                 fr = stack[-1]
                 ins = fr.ins
@@ -308,11 +309,13 @@ class State:
                 if pc < len(ins):
                     fr.pc = pc + 1
                     self.steps += 1     # generated loops count their rounds here too
-                    if ins[pc](self, fr):
-                        break
-                    if self.steps > limit:
+                    paused = ins[pc](self, fr)
+                    if self.steps > limit:  # checked at a pause too: a game of decisions
+                        # only (each leading straight to the next) ends at the bound
                         self._too_long(limit, fr.block.pos[pc] if pc < len(fr.block.pos)
                                        else NOWHERE)
+                    if paused:
+                        break
                 else:
                     loop = fr.loop
                     if loop is None or not loop.again(self, fr):
