@@ -299,7 +299,7 @@ class State:
                 self.steps += 1
                 paused = body.ins[0](self, at)
                 if self.steps > limit:      # a pause counts too: decisions are steps
-                    self._too_long(limit, body.pos[0])
+                    self._too_long(limit, self._paused_at(body.pos[0]))
                 if paused:
                     return
             while stack:
@@ -312,8 +312,8 @@ class State:
                     paused = ins[pc](self, fr)
                     if self.steps > limit:  # checked at a pause too: a game of decisions
                         # only (each leading straight to the next) ends at the bound
-                        self._too_long(limit, fr.block.pos[pc] if pc < len(fr.block.pos)
-                                       else NOWHERE)
+                        self._too_long(limit, self._paused_at(
+                            fr.block.pos[pc] if pc < len(fr.block.pos) else NOWHERE))
                     if paused:
                         break
                 else:
@@ -329,6 +329,11 @@ class State:
             self._failed(exc, "this step cannot be carried out",
                          block.pos[pc] if block is not None and pc < len(block.pos)
                          else NOWHERE)
+
+    def _paused_at(self, pos: Pos) -> Pos:
+        """Where the step bound is reported: the decision the game paused at, if it did
+        (the one it never gets past), else `pos`, the instruction run."""
+        return self.pending.decision.pos if self.pending is not None else pos
 
     @staticmethod
     def _too_long(limit: int, pos: Pos) -> NoReturn:
