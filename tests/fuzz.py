@@ -37,8 +37,10 @@ import io
 import json
 import os
 import random
+import re
 import resource
 import signal
+import subprocess
 import sys
 import tempfile
 import threading
@@ -380,12 +382,26 @@ class Campaign:
 
     # the rotation of kinds: of 11 inputs, 3 tampered logs, 2 specs, 2 scenario files,
     # 2 command lines, 1 rule text, 1 damaged file of tabula simulate resumed
-    KINDS = ("spec", "log", "scenario", "command", "rule", "log", "spec", "scenario",
-             "command", "log", "simulate")
+    OLD_KINDS = ("spec", "log", "scenario", "command", "rule", "log", "spec", "scenario",
+                 "command", "log", "simulate")
+    # and of 8 more: 2 specs with grammar-aware rule text, 2 semantic mutations, 2 adapter
+    # scripts, 1 endless game, 1 pair of writers of one simulate file
+    NEW_KINDS = ("grammar", "semantic", "adapter", "grammar", "endless", "semantic",
+                 "adapter", "writers")
+    KINDS = OLD_KINDS + NEW_KINDS
+    # the lists of findings (each one a reason for exit 1)
+    FINDINGS = ("tracebacks", "hangs", "leaks", "accepted_tampered", "resume", "memory",
+                "impossible", "code_run", "records")
 
-    def __init__(self, seed: int, folder: Path, slow: float = 20.0, log=print):
+    def __init__(self, seed: int, folder: Path, slow: float = 20.0, log=print,
+                 big: bool = False, memory_mb: int = 1024):
         from tabula_rules.spec import load_spec
         self.rng = random.Random(seed)
+        # big (the long run): endless games up to a million steps, else (the default
+        # tests) up to 100,000 (the work of a short campaign stays bounded)
+        self.big = big
+        self.memory_mb = memory_mb
+        self.envs: dict = {}
         self.tokens = TOKENS + ESCAPE_TOKENS
         self.folder = Path(folder)
         self.slow = slow
@@ -397,7 +413,17 @@ class Campaign:
                       "tampered_replayed": 0, "tampered_refused": 0,
                       "tampered_accepted_same": 0, "tamper_kinds": {}, "resume": [],
                       "resumed": 0,
-                      "slowest": (0.0, None)}
+                      "slowest": (0.0, None),
+                      # the new kinds' lists of findings and counts
+                      "memory": [], "impossible": [], "code_run": [], "records": [],
+                      "grammar": dict.fromkeys(("inputs", "typed", "valid", "typed_valid",
+                                                "played", "simulated"), 0),
+                      "semantic": dict.fromkeys(("inputs", "valid"), 0),
+                      "endless": dict.fromkeys(("inputs", "located", "ended", "peak_mb",
+                                                "growth_mb"), 0),
+                      "adapter": dict.fromkeys(("inputs", "calls", "refused", "loaded",
+                                                "tampered", "tampered_loaded"), 0),
+                      "writers": dict.fromkeys(("inputs", "refused", "resumed", "killed"), 0)}
         self.texts = {}
         for p in SPECS + MORE_SPECS:
             lines = p.read_text(encoding="utf-8").split("\n")
@@ -706,6 +732,447 @@ class Campaign:
             self.found["resume"].append((wrong, what, output[-2000:]))
         return what, outcome, output, given, route
 
+    # -- the new kinds (tests/fuzzgrammar.py, tests/fuzzkinds.py)
+
+    def env_of(self, path: Path):
+        """The typed names of a spec (fuzzgrammar.Env), made once; None if it cannot be
+        made (a spec the compiler refuses as it ships: not one to edit)."""
+        from fuzzgrammar import Env
+
+        from tabula_rules.errors import TabulaError
+        if path not in self.envs:
+            try:
+                self.envs[path] = Env(path)
+            except (TabulaError, RecursionError):
+                self.envs[path] = None
+        return self.envs[path]
+
+    def play(self, game, rng: random.Random, decisions: int = 300, roundtrip: bool = False):
+        """A bounded game of random legal actions (simultaneous ones by apply_actions),
+        every action string and observation encoded as printing them would; with
+        roundtrip, the state saved and loaded back (State.from_json with its seed) now
+        and then, which must give the same state. The state at the end."""
+        from tabula_rules.runtime.engine import State
+        seed = rng.randrange(1, 1000)
+        st = game.new_state(seed=seed)
+        for k in range(decisions):
+            if st.terminal:
+                break
+            if st.is_simultaneous_node():
+                joint = {p: rng.choice(st.legal_actions(p)) for p in st.choosers()}
+                st.apply_actions(joint)
+            else:
+                a = rng.choice(st.legal_actions())
+                st.action_to_string(a).encode("utf-8")
+                st.apply(a)
+            json.dumps(st.observation(k % game.players), ensure_ascii=False).encode("utf-8")
+            if roundtrip and rng.random() < 0.05:
+                back = State.from_json(game, json.loads(st.to_json_text()), seed=seed)
+                if back.to_json_text() != st.to_json_text():
+                    raise AssertionError("a state saved and loaded back is another state")
+        if st.terminal:
+            st.scores()
+        return st
+
+    def do_grammar(self, rng: random.Random):
+        """A shipped spec (mostly tiny, Kuhn poker, tic-tac-toe, Goofspiel, Medang,
+        Medina) with 1 to 3 edits of generated rule text (fuzzgrammar.Rewriter; typed
+        but one in five, hostile), its max_steps at most 50,000: validated; if valid, a
+        game of up to 300 decisions and `tabula simulate --games 2` (and now and then
+        `tabula run`)."""
+        from fuzzgrammar import Rewriter
+        from fuzzkinds import OTHERS, TARGETS, doc_of, dump
+
+        from tabula_rules.errors import TabulaError
+        from tabula_rules.spec import Spec
+        base = rng.choice(TARGETS) if rng.random() < 0.85 else rng.choice(OTHERS)
+        env = self.env_of(base)
+        if env is None:
+            base = rng.choice(TARGETS)
+            env = self.env_of(base)
+        doc = doc_of(base)
+        typed = rng.random() >= 0.2
+        edits = Rewriter(env, rng, typed).edit(doc)
+        game = doc.setdefault("game", {})
+        if not isinstance(game.get("max_steps"), int) or game["max_steps"] > 50_000:
+            game["max_steps"] = 50_000
+        text = dump(doc)
+        what = f"{base.relative_to(ROOT)} ({'typed' if typed else 'hostile'}): " + \
+            "; ".join(edits) + "\n" + text
+        self.current = ("grammar", what)
+        g = self.found["grammar"]
+        g["inputs"] += 1
+        g["typed"] += typed
+        path = self.folder / "grammar.yaml"
+        path.write_text(text, encoding="utf-8", errors="replace")
+        said: list = []
+        try:
+            spec = Spec(path)
+            spec.validate()
+        except TabulaError as e:
+            return what, "error", str(e), text, "grammar"
+        g["valid"] += 1
+        g["typed_valid"] += typed
+        try:
+            self.play(spec.game(), rng, roundtrip=True)
+            g["played"] += 1
+        except TabulaError as e:
+            said.append(str(e))
+        seed = str(rng.randrange(1, 1000))
+        argv = ["simulate", str(path), "--games", "2", "--workers", "1", "--seed", seed]
+        code, output = run_command(argv)
+        said.append(output)
+        if code not in (0, 1, 2):
+            raise AssertionError(f"tabula {' '.join(argv)}: exit code {code!r}")
+        g["simulated"] += code == 0
+        if rng.random() < 0.3:
+            argv = ["run", str(path), "--seed", seed]
+            code, output = run_command(argv)
+            said.append(output)
+            if code not in (0, 1, 2):
+                raise AssertionError(f"tabula {' '.join(argv)}: exit code {code!r}")
+        return what, "ok", "\n".join(said), text, "grammar"
+
+    def do_semantic(self, rng: random.Random):
+        """A shipped spec with 1 to 3 schema-valid mutations (fuzzkinds.semantic: numbers,
+        counts, sizes at 0, 1 and huge, identifiers swapped, player counts at the edges,
+        constant expressions that index past a list or divide by zero, loops' bounds,
+        options), and a player count asked (none, the edges, 0, 1, -1, huge): loaded,
+        validated, a bounded game; or through `tabula validate`, `run`, `simulate` or
+        `compile` with --players."""
+        from fuzzkinds import OTHERS, TARGETS, doc_of, dump, players_asked, semantic
+
+        from tabula_rules.errors import TabulaError
+        from tabula_rules.spec import Spec
+        base = rng.choice(TARGETS) if rng.random() < 0.8 else rng.choice(OTHERS)
+        doc = doc_of(base)
+        done = semantic(doc, rng)
+        players = players_asked(doc, rng)
+        text = dump(doc)
+        what = f"{base.relative_to(ROOT)}, players {players}: " + "; ".join(done) + \
+            "\n" + text
+        self.current = ("semantic", what)
+        self.found["semantic"]["inputs"] += 1
+        path = self.folder / "semantic.yaml"
+        path.write_text(text, encoding="utf-8", errors="replace")
+        if rng.random() < 0.4:
+            command = rng.choice(["validate", "run", "run", "simulate", "compile"])
+            argv = [command, str(path)]
+            if players is not None and command != "validate":
+                argv += ["--players", str(players)]
+            if command == "simulate":
+                argv += ["--games", "2", "--workers", "1"]
+            return self._command(argv, what, text, "semantic")
+        try:
+            spec = Spec(path)
+            if rng.random() < 0.5:
+                spec.validate()
+                self.found["semantic"]["valid"] += 1
+            self.play(spec.game(players), rng, decisions=200)
+        except TabulaError as e:
+            return what, "error", str(e), text, "semantic"
+        return what, "ok", "", text, "semantic"
+
+    def do_endless(self, rng: random.Random, base: Path | None = None,
+                   steps: list | None = None, effects: bool = True, doc: dict | None = None):
+        """A shipped spec edited so that its game cannot end (fuzzkinds.endless), its
+        max_steps 10,000 to 100,000 (a million too in the long run), played by `tabula
+        run` in a forked process under RLIMIT_AS (--memory-mb): it must end with a
+        located error (or the game still ends), never a MemoryError, a kill or a
+        traceback; its memory must not grow with the game's length so that the largest
+        max_steps (10^8) would take it over the limit."""
+        import fuzzkinds
+        from fuzzkinds import OTHERS, TARGETS, doc_of, dump, endless, rss_kb
+
+        from tabula_rules.compiler.layout import MAX_STEPS
+        if base is None:
+            base = rng.choice(TARGETS) if rng.random() < 0.85 else rng.choice(OTHERS)
+        steps = steps or [10_000, 100_000, 100_000] + \
+            ([1_000_000, 1_000_000] if self.big else [])
+        if doc is None:                       # (given: an endless spec made by hand)
+            doc = doc_of(base)
+            done = endless(doc, rng, steps, effects)
+        else:
+            doc.setdefault("game", {})["max_steps"] = rng.choice(steps)
+            done = [f"given, max_steps {doc['game']['max_steps']}"]
+        max_steps = doc["game"]["max_steps"]
+        text = dump(doc)
+        seed = rng.randrange(1, 1000)
+        path = self.folder / "endless.yaml"
+        path.write_text(text, encoding="utf-8")
+        argv = ["run", str(path), "--seed", str(seed)]
+        what = f"{base.relative_to(ROOT)}: {'; '.join(done)}; tabula {' '.join(argv)}\n{text}"
+        self.current = ("endless", what)
+        e = self.found["endless"]
+        e["inputs"] += 1
+
+        def child():
+            from tabula_rules.errors import TabulaError
+            from tabula_rules.spec import load_spec
+            from tabula_rules.tools.cli import main
+            try:
+                load_spec(path).game()          # compiled first: its memory is no growth
+            except TabulaError:
+                pass
+            base_kb = rss_kb()
+            try:
+                code = main(argv)
+            except SystemExit as x:
+                code = x.code if isinstance(x.code, int) else 2
+            return {"code": code, "base_kb": base_kb}
+
+        r = fuzzkinds.fork_call(child, self.folder, "endless", self.memory_mb,
+                                int(3 * self.slow) + 1)
+        output = r["out"] + r["err"]
+        e["peak_mb"] = max(e["peak_mb"], r["peak_kb"] / 1024)
+        code = r["code"]
+        if r["signal"] is not None:
+            if r["signal"] == signal.SIGXCPU:
+                raise Hang()
+            self.found["memory"].append(("endless", what, f"killed by signal {r['signal']} "
+                                         f"(peak {r['peak_kb'] // 1024} MB)\n{output[-1500:]}"))
+            return what, "error", "", text, "endless"
+        if "MemoryError" in output:
+            self.found["memory"].append(("endless", what, f"MemoryError (peak "
+                                         f"{r['peak_kb'] // 1024} MB)\n{output[-1500:]}"))
+            return what, "error", "", text, "endless"
+        if code not in (0, 1, 2) or "Traceback" in output:
+            raise AssertionError(f"tabula {' '.join(argv)}: exit {code}\n{output[-2000:]}")
+        if code == 1 and not re.search(r"\S+:\d+:\d+: ", r["err"]):
+            raise AssertionError(f"tabula {' '.join(argv)}: exit 1 without a located "
+                                 f"error\n{output[-2000:]}")
+        if code == 0:
+            e["ended"] += 1
+        else:
+            e["located"] += 1
+        result = r["result"] or {}
+        growth = (r["peak_kb"] - result.get("base_kb", r["peak_kb"])) / 1024
+        if code == 1 and "steps without ending" in r["err"]:
+            e["growth_mb"] = max(e["growth_mb"], growth)
+            projected = growth * MAX_STEPS / max_steps
+            if growth > 32 and projected > self.memory_mb:
+                self.found["memory"].append((
+                    "endless", what, f"memory grows with the game's length: {growth:.0f} MB "
+                    f"over {max_steps} steps, so max_steps {MAX_STEPS} (the largest a spec "
+                    f"may set) would take {projected / 1024:.1f} GB, over RLIMIT_AS "
+                    f"{self.memory_mb} MB\n{output[-800:]}"))
+        return what, ("ok" if code == 0 else "error"), output, text, "endless"
+
+    def do_adapter(self, rng: random.Random):
+        """A script of OpenSpiel or PettingZoo calls with hostile arguments
+        (fuzzkinds.Script), in a forked process: every call must succeed or fail with a
+        clear error (fuzzkinds.judged); a tampered state that loads must be one its game
+        reaches; no input may create a file (a pickle's code run)."""
+        from fuzzkinds import ADAPTER_KINDS, adapter_script, fork_call
+        if not getattr(self, "_adapters_imported", False):
+            import pyspiel  # noqa: F401  (imported once here, so forked scripts start fast)
+
+            import tabula_rules.openspiel
+            import tabula_rules.pettingzoo  # noqa: F401
+            self._adapters_imported = True
+        kind = rng.choice(ADAPTER_KINDS)
+        seed = rng.randrange(2 ** 32)
+        secrets = [s for s in self.secrets if not s.endswith(".yaml")]
+        what = f"fuzzkinds.adapter_script(random.Random({seed}), folder, secrets, {kind!r})"
+        self.current = ("adapter", what)
+        a = self.found["adapter"]
+        a["inputs"] += 1
+        r = fork_call(lambda: adapter_script(random.Random(seed), self.folder, secrets, kind),
+                      self.folder, "adapter", self.memory_mb, int(3 * self.slow) + 1)
+        result = r["result"]
+        if r["signal"] == signal.SIGXCPU:
+            raise Hang()
+        if result is None:
+            if "MemoryError" in r["err"]:
+                self.found["memory"].append(("adapter", what, r["err"][-2000:]))
+                return what, "error", "", what, "adapter"
+            raise AssertionError(f"the adapter script's process ended with exit "
+                                 f"{r['code']}, signal {r['signal']}\n{r['err'][-2500:]}")
+        for call, outcome, detail in result["events"]:
+            a["calls"] += 1
+            a["refused"] += outcome != "ok"
+            if outcome == "bad":
+                self.found["tracebacks"].append(("adapter", f"{what}: {call}", detail))
+            if "deserialize" in call:
+                a["tampered"] += "(honest)" not in call
+                a["tampered_loaded"] += outcome == "ok" and "(honest)" not in call
+        for x in result["impossible"]:
+            self.found["impossible"].append(("adapter", what, x))
+        for x in result["code_run"]:
+            self.found["code_run"].append(("adapter", what, x))
+        # Tabula's messages are checked for the canary and Python internals; the
+        # frameworks' own (pybind's "Unable to cast ... <class 'int'>") and the process's
+        # stderr (pyspiel prints its errors there) for the canary only
+        if self.canary in result["framework"] + r["err"]:
+            self.found["leaks"].append(("adapter", f"adapter {kind}", ["the canary"], what,
+                                        (result["framework"] + r["err"])[-3000:]))
+        return what, "ok", result["said"], what, f"adapter {kind}"
+
+    def do_writers(self, rng: random.Random):
+        """Two `tabula simulate --out F` at once (forked processes, now and then a real
+        `python -m tabula_rules`), F new or half-finished (some games of the run,
+        maybe its last line cut): held, the first runs a long run while the second (the
+        same run, a resume, another seed, new or resumed) starts, which must be refused
+        (exit 1, 'another tabula simulate is writing it'), then the first is killed;
+        raced, both start together with a few games each. Afterwards F holds records of
+        one run only, keeps the lines a resumed writer found there, and a resume of its
+        run completes it with every game once: none lost, none twice."""
+        from fuzzkinds import LOCKED, fork_call, fork_wait, kill
+
+        from tabula_rules.tools.cli import main
+        spec, seed = rng.choice(LOG_SPECS), rng.randrange(1, 6)
+        other = seed + rng.randrange(1, 5)
+        path = self.folder / "writers.jsonl"
+        if path.exists():
+            path.unlink()
+        w = self.found["writers"]
+        w["inputs"] += 1
+
+        def argv(games, s=seed, resume=False):
+            return ["simulate", str(spec), "--games", str(games), "--workers", "1",
+                    "--seed", str(s), "--out", str(path)] + (["--resume"] if resume else [])
+        pre = 0
+        if rng.random() < 0.5:
+            pre = rng.randint(1, 4)
+            code, _ = run_command(argv(pre))
+            if code != 0:
+                raise AssertionError(f"tabula {' '.join(argv(pre))}: exit {code}")
+            if rng.random() < 0.3:
+                data = path.read_bytes()
+                path.write_bytes(data[:-rng.randint(2, 40)])
+        found_before = path.read_bytes() if path.exists() else b""
+        kept = found_before[:found_before.rfind(b"\n") + 1]
+        mode = rng.choice(["held", "held", "race"])
+        procs: list = []
+        log: list = [f"{spec.name} seed {seed}, {pre} games first, {mode}"]
+        self.current = ("writers", log)
+
+        def start(args):
+            if rng.random() < 0.2:
+                p = subprocess.Popen([sys.executable, "-m", "tabula_rules", *args], cwd=ROOT,
+                                     stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                                     text=True, start_new_session=True)
+                procs.append(("popen", p, args))
+            else:
+                def child():
+                    try:
+                        return {"code": main(args)}
+                    except SystemExit as x:
+                        return {"code": x.code if isinstance(x.code, int) else 2}
+                pid, paths = fork_call(child, self.folder, f"writer{len(procs)}",
+                                       self.memory_mb, int(3 * self.slow) + 1, wait=False)
+                procs.append(("fork", (pid, paths, {}), args))
+            log.append("started tabula " + " ".join(args))
+            return len(procs) - 1
+
+        def alive(i):
+            how, p, _ = procs[i]
+            if how == "popen":
+                return p.poll() is None
+            pid, paths, done = p
+            if done:
+                return False
+            got, status = os.waitpid(pid, os.WNOHANG)
+            if got == 0:
+                return True
+            done.update(code=os.WEXITSTATUS(status) if os.WIFEXITED(status) else None,
+                        signal=os.WTERMSIG(status) if os.WIFSIGNALED(status) else None,
+                        err=paths[1].read_text(encoding="utf-8", errors="replace")
+                        if paths[1].exists() else "")
+            return False
+
+        def finish(i):
+            how, p, _ = procs[i]
+            if how == "popen":
+                if not hasattr(p, "fuzz_err"):
+                    p.fuzz_err = p.communicate()[1]
+                return {"code": p.returncode if p.returncode >= 0 else None,
+                        "signal": -p.returncode if p.returncode < 0 else None,
+                        "err": p.fuzz_err}
+            pid, paths, done = p
+            return dict(done) if done else fork_wait(pid, paths)
+
+        def stop(i):
+            how, p, _ = procs[i]
+            if how == "popen":
+                if not hasattr(p, "fuzz_err"):
+                    if p.poll() is None:
+                        os.killpg(p.pid, signal.SIGKILL)
+                    p.fuzz_err = p.communicate()[1]
+            elif not p[2]:
+                kill(p[0])
+                p[2].update(code=None, signal=signal.SIGKILL, err="")
+
+        def lines():
+            try:
+                return path.read_bytes().count(b"\n")
+            except OSError:
+                return 0
+
+        def wait_lines(i, n):
+            while lines() < n and alive(i):
+                time.sleep(0.002)
+
+        wrong = []
+        try:
+            if mode == "held":
+                first = start(argv(10 ** 6, seed, resume=pre > 0))
+                wait_lines(first, kept.count(b"\n") + rng.randint(1, 3))
+                second_args = rng.choice([argv(10 ** 6, seed, resume=pre > 0),
+                                          argv(3, seed, resume=True), argv(3, other),
+                                          argv(3, other, resume=True), argv(5, seed)])
+                second = start(second_args)
+                r2 = finish(second)
+                running = alive(first)
+                log.append(f"second: exit {r2['code']}, {r2['err'].strip()[-300:]!r}; "
+                           f"first running: {running}")
+                if r2["code"] not in (0, 1):
+                    raise AssertionError(f"tabula {' '.join(second_args)}: exit "
+                                         f"{r2['code']}, signal {r2['signal']}\n"
+                                         f"{r2['err'][-2000:]}")
+                if running and not (r2["code"] == 1 and LOCKED in r2["err"]):
+                    wrong.append("a second writer was not refused while the first wrote "
+                                 f"(exit {r2['code']})")
+                w["refused"] += r2["code"] == 1
+                wait_lines(first, lines() + rng.randint(0, 3))
+                if alive(first):
+                    stop(first)
+                    w["killed"] += 1
+                r1 = finish(first)
+                if r1["signal"] is None and r1["code"] not in (0, 1):
+                    raise AssertionError(f"the first writer: exit {r1['code']}\n"
+                                         f"{r1['err'][-2000:]}")
+                resumed_only = pre > 0
+            else:
+                configs = [argv(rng.randint(2, 6), seed, resume=pre > 0 or rng.random() < 0.5),
+                           rng.choice([argv(rng.randint(2, 6), seed, resume=True),
+                                       argv(rng.randint(2, 6), seed),
+                                       argv(rng.randint(2, 6), other),
+                                       argv(rng.randint(2, 6), other, resume=True)])]
+                ids = [start(c) for c in configs]
+                results = [finish(i) for i in ids]
+                for c, r in zip(configs, results):
+                    log.append(f"exit {r['code']}: {r['err'].strip()[-300:]!r}")
+                    if r["code"] not in (0, 1):
+                        raise AssertionError(f"tabula {' '.join(c)}: exit {r['code']}, "
+                                             f"signal {r['signal']}\n{r['err'][-2000:]}")
+                    w["refused"] += r["code"] == 1
+                resumed_only = pre > 0 and all(
+                    "--resume" in c and c[c.index("--seed") + 1] == str(seed) or r["code"] != 0
+                    for c, r in zip(configs, results))
+        finally:
+            for i in range(len(procs)):
+                stop(i)
+        wrong += writers_file(path, spec, seed, other, kept, resumed_only,
+                              rng.randint(0, 2), log)
+        w["resumed"] += any(x.endswith(": exit 0") for x in log[-1:])
+        what = "\n".join(log) + "\n-- the file:\n" + \
+            path.read_text(encoding="utf-8", errors="replace")[-3000:]
+        self.current = ("writers", what)
+        for x in wrong:
+            self.found["records"].append(("writers", x, what))
+        return what, "ok", "", what, "writers"
+
     def canary_route(self, text: str) -> bool:
         return any(s in text for s in self.secrets) or any(
             os.path.basename(s) in text for s in self.secrets[:-1])
@@ -911,8 +1378,7 @@ class Campaign:
         ([(what, ...)], empty when it is fine)."""
         rng = rng or self.rng
         found = self.found
-        before = {k: len(found[k]) for k in ("tracebacks", "hangs", "leaks",
-                                             "accepted_tampered", "resume")}
+        before = {k: len(found[k]) for k in self.FINDINGS}
         self.current = (kind, None)
         t0 = self.started = time.perf_counter()
         try:
@@ -937,17 +1403,70 @@ class Campaign:
         found["kinds"][kind] = found["kinds"].get(kind, 0) + 1
         return [x for k, n in before.items() for x in found[k][n:]]
 
-    def run(self, inputs: int) -> dict:
+    def run(self, inputs: int, kinds: tuple | None = None) -> dict:
+        kinds = kinds or self.KINDS
         for i in range(inputs):
-            self.one(self.KINDS[i % len(self.KINDS)])
+            self.one(kinds[i % len(kinds)])
             if self.say and (i + 1) % 500 == 0:
                 f = self.found
                 self.say(f"{i + 1} inputs, {len(f['tracebacks'])} tracebacks, "
                          f"{len(f['hangs'])} hangs, {len(f['leaks'])} leaks, "
                          f"{len(f['accepted_tampered'])} accepted tampered logs, "
-                         f"peak {peak_mb():.0f} MB", )
+                         f"{len(f['memory'])} memory, {len(f['impossible'])} impossible "
+                         f"states, {len(f['code_run'])} code run, {len(f['records'])} "
+                         f"records lost or duplicated, peak {peak_mb():.0f} MB")
         self.found["max_rss_mb"] = peak_mb()
         return self.found
+
+
+def writers_file(path: Path, spec: Path, seed: int, other: int, kept: bytes,
+                 resumed_only: bool, more: int, log: list) -> list:
+    """What is wrong with a simulate file two writers left (do_writers): a line it held
+    before a resumed writer changed or dropped (when every writer that wrote resumed
+    it), records of two runs (seeds `seed` and `other`), a game recorded twice; then the
+    file resumed (its run, `more` games more than it holds): refused, a game lost or
+    twice, a line changed."""
+    from fuzzkinds import records_in
+
+    from tabula_rules.tools.simulate import game_seed
+    wrong = []
+    after = path.read_bytes() if path.exists() else b""
+    if resumed_only and not after.startswith(kept):
+        wrong.append("a line the file held before was changed or dropped")
+    _, recs = records_in(path)
+    runs: dict = {}
+    for r in recs:
+        for s in (seed, other):
+            if isinstance(r.get("seed"), int) and game_seed(s, r["index"]) == r["seed"]:
+                runs.setdefault(s, []).append(r["index"])
+    if len(runs) > 1:
+        wrong.append(f"records of two runs in one file: {sorted(runs)}")
+    for s, idx in runs.items():
+        twice = sorted({i for i in idx if idx.count(i) > 1})
+        if twice:
+            wrong.append(f"games {twice} of the run of seed {s} recorded twice")
+    if len(runs) == 1:             # resumed: every game once
+        (s, idx), = runs.items()
+        n = max(idx) + 1 + more
+        before = path.read_bytes()
+        resume = ["simulate", str(spec), "--games", str(n), "--workers", "1", "--seed",
+                  str(s), "--out", str(path), "--resume"]
+        code, output = run_command(resume)
+        log.append(f"tabula {' '.join(resume)}: exit {code}")
+        if code != 0:
+            wrong.append(f"the file cannot be resumed (exit {code}): {output[-500:]}")
+        else:
+            _, recs = records_in(path)
+            got = [r["index"] for r in recs if isinstance(r.get("seed"), int)
+                   and game_seed(s, r["index"]) == r["seed"]]
+            lost = sorted(set(range(n)) - set(got))
+            twice = sorted({i for i in got if got.count(i) > 1})
+            if lost or twice:
+                wrong.append(f"resumed to {n} games: lost {lost}, twice {twice}")
+            whole = before[:before.rfind(b"\n") + 1]
+            if not path.read_bytes().startswith(whole):
+                wrong.append("the resume changed a line the file held")
+    return wrong
 
 
 def peak_mb() -> float:
@@ -973,15 +1492,18 @@ def watchdog(c: Campaign, out: str, after: float) -> None:
 
 
 def campaign(inputs: int, seed: int, folder: Path, slow: float = 20.0, log=print,
-             out: str | None = None) -> dict:
-    """`inputs` fuzz inputs, in rotation: tampered logs, mutated specs, scenario files,
-    command lines and rule text (Campaign.KINDS), in `folder`; what they found. With
-    `out`, a watchdog ends the process on an input the alarm cannot stop."""
-    c = Campaign(seed, folder, slow, log)
+             out: str | None = None, kinds: tuple | None = None, big: bool = True,
+             memory_mb: int = 1024) -> dict:
+    """`inputs` fuzz inputs, in rotation (Campaign.KINDS, or `kinds`): tampered logs,
+    mutated specs, scenario files, command lines, rule text, simulate files, grammar-aware
+    rule text, semantic mutations, adapter scripts, endless games and writers, in
+    `folder`; what they found. With `out`, a watchdog ends the process on an input the
+    alarm cannot stop."""
+    c = Campaign(seed, folder, slow, log, big=big, memory_mb=memory_mb)
     if out is not None:
         watchdog(c, out, 3 * slow)
     try:
-        return c.run(inputs)
+        return c.run(inputs, kinds)
     finally:
         c.close()
 
@@ -1030,7 +1552,37 @@ def summary(found: dict, hostile_found: dict, slow: float, limit_mb: int, second
         f"{len(found['resume'])} changed though refused, or resumed losing a line or a game",
         f"leaks: {len(found['leaks'])}" + (" (" + ", ".join(
             f"{r}: {n}" for r, n in sorted(routes.items())) + ")" if routes else ""),
-        f"findings: {out}"])
+        ] + new_summary(found) + [f"findings: {out}"])
+
+
+def _pct(a: int, b: int) -> str:
+    return f"{100 * a / b:.0f}%" if b else "-"
+
+
+def new_summary(found: dict) -> list:
+    """The summary lines of the new kinds (grammar, semantic, adapter, endless,
+    writers)."""
+    g, sm, e, a, w = (found[k] for k in ("grammar", "semantic", "endless", "adapter",
+                                          "writers"))
+    untyped = g["inputs"] - g["typed"]
+    return [
+        f"grammar-aware rule text: {g['inputs']} specs, {g['valid']} passed validation "
+        f"({_pct(g['valid'], g['inputs'])}; typed {g['typed_valid']} of {g['typed']}, "
+        f"{_pct(g['typed_valid'], g['typed'])}; hostile {g['valid'] - g['typed_valid']} of "
+        f"{untyped}), {g['played']} played a bounded game to its end or 300 decisions, "
+        f"{g['simulated']} simulated 2 games with exit 0",
+        f"semantic mutations: {sm['inputs']} specs ({sm['valid']} validated in full)",
+        f"adapters: {a['inputs']} scripts, {a['calls']} calls ({a['refused']} refused with "
+        f"a clear error), {a['tampered']} tampered serializations read back "
+        f"({a['tampered_loaded']} loaded, each replayed from its seed); impossible states "
+        f"accepted: {len(found['impossible'])}; code run: {len(found['code_run'])}",
+        f"endless games: {e['inputs']} ({e['located']} ended with a located error, "
+        f"{e['ended']} ended all the same; peak {e['peak_mb']:.0f} MB in a process, "
+        f"growth up to {e['growth_mb']:.0f} MB over a game); memory kills or growth: "
+        f"{len(found['memory'])}",
+        f"two writers: {w['inputs']} pairs ({w['refused']} refused, {w['killed']} first "
+        f"writers killed, {w['resumed']} files resumed after); records lost, duplicated "
+        f"or mixed: {len(found['records'])}"]
 
 
 def write_findings(path: str, found: dict, hostile_found: dict) -> None:
@@ -1044,6 +1596,10 @@ def write_findings(path: str, found: dict, hostile_found: dict) -> None:
                      f"-- output:\n{output}\n")
         for wrong, what, output in found["resume"]:
             fh.write(f"== simulate --resume: {wrong}\n{what}\n-- output:\n{output}\n")
+        for key in ("memory", "impossible", "code_run", "records"):
+            for kind, what, detail in found[key]:
+                fh.write(f"== {key} ({kind})\n{what if isinstance(what, str) else what!r}\n"
+                         f"-- {detail}\n")
         for desc, argv, text in found["accepted_tampered"]:
             fh.write(f"== accepted tampered log ({desc}), recorded with tabula "
                      f"{' '.join(argv)}\n{text}\n")
@@ -1061,7 +1617,22 @@ def main(argv=None) -> int:
     ap.add_argument("--memory-mb", type=int, default=1024,
                     help="the process's address-space limit (RLIMIT_AS), in MB")
     ap.add_argument("--out", default="fuzz-findings.txt", help="where findings go")
+    ap.add_argument("--kinds", default="all",
+                    help="'all' (the rotation of Campaign.KINDS), 'old' (the first six "
+                         "kinds), 'new' (grammar, semantic, adapter, endless, writers), or "
+                         "kinds separated by commas (a rotation of those)")
     args = ap.parse_args(argv)
+    if args.kinds == "all":
+        kinds = Campaign.KINDS
+    elif args.kinds == "old":
+        kinds = Campaign.OLD_KINDS
+    elif args.kinds == "new":
+        kinds = Campaign.NEW_KINDS
+    else:
+        kinds = tuple(k.strip() for k in args.kinds.split(","))
+        unknown = [k for k in kinds if not hasattr(Campaign, "do_" + k)]
+        if unknown:
+            ap.error(f"unknown kinds: {', '.join(unknown)}")
     _, hard = resource.getrlimit(resource.RLIMIT_AS)
     resource.setrlimit(resource.RLIMIT_AS, (args.memory_mb << 20, hard))
     t0 = time.perf_counter()
@@ -1069,12 +1640,12 @@ def main(argv=None) -> int:
         (Path(tmp) / "hostile").mkdir()
         hostile_found = hostile(Path(tmp) / "hostile", args.slow)
         Path(args.out).write_text("", encoding="utf-8")
-        found = campaign(args.inputs, args.seed, Path(tmp), args.slow, out=args.out)
+        found = campaign(args.inputs, args.seed, Path(tmp), args.slow, out=args.out,
+                         kinds=kinds, memory_mb=args.memory_mb)
     write_findings(args.out, found, hostile_found)
     print(summary(found, hostile_found, args.slow, args.memory_mb,
                   time.perf_counter() - t0, args.out))
-    bad = any(found[k] for k in ("tracebacks", "hangs", "leaks", "accepted_tampered",
-                                 "resume")) or \
+    bad = any(found[k] for k in Campaign.FINDINGS) or \
         any(v not in ("ok", "error") for v in hostile_found.values())
     return 1 if bad else 0
 

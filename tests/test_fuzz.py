@@ -9,6 +9,7 @@ import random
 import subprocess
 import sys
 import time
+import types
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -38,9 +39,11 @@ def _clean(found: list) -> None:
 # ---- a short campaign and the hand-made inputs ------------------------------------------
 
 def test_a_short_campaign_finds_nothing(tmp_path):
+    """150 inputs of the first six kinds (Campaign.OLD_KINDS); the new kinds have a short
+    campaign of their own, below."""
     c = Campaign(seed=7, folder=tmp_path, slow=20.0, log=None)
     try:
-        found = c.run(150)
+        found = c.run(150, Campaign.OLD_KINDS)
     finally:
         c.close()
     assert found["inputs"] == 150
@@ -254,3 +257,153 @@ def test_the_watchdog_ends_an_input_the_alarm_cannot_stop(tmp_path):
                           text=True, cwd=ROOT, timeout=60)
     assert proc.returncode == 3 and time.perf_counter() - t0 < 20, proc.stderr[-2000:]
     assert "== hang the alarm could not stop (rule" in (tmp_path / "found.txt").read_text()
+
+
+# ---- the new kinds: grammar-aware rule text, semantic mutations, adapters, endless games,
+# ---- two writers (tests/fuzzgrammar.py, tests/fuzzkinds.py) ------------------------------
+
+def test_a_short_campaign_of_the_new_kinds_finds_nothing(tmp_path):
+    """Five rotations of the new kinds (Campaign.NEW_KINDS: 10 specs with generated rule
+    text, 10 semantic mutations, 10 adapter scripts, 5 endless games of at most 100,000
+    steps, 5 pairs of writers): no traceback, hang, leak, memory kill or growth,
+    impossible state accepted, code run, record lost or duplicated; at least half of
+    the generated specs pass validation and are played and simulated."""
+    c = Campaign(seed=7, folder=tmp_path, slow=20.0, log=None)
+    try:
+        found = c.run(5 * len(Campaign.NEW_KINDS), Campaign.NEW_KINDS)
+    finally:
+        c.close()
+    assert found["kinds"] == {"grammar": 10, "semantic": 10, "adapter": 10, "endless": 5,
+                              "writers": 5}
+    g = found["grammar"]
+    assert 2 * g["valid"] >= g["inputs"] and g["simulated"] > 0 and g["played"] > 0, g
+    assert found["adapter"]["calls"] > 50 and found["adapter"]["tampered"] > 0
+    assert found["endless"]["located"] > 0
+    assert found["writers"]["refused"] > 0 and found["writers"]["resumed"] > 0
+    for key in Campaign.FINDINGS:
+        assert found[key] == [], found[key][:1]
+
+
+def test_grammar_aware_rule_text_mostly_passes_validation_and_walks_the_grammar(tmp_path):
+    """Rule text generated from grammar/tabula.lark into four small shipped specs, as the
+    campaign does (one in five hostile): at least half of the specs pass validation,
+    and the derivations take nearly every production of the grammar."""
+    import fuzzgrammar
+    import fuzzkinds
+
+    from tabula_rules.errors import TabulaError
+    from tabula_rules.spec import Spec
+    rng = random.Random(5)
+    envs = {p: fuzzgrammar.Env(p) for p in fuzzkinds.TARGETS[:4]}
+    used, valid = set(), 0
+    for i in range(40):
+        base = rng.choice(sorted(envs))
+        doc = fuzzkinds.doc_of(base)
+        rw = fuzzgrammar.Rewriter(envs[base], rng, typed=rng.random() >= 0.2)
+        rw.edit(doc)
+        used |= rw.d.used
+        path = tmp_path / f"g{i}.yaml"
+        path.write_text(fuzzkinds.dump(doc), encoding="utf-8")
+        try:
+            Spec(path).validate()
+            valid += 1
+        except TabulaError:
+            pass
+    assert valid >= 20, valid
+    aliases = {r.alias for rules in fuzzgrammar.Grammar.load().rules.values()
+               for r in rules if r.alias}
+    missing = aliases - used
+    assert len(missing) <= 3, missing
+
+
+def test_the_new_detectors_fire(fz, tmp_path, monkeypatch):
+    """Each detector of the new kinds can fire: an exception of the adapter's own code
+    that is no clear error, a loaded state its history does not reach, a pickle's code
+    run, records twice or of two runs in one file, an endless game killed or whose
+    memory grows with its length."""
+    import fuzzkinds
+    import pyspiel
+
+    import tabula_rules.openspiel as ts
+    from tabula_rules.errors import TabulaError
+
+    def raised(fn):          # fn's exception, as raised by a module of the package
+        ours = fn.__code__.replace(co_filename=str(ROOT / "interpreter" / "adapters" / "x.py"))
+        try:
+            types.FunctionType(ours, {"ValueError": ValueError, "TypeError": TypeError})()
+        except Exception as e:  # noqa: BLE001
+            return e
+
+    def lookup():
+        return {}["agent"]
+    assert fuzzkinds.judged(TabulaError("clear")) is None
+    assert "KeyError" in fuzzkinds.judged(raised(lookup))
+    game = pyspiel.load_game("tabula", {"spec": str(ROOT / "examples" / "tiny")})
+    try:                     # a ValueError raised on purpose, as OpenSpiel's games do
+        game.make_py_observer(None, {"x": 1})
+    except ValueError as e:
+        assert fuzzkinds.judged(e) is None
+    # a state of another seed, wrapped: its history does not give it back
+    honest = game.new_initial_state()
+    honest.apply_action(honest.legal_actions()[0])
+    assert fuzzkinds.unreachable(honest) is None
+    assert "differing" in fuzzkinds.unreachable(ts.wrap(game, game.ctx.game.new_state(seed=5)))
+    # a reader that unpickles OpenSpiel's __dict__ runs the payload's code: counted
+    import base64
+    import pickle
+
+    def unpickling(text):
+        for line in text.split("\n"):
+            if line.startswith("__dict__="):
+                pickle.loads(base64.b64decode(line[9:]))
+        raise TabulaError("refused")
+    monkeypatch.setattr(pyspiel, "deserialize_game_and_state", unpickling)
+    runs = []
+    for seed in range(40):
+        s = fuzzkinds.Script(random.Random(seed), tmp_path, [])
+        s.openspiel_deserialize()
+        runs += s.code_run
+    monkeypatch.undo()
+    assert runs and "was created" in runs[0]
+    # a file with a game twice, then records of two runs
+    out = tmp_path / "games.jsonl"
+    spec = ROOT / "examples" / "tiny"
+    assert fuzz.run_command(["simulate", str(spec), "--games", "3", "--workers", "1",
+                             "--seed", "1", "--out", str(out)])[0] == 0
+    lines = out.read_text().splitlines(keepends=True)
+    out.write_text("".join(lines + lines[1:2]))
+    assert any("twice" in w for w in fuzz.writers_file(out, spec, 1, 2, b"", False, 0, []))
+    other = tmp_path / "other.jsonl"
+    fuzz.run_command(["simulate", str(spec), "--games", "1", "--workers", "1", "--seed",
+                      "2", "--out", str(other)])
+    out.write_text("".join(lines) + other.read_text())
+    assert any("two runs" in w for w in fuzz.writers_file(out, spec, 1, 2, b"", False, 0,
+                                                          []))
+    # an endless game killed, or whose memory grows with its length
+    for fake in ({"code": None, "signal": 9, "peak_kb": 1 << 20, "out": "", "err": "",
+                  "result": None},
+                 {"code": 1, "signal": None, "peak_kb": 600 << 10, "out": "",
+                  "err": "x.yaml:1:2: rule error: the game ran more than 100000 steps "
+                         "without ending", "result": {"base_kb": 100 << 10}}):
+        monkeypatch.setattr(fuzzkinds, "fork_call", lambda *a, fake=fake, **k: fake)
+        found = fz.one("endless", random.Random(1), steps=[100_000])
+        assert found and found[0][0] == "endless", found
+
+
+def test_an_endless_games_memory_does_not_grow_with_its_length(fz):
+    """Kuhn poker that never ends (`until: false`) and whose bets do nothing (both
+    alternatives' `do: []`: a game of decisions only), 400,000 steps, played by `tabula
+    run` in a process under RLIMIT_AS 1 GB: a located error ('ran more than 400000
+    steps'), and no more memory than a game of any length may take: what it grows by
+    over these steps, times the largest max_steps a spec may set over them, stays
+    within the limit (else the same spec with that max_steps ends in a MemoryError)."""
+    import fuzzkinds
+    kuhn = fuzzkinds.TARGETS[1]
+    doc = fuzzkinds.doc_of(kuhn)
+    doc["play"][0]["turns"]["until"] = "false"
+    for alt in doc["play"][0]["do"][0]["choose_one"]:
+        alt["do"] = []
+    before = fz.found["endless"]["located"]
+    found = fz.one("endless", random.Random(3), base=kuhn, steps=[400_000], doc=doc)
+    assert not found, [f[2][:700] for f in found]
+    assert fz.found["endless"]["located"] == before + 1
