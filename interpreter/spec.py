@@ -12,6 +12,7 @@ import threading
 from pathlib import Path
 
 from .compiler.driver import Compiler
+from .compiler.layout import MAX_PLAYERS
 from .errors import (
     Pos,
     SpecError,
@@ -95,6 +96,11 @@ class Spec:
         if isinstance(players, dict) and int(players["min"]) > int(players["max"]):
             fail(f"game.players: min ({players['min']}) is greater than max ({players['max']})",
                  self.doc["game"].where("players"))
+        if isinstance(players, dict) and int(players["max"]) > MAX_PLAYERS:
+            # the schema says so too; held here for a document it did not check
+            fail(f"game.players: a game is for at most {MAX_PLAYERS} players, not "
+                 f"{players['max']}", players.where("max") if isinstance(players, LMap)
+                 else self.doc["game"].where("players"))
         rulings.check(self.doc)             # every reading of every ruling applies
         self.base_doc = self.doc            # the spec as written; .doc: default readings
         self._docs: dict = {(): self.doc}

@@ -37,7 +37,7 @@ from fractions import Fraction
 from ..errors import NOWHERE, Pos
 from ..lang import ast
 from ..lang import types as T
-from ..runtime.values import B_num
+from ..runtime.values import MAX_BITS, B_num
 
 MISSING = object()
 MAX_RANGE = 1_000_000        # a constant range longer than this is not listed (kept as ends)
@@ -689,7 +689,7 @@ class _Const:
         try:
             return self._value(node)
         except (TypeError, ValueError, ZeroDivisionError, KeyError, IndexError,
-                AttributeError, RecursionError):
+                AttributeError, RecursionError, OverflowError):
             return MISSING
 
     def _value(self, node):
@@ -814,8 +814,24 @@ _COMPARE = {"==": operator.eq, "!=": operator.ne, "<": operator.lt, "<=": operat
 
 
 def _arith(op: str, a, b):
+    """a op b, or MISSING for an operator not folded or a number too large to fold (the
+    generated code then computes it, and refuses it: values.MAX_BITS)."""
     f = _ARITH.get(op)
-    return MISSING if f is None else f(a, b)
+    if f is None or _too_big(a, b):
+        return MISSING
+    return f(a, b)
+
+
+def _too_big(*numbers) -> bool:
+    """Would an operation on these numbers go beyond values.MAX_BITS (their sizes together,
+    a fraction's numerator and denominator both counted)?"""
+    bits = 0
+    for x in numbers:
+        if type(x) is Fraction:
+            bits += x.numerator.bit_length() + x.denominator.bit_length()
+        elif type(x) in (int, bool):
+            bits += x.bit_length()
+    return bits > MAX_BITS
 
 
 def _compare(op: str, a, b):
@@ -899,7 +915,9 @@ class _Bounds:
             if node.op == "-":
                 return _add(a[0], None if b[1] is None else -b[1]), \
                     _add(a[1], None if b[0] is None else -b[0])
-            if node.op == "*" and None not in a + b:
+            if node.op == "*" and None not in a + b and not _too_big(a[0], b[0]) \
+                    and not _too_big(a[1], b[1]) and not _too_big(a[0], b[1]) \
+                    and not _too_big(a[1], b[0]):
                 products = [x * y for x in a for y in b]
                 return min(products), max(products)
         return None, None

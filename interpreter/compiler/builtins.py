@@ -145,9 +145,9 @@ class Builtins:
         """Aggregate `name` over generator `gen` as a loop: (source, type)."""
         elt, etyp = gen.elt, gen.etyp
         if name == "sum":
-            if etyp == T.NUM:            # a sum of fractions may be whole
-                return self._loop(gen, scope, pos, [(0, f"n += {elt}", None)],
-                                  "n = 0", "B_num(n)"), T.NUM
+            if etyp == T.NUM:            # a sum of fractions may be whole; bounded (B_num)
+                return self._loop(gen, scope, pos, [(0, f"n = B_num(n + {paren(elt)})", None)],
+                                  "n = 0", "n"), T.NUM
             return self._loop(gen, scope, pos, [(0, f"n += {elt}", None)],
                               "n = 0", "n"), T.INT
         if name == "count":
@@ -291,8 +291,9 @@ class Builtins:
         if name == "count":
             return f"len({view}.vals)"
         if name == "sum":
-            total = f"sum({view}.vals.values())"
-            return f"B_num({total})" if gen.etyp == T.NUM else total
+            if gen.etyp == T.NUM:       # a sum of fractions, bounded item by item
+                return f"B_sum({view}.vals.values())"
+            return f"sum({view}.vals.values())"
         if name == "list":
             return f"list({view}.order())" if value == "True" else f"list({view}.values())"
         # first, max, min: over the passing values in order; the default only if none
@@ -477,8 +478,8 @@ class Builtins:
         if name == "sum":
             if et not in (T.INT, T.BOOL, T.ANY, T.NUM):
                 fail(f"sum() adds numbers, not {T.describe(et)}", node.args[0].pos)
-            if et == T.NUM:
-                return f"B_num(sum({items}))", T.NUM
+            if et == T.NUM:             # a sum of fractions, bounded item by item
+                return f"B_sum({items})", T.NUM
             return f"sum({items})", T.INT
         if name == "count":
             return f"len({items})", T.INT
@@ -903,7 +904,7 @@ class Builtins:
         return (fresh_list(f"B_sorted({src}, {self.mod.const(order)}, "
                            f"{self.mod.const(node.pos)})"), T.list_of(item))
 
-    def _text_of(self, src: str, typ) -> str:
+    def _text_of(self, src: str, typ, pos) -> str:
         """Source of the text of a value of type typ: a piece by its name (as it is now,
         if names show changeable attributes), the rest as B_text writes it."""
         if typ == T.PIECE:
@@ -912,7 +913,7 @@ class Builtins:
             return f"B_piece_name({self.mod.const(tuple(self.c.prog.piece_names))}, {src})"
         if typ == T.STR:
             return src
-        return f"B_text({src})"
+        return f"B_text({src}, {self.mod.const(pos)})"
 
     @reads_names
     def f_text(self, node, args):
@@ -924,7 +925,7 @@ class Builtins:
         if typ[0] in ("slot", "zone"):
             fail(f"text() of {T.describe(typ)}: a container is not a value with a text",
                  node.pos, "its pieces: text(list(c for c in C))")
-        return self._text_of(src, typ), T.STR
+        return self._text_of(src, typ, node.pos), T.STR
 
     @reads_names
     def f_join(self, node, args):
@@ -938,8 +939,10 @@ class Builtins:
             fail(f"the separator of join() must be a text, not {T.describe(styp)}",
                  node.args[1].pos)
         v = self.c.scratch()
-        item = self._text_of(v, typ[1] if typ[0] == "list" else T.ANY)
-        return f"{paren(sep)}.join([{item} for {v} in {src}])", T.STR
+        item = self._text_of(v, typ[1] if typ[0] == "list" else T.ANY, node.pos)
+        # the texts taken one by one, their length bounded as they come (B_join)
+        return f"B_join({sep}, ({item} for {v} in {src}), {self.mod.const(node.pos)})", \
+            T.STR
 
     def f_abs(self, node, args):
         check_arity(node, len(args), 1)

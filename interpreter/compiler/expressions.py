@@ -100,6 +100,10 @@ class ExprCompiler:
         # id of a loop's shared part -> its _Part, while the loop's parts are compiled
         # (generator(hoist=True))
         self._hoisted: dict = {}
+        # while a value computed when the spec compiles is compiled (layout.py): an item
+        # of a list or a table is read through B_item, whose failure says the index and
+        # the list's length, not Python's "list index out of range"
+        self.explained = False
 
     # -- entry ------------------------------------------------------------------------
     def compile(self, node, scope: Scope):
@@ -295,10 +299,11 @@ class ExprCompiler:
                 return (f"({obj}[{key}] if {key} in {obj} else "
                         f"B_entry({obj}, {key}, {mod.const(node.pos)}))"), otyp[2]
             return f"B_entry({obj}, {key}, {mod.const(node.pos)})", otyp[2]
-        if otyp[0] == "list":
-            return f"{paren(obj)}[{key}]", otyp[1]
-        if otyp == T.ANY:
-            return f"{paren(obj)}[{key}]", T.ANY
+        if otyp[0] == "list" or otyp == T.ANY:
+            typ = otyp[1] if otyp[0] == "list" else T.ANY
+            if self.explained:
+                return f"B_item({obj}, {key}, {mod.const(node.pos)})", typ
+            return f"{paren(obj)}[{key}]", typ
         fail(f"{T.describe(otyp)} cannot be indexed with [...]", node.pos,
              "index a data table, a list, or a zone of several slots")
 
@@ -472,14 +477,21 @@ class ExprCompiler:
                 if t not in (T.STR, T.ANY):
                     fail(f"'+' joins two texts, not a text and {T.describe(t)}", n.pos,
                          "make a value a text with text(x): 'round ' + text(n)")
-            return f"({paren(a)} + {paren(b)})", T.STR
+            if self.constant(a) is not MISSING or self.constant(b) is not MISSING:
+                return f"({paren(a)} + {paren(b)})", T.STR      # grows by the constant
+            # two computed texts: bounded in length (readers.B_concat), as a let can
+            # double a text
+            return f"B_concat({a}, {b}, {self.c.mod.const(node.pos)})", T.STR
         if op == "+" and ta[0] == "list" and tb[0] == "list":
             ea, eb = ta[1], tb[1]
             if not T.compatible(ea, eb):
                 fail(f"'+' joins two lists of one kind, not {T.describe(ta)} and "
                      f"{T.describe(tb)}", node.pos)
             item = (T.NUM if T.NUM in (ea, eb) else eb if ea in (T.ANY, T.NONE) else ea)
-            return fresh_list(f"({paren(a)} + {paren(b)})"), T.list_of(item)
+            # the items copied count against the work budget (readers.B_work), as a
+            # comprehension's do: a let can double a list
+            pos = self.c.mod.const(node.pos)
+            return fresh_list(f"(B_work({a}, {pos}) + B_work({b}, {pos}))"), T.list_of(item)
         for n, t in ((node.left, ta), (node.right, tb)):
             if not self.fits(t, T.NUM):
                 fail(f"an operand of '{op}' must be a number, not {T.describe(t)}",
@@ -504,6 +516,9 @@ class ExprCompiler:
             return src, T.INT            # a floor division is whole, of fractions too
         if exact:
             return f"B_num({paren(a)} {op} {paren(b)})", T.NUM
+        if op == "*" and self.constant(a) is MISSING and self.constant(b) is MISSING:
+            # two computed numbers: the product is bounded before it is made (B_mul)
+            return f"B_mul({a}, {b}, {self.c.mod.const(node.pos)})", T.INT
         return f"({paren(a)} {op} {paren(b)})", T.INT
 
     def x_Neg(self, node, scope):

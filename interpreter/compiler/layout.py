@@ -12,15 +12,16 @@ from __future__ import annotations
 
 import itertools
 from fractions import Fraction
+from typing import NoReturn
 
-from ..errors import NOWHERE, did_you_mean, fail
+from ..errors import NOWHERE, SpecError, did_you_mean, fail
 from ..lang import ast
 from ..lang import types as T
 from ..lang.ast import name_uses
 from ..lang.loader import LList, LMap, LStr, plain
 from ..runtime.geometry import NO_LINE, geometry
 from ..runtime.model import Namer, ZoneInfo
-from ..runtime.readers import lines_in_place
+from ..runtime.readers import MAX_NUMBER, WORK_LIMIT, lines_in_place
 from ..runtime.templates import (
     TemplateError,
     render_template,
@@ -28,10 +29,17 @@ from ..runtime.templates import (
     template_parts,
     value_text,
 )
+from ..runtime.values import TOO_BIG
 from .common import Scope
 
 MAX_PIECES = 100_000
 MAX_SLOTS = 100_000
+MAX_PLAYERS = 100            # the most players a spec may allow (game.players.max)
+# pieces x attributes (every attribute of every component is on every piece), and a
+# component's for_each combinations x its attributes: counted before any is computed
+MAX_ATTRIBUTE_VALUES = 2_000_000
+ATTRIBUTE_IS = ("a piece's attribute holds a number, a text, a condition (true, false), "
+                "none, an enum's value, or a list of these")
 MAX_STEPS = 100_000_000      # the largest game.max_steps
 BOARDS = ("grid", "hex")     # zones of width x height cells
 MAX_RAY_CELLS = 2_000_000    # rays laid out in advance for boards up to this many cells
@@ -86,6 +94,12 @@ class Layout:
 
     def build(self) -> None:
         game = self.c.doc.get("game", LMap())
+        if self.c.prog.players > MAX_PLAYERS:     # a spec the schema did not check
+            players = game.get("players") if isinstance(game, LMap) else None
+            fail(f"a game is for at most {MAX_PLAYERS} players, not {self.c.prog.players}",
+                 game.where("players") if isinstance(game, LMap) and players is not None
+                 else NOWHERE)
+        self.c.prog.work[0] = 0      # the one budget of the values computed (const_fn)
         if self.c.prog.max_steps > MAX_STEPS:
             fail(f"max_steps is at most {MAX_STEPS}",
                  game.where("max_steps") if isinstance(game, LMap) else NOWHERE)
@@ -96,72 +110,94 @@ class Layout:
     # -- values computed from data, enums and options --------------------------------------
     def const_fn(self, text, scope, uses: set | None = None):
         """Compile text that depends only on data, enums, options and the scope's names:
-        fn(locals) -> value. `uses`, if given, gathers the names the text reads."""
+        fn(locals, context="") -> value. `uses`, if given, gathers the names the text
+        reads. Every failure of the computation is a located SpecError (const_failed),
+        never a Python exception: the text is evaluated when the spec compiles."""
         if not isinstance(text, str):
             value = plain(text)
-            return lambda L: value
+            return lambda L, context="": value
         node = self.c.parse(text, "expression")
         if uses is not None:
             uses.update(name_uses(node))
-        fn, _ = self.c.x.function(node, scope)
+        x = self.c.x
+        was, x.explained = x.explained, True     # items read through B_item (its words)
+        try:
+            fn, _ = x.function(node, scope)
+        finally:
+            x.explained = was
         pos = getattr(text, "pos", NOWHERE)
         work = self.c.prog.work
 
-        def const(L):
-            work[0] = 0             # a fresh work budget (readers.work_budget)
+        def const(L, context=""):
+            # one work budget for every value computed when the spec compiles (build():
+            # readers.work_budget), not one each: a component's count is computed for
+            # each of 100,000 combinations of its for_each
             try:
                 return fn(None, L)
-            except (AttributeError, TypeError):
-                fail("this must be computed from data, enums and options only",
-                     pos)
+            except SpecError as exc:        # a helper's located error (B_item, B_div, ...)
+                message = exc.message
+                if work[0] > WORK_LIMIT:
+                    message = (f"more than {WORK_LIMIT} items taken by generators and "
+                               "comprehensions in all")
+                self.const_failed(message, exc.pos if exc.pos.line else pos,
+                                  exc.hint, context)
+            except CONST_FAILURES as exc:
+                found = self.c.mod.position(exc.__traceback__)
+                self.const_failed(_explain(exc), found or pos, "", context)
         return const
+
+    @staticmethod
+    def const_failed(message: str, pos, hint: str, context: str) -> NoReturn:
+        """A value computed when the spec compiles cannot be: a located SpecError (not a
+        rule error: no game runs), saying for which `for_each` combination, if any."""
+        fail(message + (f" (for {context})" if context else ""), pos,
+             (hint + "; " if hint else "") + "the value is computed from data, enums and "
+             "options when the spec compiles")
 
     def const_value(self, text, scope=None):
         return self.const_fn(text, scope or Scope())([None] * 16)
 
     # -- zones ------------------------------------------------------------------------------
     def zones(self) -> None:
+        """Every zone's slots. Their number (per owner, times the players of a per-player
+        zone) is counted before any slot is made, and bounded by MAX_SLOTS."""
         p = self.c.prog
         base = 0
-        for name, z in self.c.doc.get("zones", LMap()).items():
+        zones = self.c.doc.get("zones", LMap())
+        for name, z in zones.items():
             kind = str(z["kind"])
+            w = h = 1
             if "capacities" in z:
                 caps = self.const_value(z["capacities"])
-                if not isinstance(caps, list) \
-                        or not all(isinstance(c, int) and c >= 0 for c in caps):
-                    fail("capacities must be a list of numbers", z.where("capacities"))
+                if not isinstance(caps, list) or not caps \
+                        or not all(type(c) is int and c >= 0 for c in caps):
+                    fail("capacities must be a list of whole numbers of 0 or more, one a "
+                         "slot", z.where("capacities"))
+                n = len(caps)
             elif kind in BOARDS:
-                w, h = self.const_value(z.get("width", 1)), self.const_value(z.get("height", 1))
-                cap = self.const_value(z["capacity"]) if "capacity" in z else 1
-                if type(cap) is not int:
-                    fail(f"a zone's capacity must be a whole number, not {cap}",
-                         z.where("capacity"))
-                if not (isinstance(w, int) and isinstance(h, int) and w >= 1 and h >= 1):
-                    fail("a grid's width and height are numbers of at least 1",
-                         z.pos)
-                if w * h > MAX_SLOTS:
-                    fail(f"more than {MAX_SLOTS} zone slots", z.pos)
-                caps = [cap] * (w * h)
+                w, h = self.zone_number(z, "width", 1, 1), self.zone_number(z, "height", 1, 1)
+                cap = self.zone_number(z, "capacity", 1, 0)
+                n = w * h
             else:
-                n = self.const_value(z.get("size", 1))
-                cap = self.const_value(z["capacity"]) if "capacity" in z else None
-                for key, value in (("size", n), ("capacity", cap)):
-                    if value is not None and type(value) is not int:
-                        fail(f"a zone's {key} must be a whole number, not {value}",
-                             z.where(key))
-                caps = [cap] * n
-            if kind in ("stack", "set", "row") and len(caps) != 1:
-                fail(f"a {kind} zone has one slot", z.pos)
+                n = self.zone_number(z, "size", 1, 1)
+                cap = self.zone_number(z, "capacity", None, 0)
             per = bool(z.get("per_player", False))
-            info = ZoneInfo(str(name), kind, per, len(caps), base,
-                            str(z.get("visibility", "public")), caps,
-                            pos=self.c.doc["zones"].where_key(name),
-                            ordered=bool(z.get("ordered", True)))
-            if kind in BOARDS:
-                info.width, info.height = w, h
-            else:
-                info.width, info.height = len(caps), 1
             owners = p.players if per else 1
+            # counted before any slot is made: this zone's, then all zones' so far
+            if n > MAX_SLOTS or base + owners * n > MAX_SLOTS:
+                shape = f"{w} x {h} cells" if kind in BOARDS else f"{n} slots"
+                fail(f"more than {MAX_SLOTS} zone slots: this zone has {shape}"
+                     + (f" for each of {owners} players" if per else "")
+                     + (f", after {base} in the zones before it" if base else ""), z.pos)
+            if "capacities" not in z:
+                caps = [cap] * n
+            if kind in ("stack", "set", "row") and n != 1:
+                fail(f"a {kind} zone has one slot", z.pos)
+            info = ZoneInfo(str(name), kind, per, n, base,
+                            str(z.get("visibility", "public")), caps,
+                            pos=zones.where_key(name),
+                            ordered=bool(z.get("ordered", True)))
+            info.width, info.height = (w, h) if kind in BOARDS else (n, 1)
             zi = len(p.zones)
             p.zones[str(name)] = info
             p.zone_list.append(info)
@@ -171,13 +207,25 @@ class Layout:
                     p.slot_owner.append(o if per else -1)
                     p.slot_index.append(i)
                     p.slot_cap.append(c)
-            base += owners * len(caps)
-            if base > MAX_SLOTS:
-                fail(f"more than {MAX_SLOTS} zone slots", info.pos)
+            base += owners * n
         p.nslots = base
         # the slots of unordered zones: their pieces are kept sorted (runtime.py)
         p.heaps = frozenset(s for s in range(base) if not p.zone_list[p.slot_zone[s]].ordered)
         self.neighbours()
+
+    def zone_number(self, z, key: str, default, least: int):
+        """A zone's size, width, height or capacity (rule text computed when the spec
+        compiles, or a number): a whole number of at least `least`, or `default`."""
+        if key not in z:
+            return default
+        value = self.const_value(z[key])
+        if type(value) is not int:
+            fail(f"a zone's {key} must be a whole number, not {_shown(value)}",
+                 z.where(key))
+        if value < least:
+            fail(f"a zone's {key} must be at least {least}, not {value}",
+                 z.where(key), "a zone has one slot at least" if least else "")
+        return value
 
     def neighbours(self) -> None:
         """Each slot's orthogonal and all-round neighbours within its zone (and owner),
@@ -349,6 +397,11 @@ class Layout:
         value = self.const_value(text)
         if isinstance(value, tuple):
             value = list(value)
+        wrong = _not_held(value, tables=True)
+        if wrong:
+            fail(f"a variable's initial value is {wrong}", v.where("initial"),
+                 "numbers in a game stay below 10^100" if wrong.startswith("a number")
+                 else "")
         return value
 
     def table_variable(self, name: str, v, init: dict) -> None:
@@ -388,7 +441,12 @@ class Layout:
             for attr in for_each:
                 values = self.const_value(for_each[attr])
                 if not isinstance(values, list):
-                    fail(f"for_each.{attr} must give a list", for_each.where(attr))
+                    fail(f"for_each.{attr} must give a list, not {_shown(values)}",
+                         for_each.where(attr))
+                wrong = next((w for w in map(_not_held, values) if w), "")
+                if wrong:
+                    fail(f"for_each.{attr} gives {wrong} among its values: {ATTRIBUTE_IS}",
+                         for_each.where(attr))
                 axes.append((str(attr), values))
                 scope.add(str(attr), T.NUM if any(type(v) is Fraction for v in values)
                           else T.type_of_value(values[0]) if values else T.ANY)
@@ -408,7 +466,7 @@ class Layout:
             ascope = scope.child()
             # what they read (deadcode.py: a for_each name they use is read)
             own = c.usage.own.setdefault(str(cname), set())
-            computed = [(str(an), self.const_fn(extra[an], ascope, own)) for an in extra]
+            computed = [(an, self.const_fn(extra[an], ascope, own)) for an in extra]
             count_fn = self.const_fn(comp.get("count", 1), ascope, own)
             size = max(ascope.size, len(names)) + 1
             combos = 1
@@ -417,23 +475,35 @@ class Layout:
                 if combos > MAX_PIECES:
                     fail(f"more than {MAX_PIECES} combinations of for_each",
                          comp.where("for_each"))
+            if combos * (len(names) + len(extra)) > MAX_ATTRIBUTE_VALUES:
+                fail(f"more than {MAX_ATTRIBUTE_VALUES} attribute values: {combos} "
+                     f"combinations of for_each, {len(names) + len(extra)} attributes each",
+                     comp.pos)
             for combo in itertools.product(*(v for _, v in axes)):
                 L = list(combo) + [None] * (size - len(combo))
                 attrs = dict(zip(names, combo))
+                context = ", ".join(f"{an} = {_shown(av)}" for an, av in attrs.items())
                 for (an, _), av in zip(axes, combo):
                     c.attr_types.setdefault(an, self.value_type(av))
                 for an, fn in computed:
-                    val = fn(L)
-                    attrs[an] = val
-                    c.attr_types.setdefault(an, self.value_type(val))
+                    val = fn(L, context)
+                    wrong = _not_held(val)
+                    if wrong:
+                        fail(f"attribute '{an}' is {wrong}"
+                             + (f" (for {context})" if context else "") + f": {ATTRIBUTE_IS}",
+                             extra.where(an))
+                    attrs[str(an)] = val
+                    c.attr_types.setdefault(str(an), self.value_type(val))
                 for an in changing:
                     if isinstance(attrs[an], (list, dict)):
                         fail(f"'{an}' holds a list or a table here: a changeable "
                              "attribute holds a number, a text, a condition or "
                              "none", comp.where("changeable"))
-                count = count_fn(L)
-                if not isinstance(count, int) or count < 0:
-                    fail("count must be a number of pieces", comp.where("count"))
+                count = count_fn(L, context)
+                if type(count) is not int or count < 0:
+                    fail(f"count must be a number of pieces, not {_shown(count)}"
+                         + (f" (for {context})" if context else ""),
+                         comp.where("count"))
                 if len(rows) + count > MAX_PIECES:
                     fail(f"more than {MAX_PIECES} pieces", comp.pos)
                 label = self.name_of(comp, attrs, cname)
@@ -441,6 +511,10 @@ class Layout:
                     rows.append((str(cname), attrs, label, changing))
             c.graph.add_node(f"component:{cname}", kind="component")
         all_attrs = sorted({a for _, attrs, _, _ in rows for a in attrs})
+        if len(rows) * len(all_attrs) > MAX_ATTRIBUTE_VALUES:    # before the table is made
+            fail(f"more than {MAX_ATTRIBUTE_VALUES} attribute values: {len(rows)} pieces, "
+                 f"{len(all_attrs)} attributes each (every attribute of every component "
+                 "exists on every piece)", comps.pos)
         p.piece_attrs = {a: tuple(attrs.get(a) for _, attrs, _, _ in rows) for a in all_attrs}
         p.changeable = list(dict.fromkeys(str(a) for comp in comps.values()
                                           for a in comp.get("changeable", ())))
@@ -512,6 +586,76 @@ class Layout:
                      did_you_mean(field, attrs) or
                      f"attributes: {', '.join(attrs)}")
         return render_template(parts, attrs)
+
+
+# what generated code raises when a value cannot be computed (as the engine's
+# RULE_FAILURES: a value computed when the spec compiles is told as a located SpecError)
+CONST_FAILURES = (TypeError, IndexError, KeyError, ValueError, AttributeError,
+                  ZeroDivisionError, RecursionError, OverflowError)
+
+
+def _not_held(value, tables: bool = False) -> str:
+    """'' if a piece's attribute may hold `value` (a for_each item, an attribute: a
+    number, a text, a condition, none, or a list of these; a variable, with `tables`,
+    also a table), else what it is: "a table", "a number beyond 10^100" (MAX_NUMBER,
+    the bound of a number stored in a game)."""
+    todo = [value]
+    while todo:
+        v = todo.pop()
+        t = type(v)
+        if t is list or t is tuple:
+            todo.extend(v)
+        elif t is dict and tables:
+            todo.extend(v)
+            todo.extend(v.values())
+        elif t is int or t is Fraction:
+            if not (-MAX_NUMBER <= v.numerator <= MAX_NUMBER and v.denominator <= MAX_NUMBER):
+                return "a number beyond 10^100"
+        elif t is dict:
+            return "a table" if v is value else "a list holding a table"
+        elif not (v is None or t is bool or t is str):
+            return "a value of no kind of the language"
+    return ""
+
+
+def _shown(value) -> str:
+    """A value as an error shows it: a number or a short text as itself, anything else
+    (a list of a million items) by its kind."""
+    if type(value) in (int, Fraction) and abs(value.numerator) < 10 ** 40 \
+            and value.denominator < 10 ** 40:
+        return str(value)
+    if isinstance(value, str) and len(value) <= 40:
+        return f"'{value}'"
+    if value is None or isinstance(value, bool):
+        return value_text(value)
+    return T.describe(T.type_of_value(value))
+
+
+def _explain(exc: Exception) -> str:
+    """Why a value computed when the spec compiles could not be, in the spec's terms."""
+    text = str(exc)
+    if isinstance(exc, AttributeError) and "NoneType" in text:
+        return ("this must be computed from data, enums and options only: it reads the "
+                "game's state, which does not exist yet")
+    if "Fraction" in text and "integer" in text:
+        return "a fraction is used where a whole number is needed"
+    if "NoneType" in text:
+        return "none is used where a value is needed"
+    if "unhashable" in text:
+        return "a list or a table is used where a single value is needed"
+    if isinstance(exc, IndexError):
+        return "an index past the end of a list"
+    if isinstance(exc, KeyError):
+        return f"no entry {text} in a table"
+    if isinstance(exc, RecursionError):
+        return "functions nest too deeply"
+    if isinstance(exc, ZeroDivisionError):
+        return "division by zero"
+    if isinstance(exc, ValueError) and "string conversion" in text:
+        return "a number too long to write out as text (more than 4300 digits)"
+    if isinstance(exc, OverflowError):
+        return TOO_BIG if text == TOO_BIG else "a number too large to compute with"
+    return "a value of the wrong kind is used here"
 
 
 def _frozen(v):

@@ -14,11 +14,13 @@ from fractions import Fraction
 from itertools import combinations, compress
 from math import comb
 from operator import ge, lt
+from typing import NoReturn
 
 from ..errors import RuleError, fail
 from .geometry import NO_LINE
 
 MAX_RANGE = 100_000
+MAX_TEXT = 1_000_000       # characters of a text the rules make ('+', text(), join())
 UNORDERED_HINT = ("the zone is unordered (ordered: false): its pieces are kept in piece "
                   "order, and nothing of the order they came in")
 
@@ -39,6 +41,31 @@ def B_entry(m: dict, k, pos):
     if k not in m:
         fail(f"no entry {k!r} in the table", pos, error=RuleError)
     return m[k]
+
+
+def B_item(items, k, pos):
+    """items[k], its failure said in the spec's terms: an index past either end of a
+    list (or a text), a key missing from a table. Written for values computed when a
+    spec compiles (a component's count and attributes, a zone's capacity, an initial
+    value: ExprCompiler.explained), where the message is all the spec's author sees."""
+    t = type(items)
+    if t is list or t is tuple or t is str:
+        if type(k) is int and -len(items) <= k < len(items):
+            return items[k]
+        if type(k) is int:
+            what = "a text" if t is str else "a list"
+            side = "past the end" if k >= 0 else "before the start"
+            fail(f"index {k} is {side} of {what} of {len(items)}", pos,
+                 f"its items are numbered 0 to {len(items) - 1}" if items
+                 else "the list is empty", error=RuleError)
+    elif t is dict:
+        try:
+            return items[k]
+        except (KeyError, TypeError):
+            keys = ", ".join(map(repr, list(items)[:8])) + (", ..." if len(items) > 8 else "")
+            fail(f"the table has no key {k!r}", pos, f"its keys: {keys}" if items
+                 else "the table is empty", error=RuleError)
+    return items[k]
 
 
 def B_table(box: list, pairs: tuple) -> dict:
@@ -431,17 +458,68 @@ def B_order(order: dict, value, pos) -> int:
     return i
 
 
-def B_text(value) -> str:
-    """A value as text, as the rules write it: 7/3, true, none, items by ', '."""
+def B_text(value, pos) -> str:
+    """A value as text, as the rules write it: 7/3, true, none, items by ', '. A list's
+    (a table's) text is made part by part and refused as it passes MAX_TEXT: a list may
+    hold one list many times over, and its text would be that list's as many times."""
     if value is None:
         return "none"
     if value is True or value is False:
         return "true" if value else "false"
-    if isinstance(value, list):
-        return ", ".join(B_text(v) for v in value)
-    if isinstance(value, dict):
-        return ", ".join(f"{B_text(k)}: {B_text(v)}" for k, v in value.items())
+    if isinstance(value, (list, dict)):
+        return B_join("", _text_parts(value), pos)
     return str(value)
+
+
+def _text_parts(value):
+    """The parts of a list's or a table's text, in order (B_text)."""
+    first = True
+    for k, v in value.items() if isinstance(value, dict) else ((None, v) for v in value):
+        if not first:
+            yield ", "
+        first = False
+        if isinstance(value, dict):
+            yield from _text_parts([k]) if isinstance(k, (list, dict)) else (_scalar_text(k),)
+            yield ": "
+        if isinstance(v, (list, dict)):
+            yield from _text_parts(v)
+        else:
+            yield _scalar_text(v)
+
+
+def _scalar_text(v) -> str:
+    if v is None:
+        return "none"
+    if v is True or v is False:
+        return "true" if v else "false"
+    return str(v)
+
+
+def B_join(sep: str, texts, pos) -> str:
+    """sep.join(texts) for join() and text(): the texts taken one by one and refused as
+    their length passes MAX_TEXT, before the whole is made."""
+    out: list = []
+    size = 0
+    for t in texts:
+        size += len(t) + len(sep)
+        if size > MAX_TEXT + len(sep):
+            _text_too_long(pos)
+        out.append(t)
+    return sep.join(out)
+
+
+def B_concat(a, b, pos):
+    """a + b of two texts, refused beyond MAX_TEXT characters (`let b = a + a in ...`
+    doubles a text with every let)."""
+    if type(a) is str and type(b) is str and len(a) + len(b) > MAX_TEXT:
+        _text_too_long(pos)
+    return a + b
+
+
+def _text_too_long(pos) -> NoReturn:
+    fail(f"a text of more than {MAX_TEXT} characters is made", pos,
+         "texts are made by '+', text() and join(): a text that grows without bound, or "
+         "the text of a very large list", error=RuleError)
 
 
 def B_range(lo: int, hi: int, pos) -> list:

@@ -28,19 +28,75 @@ from ..errors import Pos, RuleError, fail
 _FRACTION = re.compile(r"(\\*)(-?[0-9]+)/([0-9]+)")
 
 
+# A number computed by the rules (its numerator and its denominator, for a fraction) holds
+# at most this many bits: 2^3322 is just over 10^1000. A product, a quotient and a sum of
+# fractions are checked (B_mul, B_frac, B_num, B_sum), so that no value a rule computes
+# is more than twice that size, and computing with one costs microseconds: without it,
+# `let b = a * a in let c = b * b in ...` or a sum of 1/n over a range would compute
+# numbers of billions of digits (a hang). A number stored is bounded much lower, by 10^100
+# (readers.B_big); this bound is on the numbers in between.
+MAX_BITS = 3_322
+TOO_BIG = "a number beyond 10^1000 is computed (it grows without bound)"
+
+
+def _bits(x: Any) -> int:
+    """The size of a number in bits (a fraction's: its numerator's or its denominator's,
+    the larger); 0 for what is not a number (the operation then fails as it would)."""
+    if isinstance(x, int):                      # bool too
+        return x.bit_length()
+    if isinstance(x, Fraction):
+        return max(x.numerator.bit_length(), x.denominator.bit_length())
+    return 0
+
+
+def B_mul(a: Any, b: Any, pos: Pos) -> Any:
+    """a * b of two computed whole numbers, refused before it is computed when the product
+    would be beyond MAX_BITS (a product holds at least bits(a) + bits(b) - 1 bits). A
+    product by a constant (`row * 3`) is generated as plain Python: it grows a number by
+    the constant's bits, as often as the rule text writes it."""
+    if _bits(a) + _bits(b) > MAX_BITS + 1:
+        fail(TOO_BIG, pos, "numbers in a game stay below 10^100", error=RuleError)
+    return a * b
+
+
 def B_frac(a: int | Fraction, b: int | Fraction, pos: Pos) -> int | Fraction:
-    """a / b, exactly: an int when whole, else a Fraction."""
+    """a / b, exactly: an int when whole, else a Fraction (bounded as B_num)."""
     if b == 0:
         fail("division by zero", pos, error=RuleError)
+    if _bits(a) + _bits(b) > 2 * MAX_BITS + 2:      # each is bounded: a number of the rules
+        fail(TOO_BIG, pos, "numbers in a game stay below 10^100", error=RuleError)
     q = Fraction(a, b)
+    if _bits(q) > MAX_BITS:
+        fail(TOO_BIG, pos, "numbers in a game stay below 10^100", error=RuleError)
     return q.numerator if q.denominator == 1 else q
 
 
 def B_num(x: Any) -> Any:
-    """A number as the language keeps it: a whole Fraction becomes an int."""
-    if type(x) is Fraction and x.denominator == 1:
-        return x.numerator
+    """A number as the language keeps it: a whole Fraction becomes an int. The result of
+    arithmetic that may involve a fraction: beyond MAX_BITS it is an OverflowError (a
+    located rule error wherever generated code runs, at the line that computed it)."""
+    t = type(x)
+    if t is Fraction:
+        if x.denominator == 1:
+            x = x.numerator
+        elif x.numerator.bit_length() > MAX_BITS or x.denominator.bit_length() > MAX_BITS:
+            raise OverflowError(TOO_BIG)
+        else:
+            return x
+    if type(x) is int and x.bit_length() > MAX_BITS:
+        raise OverflowError(TOO_BIG)
     return x
+
+
+def B_sum(items: Any) -> Any:
+    """sum() of numbers that may be fractions, every partial sum bounded as B_num: a sum of
+    fractions with different denominators grows with every item (1/1 + 1/2 + ... + 1/n
+    has a denominator of about 1.44 n bits), so the sum is refused as it passes the bound,
+    not after computing all of it."""
+    n: Any = 0
+    for x in items:
+        n = B_num(n + x)
+    return n
 
 
 # ---- JSON ------------------------------------------------------------------------------
@@ -119,4 +175,4 @@ def as_float(x: Any) -> Any:
     return x
 
 
-HELPERS = {"B_frac": B_frac, "B_num": B_num}
+HELPERS = {"B_frac": B_frac, "B_num": B_num, "B_mul": B_mul, "B_sum": B_sum}

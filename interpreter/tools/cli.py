@@ -167,10 +167,12 @@ def cmd_validate(args) -> int:
 
 
 def _play_check(spec, args) -> int:
-    """validate --play N: random games of every player count; 1 if any failed."""
-    from .simulate import play_check
+    """validate --play N: random games of each player count play_counts picks (every
+    count of a small range); 1 if any failed."""
+    from .simulate import play_check, play_counts
     lo, hi = spec.player_range
-    progress = Progress(args.play * (hi - lo + 1), Progress.on_terminal()).begin()
+    counts = play_counts(lo, hi)
+    progress = Progress(args.play * len(counts), Progress.on_terminal()).begin()
     r = play_check(spec, args.play, seed=args.seed, workers=args.workers, progress=progress,
                    strict=args.strict)
     progress.finish()
@@ -187,6 +189,9 @@ def _play_check(spec, args) -> int:
     status = "ok  " if not r["failed"] else "FAIL"
     print(f"{status} {shown_path(spec.path)} ({spec.id}): {r['games']} random games, "
           f"{len(r['failed'])} failed")
+    if len(counts) < hi - lo + 1:
+        print(f"     player counts played: {', '.join(map(str, counts))} ({len(counts)} of "
+              f"the {hi - lo + 1} from {lo} to {hi})")
     if never:
         print(f"     never fired in those games: {', '.join(never)}")
     empty = r["empty_choices"]

@@ -721,21 +721,35 @@ def never_fired(spec: Spec, game, records: list, trace: bool) -> list | None:
 
 # ---- runs for a check and for a comparison -----------------------------------------------
 
+PLAY_COUNTS = 6     # the most player counts validate --play plays (play_counts)
+
+
+def play_counts(lo: int, hi: int, most: int = PLAY_COUNTS) -> list:
+    """The player counts validate --play plays: every count from lo to hi when there are
+    at most `most`; else `most` of them: lo, hi and counts evenly spaced between (2 to 10:
+    2, 3, 5, 6, 8, 10), so that a spec for up to 100 players costs six counts' games,
+    not 99."""
+    if hi - lo + 1 <= most:
+        return list(range(lo, hi + 1))
+    return [lo + (hi - lo) * i // (most - 1) for i in range(most)]
+
+
 def play_check(spec: Spec, games: int, seed: int = 1, workers: int | None = None,
                progress=None, strict: bool = False) -> dict:
-    """Random games of every player count the spec allows (default options), traced
-    (and strict, if asked: an empty mandatory choice is then a failed game):
-    {"games": n, "failed": [records of games whose rules failed, with "players"],
-    "never_fired": ids that fired in no game, "empty_choices": {decision's rule or step:
-    games in which it came up with nothing to choose and no else: (so was skipped)}}.
-    A spec's test by play: a rule error, or a game that does not end within
-    game.max_steps, is a failed game. progress(done) counts the games of all player
-    counts."""
+    """Random games of the player counts play_counts picks from the spec's range (default
+    options), traced (and strict, if asked: an empty mandatory choice is then a failed
+    game): {"games": n, "players": the counts played, "failed": [records of games whose
+    rules failed, with "players"], "never_fired": ids that fired in no game,
+    "empty_choices": {decision's rule or step: games in which it came up with nothing to
+    choose and no else: (so was skipped)}}. A spec's test by play: a rule error, or a
+    game that does not end within game.max_steps, is a failed game. progress(done)
+    counts the games of all player counts."""
     lo, hi = spec.player_range
+    counts = play_counts(lo, hi)
     failed, ids, ever = [], set(), set()
     empty: dict = {}
     played = 0
-    for players in range(lo, hi + 1):
+    for players in counts:
         run = run_batch(spec, games, players=players, seed=seed, workers=workers,
                         trace=True, strict=strict, progress=None if progress is None else
                         (lambda done, before=played: progress(before + done)))
@@ -750,8 +764,8 @@ def play_check(spec: Spec, games: int, seed: int = 1, workers: int | None = None
                 for k, v in fired.items():
                     if k.startswith("empty:") and v:
                         empty[k[6:]] = empty.get(k[6:], 0) + 1
-    return {"games": played, "failed": failed, "never_fired": sorted(ids - ever),
-            "empty_choices": dict(sorted(empty.items()))}
+    return {"games": played, "players": counts, "failed": failed,
+            "never_fired": sorted(ids - ever), "empty_choices": dict(sorted(empty.items()))}
 
 
 def _toggle_run(path, error: str, *, games: int, players: int, options: dict, agents,
