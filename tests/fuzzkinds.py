@@ -38,8 +38,10 @@ from pathlib import Path
 
 import yaml
 
+import tabula_rules  # where the package's modules are (their frames: judged)
+
 ROOT = Path(__file__).resolve().parent.parent
-OURS = str(ROOT / "interpreter") + os.sep
+OURS = str(Path(tabula_rules.__file__).parent) + os.sep
 FRAMEWORKS = tuple(os.sep + p + os.sep for p in ("pettingzoo", "gymnasium", "pyspiel",
                                                   "open_spiel"))
 BARE = (KeyError, IndexError, AttributeError, TypeError)
