@@ -880,11 +880,12 @@ class Campaign:
         run` in a forked process under RLIMIT_AS (--memory-mb): it must end with a
         located error (or the game still ends), never a MemoryError, a kill or a
         traceback; its memory must not grow with the game's length so that the largest
-        max_steps (10^8) would take it over the limit."""
+        max_steps (10^8), or when the game stops at its decision bound the largest
+        max_decisions (10^6), would take it over the limit."""
         import fuzzkinds
         from fuzzkinds import OTHERS, TARGETS, doc_of, dump, endless, rss_kb
 
-        from tabula_rules.compiler.layout import MAX_STEPS
+        from tabula_rules.compiler.layout import MAX_DECISIONS, MAX_STEPS
         if base is None:
             base = rng.choice(TARGETS) if rng.random() < 0.85 else rng.choice(OTHERS)
         steps = steps or [10_000, 100_000, 100_000] + \
@@ -895,7 +896,6 @@ class Campaign:
         else:
             doc.setdefault("game", {})["max_steps"] = rng.choice(steps)
             done = [f"given, max_steps {doc['game']['max_steps']}"]
-        max_steps = doc["game"]["max_steps"]
         text = dump(doc)
         seed = rng.randrange(1, 1000)
         path = self.folder / "endless.yaml"
@@ -947,14 +947,17 @@ class Campaign:
             e["located"] += 1
         result = r["result"] or {}
         growth = (r["peak_kb"] - result.get("base_kb", r["peak_kb"])) / 1024
-        if code == 1 and "steps without ending" in r["err"]:
+        bound = re.search(r"more than (\d+) (steps|decisions) without ending", r["err"])
+        if code == 1 and bound:
             e["growth_mb"] = max(e["growth_mb"], growth)
-            projected = growth * MAX_STEPS / max_steps
+            n, unit = int(bound[1]), bound[2]
+            largest = MAX_STEPS if unit == "steps" else MAX_DECISIONS
+            projected = growth * largest / n
             if growth > 32 and projected > self.memory_mb:
                 self.found["memory"].append((
                     "endless", what, f"memory grows with the game's length: {growth:.0f} MB "
-                    f"over {max_steps} steps, so max_steps {MAX_STEPS} (the largest a spec "
-                    f"may set) would take {projected / 1024:.1f} GB, over RLIMIT_AS "
+                    f"over {n} {unit}, so max_{unit} {largest} (the largest a spec may "
+                    f"set) would take {projected / 1024:.1f} GB, over RLIMIT_AS "
                     f"{self.memory_mb} MB\n{output[-800:]}"))
         return what, ("ok" if code == 0 else "error"), output, text, "endless"
 

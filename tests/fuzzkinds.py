@@ -376,16 +376,18 @@ def players_asked(doc, rng):
     pl = (doc.get("game") or {}).get("players") or {}
     lo = pl.get("min", 2) if isinstance(pl, dict) else 2
     hi = pl.get("max", 2) if isinstance(pl, dict) else 2
+    lo, hi = (x if type(x) is int else 2 for x in (lo, hi))    # a mutation may make text
     return rng.choice([None, None, None, lo, hi, 0, 1, -1, hi + 1, 10 ** 6, 2 ** 63])
 
 
 # ---- endless games ------------------------------------------------------------------------------
 
 def endless(doc: dict, rng, steps: list, effects: bool = True) -> list:
-    """Edits that keep a game from ending (in place), and its max_steps set to one of
-    `steps`: every `until:` false, every `end game` removed, a loop's `while:` true, an
-    effect emptied (a step list cleared or a statement that moves pieces removed); what
-    was done. Without `effects`, no effect is emptied."""
+    """Edits that keep a game from ending (in place), its max_steps set to one of
+    `steps` and now and then its max_decisions to 1 or 20,000: every `until:` false,
+    every `end game` removed, a loop's `while:` true, an effect emptied (a step list
+    cleared or a statement that moves pieces removed); what was done. Without `effects`,
+    no effect is emptied."""
     done = []
     lists = []                   # every step list of the spec
 
@@ -424,6 +426,9 @@ def endless(doc: dict, rng, steps: list, effects: bool = True) -> list:
     g = doc.setdefault("game", {})
     g["max_steps"] = rng.choice(steps)
     done.append(f"max_steps {g['max_steps']}")
+    if rng.random() < 0.25:     # else the default decision bound (100,000)
+        g["max_decisions"] = rng.choice([1, 20_000])
+        done.append(f"max_decisions {g['max_decisions']}")
     return done
 
 

@@ -131,6 +131,21 @@ def _spiel():
     return pytest.importorskip("pyspiel")
 
 
+
+@pytest.mark.parametrize("draw", [float("nan"), 2.0, 1.0, -0.5, float("inf"), "x", None])
+def test_a_sampler_that_gives_no_probability_is_a_clear_error(draw):
+    """A probability sampler must give a number from 0 to 1 (below 1); anything else
+    (NaN, which the fuzz suite's adapter scripts found gave a bare ValueError, 2.0, a
+    text) is a TabulaError that says what it gave."""
+    _spiel()
+    from tabula_rules.adapters.openspiel import load
+    from tabula_rules.errors import TabulaError
+    st = load(KUHN, 2).new_initial_state()
+    with pytest.raises(TabulaError, match="the probability sampler gave"):
+        st.resample_from_infostate(0, lambda: draw)
+    st.resample_from_infostate(0, lambda: 0.999)       # the edges of [0, 1) are draws
+    st.resample_from_infostate(0, lambda: 0)
+
 @pytest.mark.parametrize("spec, players", [(KUHN, 2), (ROOT / "examples" / "leduc_poker", 2),
                                            (ROOT / "examples" / "liars_dice", 2),
                                            (ROOT / "specs" / "medang", 3)])

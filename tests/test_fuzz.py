@@ -277,7 +277,8 @@ def test_a_short_campaign_of_the_new_kinds_finds_nothing(tmp_path):
                               "writers": 5}
     g = found["grammar"]
     assert 2 * g["valid"] >= g["inputs"] and g["simulated"] > 0 and g["played"] > 0, g
-    assert found["adapter"]["calls"] > 50 and found["adapter"]["tampered"] > 0
+    a = found["adapter"]          # scripts of 1 to 100 calls: several on average
+    assert a["calls"] > 2 * a["inputs"] and a["tampered"] > 0
     assert found["endless"]["located"] > 0
     assert found["writers"]["refused"] > 0 and found["writers"]["resumed"] > 0
     for key in Campaign.FINDINGS:

@@ -260,3 +260,58 @@ def test_a_game_of_decisions_only_that_never_ends_stops_at_the_step_bound(tmp_pa
     assert e.value.pos.line > 0 and len(st.history) <= 2000
     assert main(["run", str(path), "--seed", "3"]) == 1
     assert "more than 2000 steps without ending" in capsys.readouterr().err
+
+
+
+def _endless_bids(tmp_path, game_keys: str, name: str = "endless.yaml"):
+    """Liar's dice with the bid's effect emptied: every bid stays legal and none ends the
+    round, so the game keeps asking and never ends."""
+    spec = Path(__file__).parents[1] / "examples/liars_dice/liars_dice.yaml"
+    text = edit(spec.read_text(encoding="utf-8"),
+                ("              - last_bid = b\n              - bidder = current\n", ""),
+                ("            do:\n          # Calling", "            do: []\n          # Calling"),
+                ("  id: liars_dice\n", "  id: liars_dice\n" + game_keys))
+    return write(tmp_path, text, name)
+
+
+def test_a_game_of_decisions_only_stops_at_the_decision_bound_whatever_its_step_bound(
+        tmp_path, capsys):
+    """Issue 23, class 5: a game that can never end but keeps asking grows its history
+    (and its players' information states) a decision at a time; bounded by max_steps
+    alone, a spec's largest max_steps (10^8) let it grow to gigabytes. game.max_decisions
+    bounds the history itself, checked before it grows: a located error at the decision,
+    the history exactly at the bound, whatever the step bound."""
+    from tabula_rules.tools.cli import main
+    path = _endless_bids(tmp_path, "  max_steps: 100000000\n  max_decisions: 500\n")
+    st = load_game(path).new_state(seed=1)
+    with pytest.raises(RuleError, match="more than 500 decisions without ending") as e:
+        while not st.terminal:
+            st.apply_unchecked(st.legal_actions()[0])
+    assert e.value.pos.line > 0 and len(st.history) == 500
+    assert main(["run", str(path), "--seed", "3"]) == 1
+    err = capsys.readouterr().err
+    assert "more than 500 decisions without ending" in err and "Traceback" not in err
+    assert f"{path.name}:{e.value.pos.line}:" in err
+
+
+def test_the_decision_bound_has_a_default_and_a_ceiling(tmp_path):
+    """Unset, game.max_decisions is 100,000; it may be raised to 1,000,000 and no
+    further (a located error at the key); a saved state whose history is longer than the
+    bound does not load; OpenSpiel's max_game_length is the smaller of the two bounds."""
+    from tabula_rules.errors import SpecError, TabulaError
+    from tabula_rules.spec import Spec
+    assert load_game(_endless_bids(tmp_path, "")).prog.max_decisions == 100_000
+    assert load_game(_endless_bids(tmp_path, "  max_decisions: 1000000\n")
+                     ).prog.max_decisions == 1_000_000
+    over = _endless_bids(tmp_path, "  max_decisions: 1000001\n")
+    err = raised(lambda: Spec(over).validate(), SpecError)
+    lines = over.read_text(encoding="utf-8").splitlines()
+    assert "max_decisions" in str(err) and "max_decisions" in lines[err.pos.line - 1]
+    small = load_game(_endless_bids(tmp_path, "  max_decisions: 40\n"))
+    st = small.new_state(seed=2)
+    for _ in range(30):
+        st.apply_unchecked(st.legal_actions()[0])
+    d = st.to_json()
+    d["history"] = d["history"] * 2
+    with pytest.raises(TabulaError, match="60 decisions, more than this game makes"):
+        type(st).from_json(small, d)

@@ -187,8 +187,9 @@ class Context:
             max_chance_outcomes=space.num_outcomes, num_players=self.players,
             min_utility=self.min_utility, max_utility=self.max_utility,
             utility_sum=0.0 if self.zero_sum else None,
-            # every decision is at least one step of the engine's budget (game.max_steps)
-            max_game_length=int(self.prog.max_steps))
+            # every decision (a chance outcome too) is one of game.max_decisions, and at
+            # least one step of the engine's budget (game.max_steps)
+            max_game_length=int(min(self.prog.max_steps, self.prog.max_decisions)))
 
     # -- returns ---------------------------------------------------------------------------
     def returns(self, st) -> list:
@@ -469,7 +470,15 @@ class TabulaState(pyspiel.State):
         player = int(player_id)
         if not 0 <= player < self.ctx.players:
             raise TabulaError(f"there is no player {player_id} in this game")
-        seed = int(float(probability_sampler()) * 2 ** 53)
+        draw = probability_sampler()
+        try:
+            u = float(draw)
+        except (TypeError, ValueError):
+            u = -1.0
+        if not 0.0 <= u < 1.0:          # NaN too
+            raise TabulaError(f"the probability sampler gave {str(draw)[:40]}, not a "
+                              "number from 0 to 1 (below 1)")
+        seed = int(u * 2 ** 53)
         return wrap(self.get_game(), self.tabula.resample(player, random.Random(seed)))
 
 

@@ -87,6 +87,7 @@ class Compiler:
         self.prog = Program(spec_id=str(game["id"]), players=players, options=options,
                             traced=trace, cache=cache, views=cache and views)
         self.prog.max_steps = int(game.get("max_steps", self.prog.max_steps))
+        self.prog.max_decisions = int(game.get("max_decisions", self.prog.max_decisions))
         self.prog.returns = str(game.get("returns", self.prog.returns))
         self.any_zone = ANY_ZONE
         self.plain = plain

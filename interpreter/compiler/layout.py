@@ -41,6 +41,7 @@ MAX_ATTRIBUTE_VALUES = 2_000_000
 ATTRIBUTE_IS = ("a piece's attribute holds a number, a text, a condition (true, false), "
                 "none, an enum's value, or a list of these")
 MAX_STEPS = 100_000_000      # the largest game.max_steps
+MAX_DECISIONS = 1_000_000    # the largest game.max_decisions (a game's history)
 BOARDS = ("grid", "hex")     # zones of width x height cells
 MAX_RAY_CELLS = 2_000_000    # rays laid out in advance for boards up to this many cells
 MAX_LINES_IN_PLACE = 500_000  # slots x directions of the lines read in place (readers.Line)
@@ -103,6 +104,9 @@ class Layout:
         if self.c.prog.max_steps > MAX_STEPS:
             fail(f"max_steps is at most {MAX_STEPS}",
                  game.where("max_steps") if isinstance(game, LMap) else NOWHERE)
+        if not 1 <= self.c.prog.max_decisions <= MAX_DECISIONS:
+            fail(f"max_decisions is from 1 to {MAX_DECISIONS}",
+                 game.where("max_decisions") if isinstance(game, LMap) else NOWHERE)
         self.zones()
         self.variables()
         self.components()

@@ -340,6 +340,15 @@ class State:
         fail(f"the game ran more than {limit} steps without ending", pos,
              "a loop never ends, or raise game.max_steps", error=RuleError)
 
+    def _too_many(self, p: Pending) -> NoReturn:
+        """The decision bound: the game's history (and what grows with it: the players'
+        information states) holds at most game.max_decisions actions, checked before it
+        grows, so that a game of decisions that never ends stops with a located error
+        whatever its step bound."""
+        limit = self.prog.max_decisions
+        fail(f"the game made more than {limit} decisions without ending", p.decision.pos,
+             "the game cannot end, or raise game.max_decisions", error=RuleError)
+
     def _computed(self, what: str, fn, *args, pos: Pos = NOWHERE):
         """fn(*args) for generated code run outside State._run (scores, points, tie-breaks,
         labels, invariants): a failure is a located RuleError, never a traceback."""
@@ -496,6 +505,8 @@ class State:
         if p.joint is not None:
             self._apply_joint(p, action)
             return
+        if len(self.history) >= self.prog.max_decisions:
+            self._too_many(p)
         if self._seen is not None:
             self._seen.append(self._record(p, action))
         self.history.append(action)
@@ -539,6 +550,8 @@ class State:
     def _apply_joint(self, p: Pending, action: tuple) -> None:
         """One chooser's action at a simultaneous decision: held aside until the last
         chooser's, then the joint move is revealed and run up to the next decision."""
+        if len(self.history) >= self.prog.max_decisions:
+            self._too_many(p)
         if self._seen is not None:
             p.seen.append(self._record(p, action))
         self.history.append(action)

@@ -210,6 +210,8 @@ class Program:
     invariants: list = field(default_factory=list)  # [(id, fn, locals size)]
     score_nlocals: int = 1
     max_steps: int = 1_000_000
+    # the decisions one game may make (its history's length: State._apply)
+    max_decisions: int = 100_000
     returns: str = "scores"   # game.returns: what State.returns() gives (scores, win_loss)
     traced: bool = False      # compiled with trace: states count the ids they reach
     cache: bool = True        # spec functions' results kept in State.facts (see builtins.py)

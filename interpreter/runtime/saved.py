@@ -167,7 +167,9 @@ def _check(game, d: dict) -> None:
     _int(d["steps"], "its count of steps", 0, prog.max_steps)
     if type(d["terminal"]) is not bool:
         _refuse(f"its field 'terminal' is {_shown(d['terminal'])}, not true or false")
-    _list(d["history"], "its history")
+    if len(_list(d["history"], "its history")) > prog.max_decisions:
+        _refuse(f"its history holds {len(d['history'])} decisions, more than this game "
+                f"makes (game.max_decisions: {prog.max_decisions})")
     for i, action in enumerate(d["history"]):
         _check_action(prog, action, f"decision {i + 1} of its history")
     _check_frames(prog, d)
