@@ -50,6 +50,9 @@ def parse_options(pairs) -> dict:
         if "=" not in pair:
             raise TabulaError(f"--option takes KEY=VALUE, not {excerpt(pair)}")
         key, value = pair.split("=", 1)
+        if key.strip() in out:
+            raise TabulaError(f"--option {excerpt(key.strip())} is given twice: give each "
+                              "option once")
         _option(key, value, out)
     return out
 

@@ -596,3 +596,13 @@ def test_pettingzoo_after_the_end(kuhn_env):
             call()
     kuhn_env.reset(seed=2)
     assert kuhn_env.agents == ["player_0", "player_1"]
+
+
+def test_an_option_given_twice_on_the_command_line_is_refused(capsys):
+    """`--option deck=short --option deck=full` kept the last silently, as the game
+    string's `deck:short;deck:full` did: a usage error now, exit 1, nothing played."""
+    from tabula_rules.tools.cli import main
+    assert main(["run", str(TINY), "--option", "deck=short", "--option", "deck=full"]) == 1
+    captured = capsys.readouterr()
+    assert "--option 'deck' is given twice" in captured.err and captured.out == ""
+    assert "Traceback" not in captured.err
