@@ -172,11 +172,12 @@ def test_stopped_while_a_game_runs(tmp_path, edits, stage, where, message, secon
 
 
 def test_a_number_too_long_for_text_is_a_rule_error(tmp_path):
-    from tabula_rules.runtime.engine import _explain
+    from tabula_rules.runtime.readers import explain
     try:
         str(10 ** 5000)
     except ValueError as exc:
-        assert "too long to write out" in _explain(exc)
+        assert "too long to write out" in explain(exc)
+        assert "too long to write out" in explain(exc, compiling=True)
 
 
 def test_one_item_lists_are_not_counted_and_work_stays_bounded(tmp_path):

@@ -21,7 +21,7 @@ from ..lang.ast import name_uses
 from ..lang.loader import LList, LMap, LStr, plain
 from ..runtime.geometry import NO_LINE, geometry
 from ..runtime.model import Namer, ZoneInfo
-from ..runtime.readers import MAX_NUMBER, WORK_LIMIT, lines_in_place
+from ..runtime.readers import MAX_NUMBER, WORK_LIMIT, explain, lines_in_place
 from ..runtime.templates import (
     TemplateError,
     render_template,
@@ -29,7 +29,6 @@ from ..runtime.templates import (
     template_parts,
     value_text,
 )
-from ..runtime.values import TOO_BIG
 from .common import Scope
 
 MAX_PIECES = 100_000
@@ -147,7 +146,7 @@ class Layout:
                                   exc.hint, context)
             except CONST_FAILURES as exc:
                 found = self.c.mod.position(exc.__traceback__)
-                self.const_failed(_explain(exc), found or pos, "", context)
+                self.const_failed(explain(exc, compiling=True), found or pos, "", context)
         return const
 
     @staticmethod
@@ -634,32 +633,6 @@ def _shown(value) -> str:
         return value_text(value)
     return T.describe(T.type_of_value(value))
 
-
-def _explain(exc: Exception) -> str:
-    """Why a value computed when the spec compiles could not be, in the spec's terms."""
-    text = str(exc)
-    if isinstance(exc, AttributeError) and "NoneType" in text:
-        return ("this must be computed from data, enums and options only: it reads the "
-                "game's state, which does not exist yet")
-    if "Fraction" in text and "integer" in text:
-        return "a fraction is used where a whole number is needed"
-    if "NoneType" in text:
-        return "none is used where a value is needed"
-    if "unhashable" in text:
-        return "a list or a table is used where a single value is needed"
-    if isinstance(exc, IndexError):
-        return "an index past the end of a list"
-    if isinstance(exc, KeyError):
-        return f"no entry {text} in a table"
-    if isinstance(exc, RecursionError):
-        return "functions nest too deeply"
-    if isinstance(exc, ZeroDivisionError):
-        return "division by zero"
-    if isinstance(exc, ValueError) and "string conversion" in text:
-        return "a number too long to write out as text (more than 4300 digits)"
-    if isinstance(exc, OverflowError):
-        return TOO_BIG if text == TOO_BIG else "a number too large to compute with"
-    return "a value of the wrong kind is used here"
 
 
 def _frozen(v):

@@ -18,7 +18,7 @@ from ..errors import NOWHERE, IllegalAction, Pos, RuleError, TabulaError, fail
 from . import saved
 from .frames import Frame
 from .model import CHANCE, DONE, SKIP, TERMINAL, Block, Program
-from .readers import NoLine, piece_names_now
+from .readers import explain, piece_names_now
 from .values import B_num, decode, encode
 from .views import copy_facts, touch_slot
 
@@ -26,32 +26,6 @@ STATE_FORMAT = 1
 _new_frame = object.__new__     # a Frame without a call of Frame.__init__ (hot paths)
 _new_pending = object.__new__   # and a Pending (State._pause)
 
-
-def _explain(exc: Exception) -> str:
-    """A rule failure in the spec's terms (the Python exception stays chained)."""
-    text = str(exc)
-    if isinstance(exc, NoLine):        # a line read in place: its own words
-        return text
-    if "Fraction" in text and "integer" in text:
-        return "a fraction is used where a whole number is needed"
-    if "NoneType" in text and ("operand" in text or "not supported between" in text):
-        return ("none is used as a number (a value that may be none: first() of nothing, "
-                "a distance with no way to the goal, no piece or cell)")
-    if "NoneType" in text:
-        return "there is no piece (none) where one is needed"
-    if isinstance(exc, IndexError):
-        return "a position outside its zone or list"
-    if isinstance(exc, KeyError):
-        return f"no entry {text} in a table"
-    if isinstance(exc, RecursionError):
-        return "rules or functions nest too deeply"
-    if isinstance(exc, ZeroDivisionError):
-        return "division by zero"
-    if isinstance(exc, ValueError) and "string conversion" in text:
-        return "a number too long to write out as text (more than 4300 digits)"
-    if isinstance(exc, OverflowError):
-        return "a number too large to compute with"
-    return "a value of the wrong kind is used here"
 
 
 # what generated code raises when a rule cannot be carried out (the spec's error, told as a
@@ -370,7 +344,7 @@ class State:
         """Raise a failure of generated code as a RuleError at the spec's place: the line
         of the generated code that failed (Module.position), else `pos`."""
         found = self.prog.module.position(exc.__traceback__) if self.prog.module else None
-        fail(f"{what}: {_explain(exc)}", found or pos, error=RuleError)
+        fail(f"{what}: {explain(exc)}", found or pos, error=RuleError)
 
     # ---- the OpenSpiel-like API ------------------------------------------------------------
     def current_player(self) -> int:
