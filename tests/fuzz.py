@@ -406,6 +406,7 @@ class Campaign:
         self.folder = Path(folder)
         self.slow = slow
         self.say = log
+        self.out: str | None = None    # where findings are written as they come (campaign)
         self.canary = "cnry" + "".join(self.rng.choice("0123456789abcdefghjkmnpqrstvwxyz")
                                        for _ in range(16))
         self.found = {"inputs": 0, "ok": 0, "error": 0, "kinds": {}, "tracebacks": [],
@@ -1408,8 +1409,13 @@ class Campaign:
 
     def run(self, inputs: int, kinds: tuple | None = None) -> dict:
         kinds = kinds or self.KINDS
+        written = 0
         for i in range(inputs):
             self.one(kinds[i % len(kinds)])
+            total = sum(len(self.found[k]) for k in self.FINDINGS)
+            if self.out is not None and total != written:    # as they come: a long
+                write_findings(self.out, self.found, {})     # run stopped keeps them
+                written = total
             if self.say and (i + 1) % 500 == 0:
                 f = self.found
                 self.say(f"{i + 1} inputs, {len(f['tracebacks'])} tracebacks, "
@@ -1503,6 +1509,7 @@ def campaign(inputs: int, seed: int, folder: Path, slow: float = 20.0, log=print
     `folder`; what they found. With `out`, a watchdog ends the process on an input the
     alarm cannot stop."""
     c = Campaign(seed, folder, slow, log, big=big, memory_mb=memory_mb)
+    c.out = out
     if out is not None:
         watchdog(c, out, 3 * slow)
     try:

@@ -325,8 +325,8 @@ def _semantic_one(doc, kind, rng) -> str:
     if kind == "players":
         g = doc.setdefault("game", {})
         pl = g.get("players") if isinstance(g.get("players"), dict) else {}
-        lo, hi = pl.get("min", 2), pl.get("max", 2)
-        new = dict(pl)
+        lo, hi = (x if type(x) is int else 2 for x in (pl.get("min", 2), pl.get("max", 2)))
+        new = dict(pl)                    # (an earlier mutation may have made them text)
         new[rng.choice(["min", "max"])] = rng.choice([0, 1, -1, 2, lo - 1, hi + 1, 16, 17,
                                                       10 ** 6, 2 ** 63])
         g["players"] = new

@@ -146,3 +146,26 @@ def test_simulate_resume_reports_a_record_escaping_a_lone_surrogate(tmp_path, fi
     err = proc.stderr.decode("utf-8", "replace")
     assert proc.returncode == 0 and "Traceback" not in err, err
     assert "line 2 (not a sound game record: a string holds the lone surrogate U+" in err, err
+
+
+@pytest.mark.parametrize("capacities, width, message", [
+    ("[1, 1, 1]", 8, "a grid of 8 x 8 cells has 64 capacities, one a cell, not 3"),
+    ("[1, 1, 1]", None, "a grid of 1 x 1 cells has 1 capacities, one a cell, not 3"),
+])
+def test_a_grid_whose_capacities_are_not_one_a_cell_is_a_located_error(
+        tmp_path, capacities, width, message):
+    """Issue 23's campaign (semantic mutations): Othello's 8 x 8 board given `capacities:
+    [1, 1, 1]` made a zone of three slots with the geometry of 64 cells: an IndexError
+    traceback while the neighbours were laid out. A board's capacities number its cells."""
+    from tabula_rules.errors import SpecError
+    text = (ROOT / "examples" / "othello" / "othello.yaml").read_text(encoding="utf-8")
+    old = "    kind: grid\n    width: 8\n    height: 8\n"
+    assert old in text
+    new = "    kind: grid\n" + (f"    width: {width}\n    height: {width}\n" if width else "") \
+        + f"    capacities: {capacities}\n"
+    path = tmp_path / "othello.yaml"
+    path.write_text(text.replace(old, new), encoding="utf-8")
+    with pytest.raises(SpecError) as e:
+        load_spec(path).validate()
+    lines = path.read_text(encoding="utf-8").splitlines()
+    assert message in e.value.message and "capacities" in lines[e.value.pos.line - 1]

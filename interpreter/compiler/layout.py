@@ -170,6 +170,8 @@ class Layout:
         for name, z in zones.items():
             kind = str(z["kind"])
             w = h = 1
+            if kind in BOARDS:
+                w, h = self.zone_number(z, "width", 1, 1), self.zone_number(z, "height", 1, 1)
             if "capacities" in z:
                 caps = self.const_value(z["capacities"])
                 if not isinstance(caps, list) or not caps \
@@ -177,8 +179,10 @@ class Layout:
                     fail("capacities must be a list of whole numbers of 0 or more, one a "
                          "slot", z.where("capacities"))
                 n = len(caps)
+                if kind in BOARDS and n != w * h:
+                    fail(f"a {kind} of {w} x {h} cells has {w * h} capacities, one a cell, "
+                         f"not {n}", z.where("capacities"))
             elif kind in BOARDS:
-                w, h = self.zone_number(z, "width", 1, 1), self.zone_number(z, "height", 1, 1)
                 cap = self.zone_number(z, "capacity", 1, 0)
                 n = w * h
             else:
