@@ -238,7 +238,8 @@ def test_a_frame_that_does_not_stop_at_its_decision_is_refused():
     (None, "not null"),
     (7, "not 7"),
     ({}, "another spec, player count or format"),
-    ({"format": 1, "spec": "tiny", "players": True}, "another spec"),
+    ({"format": 2, "spec": "tiny", "players": True}, "another spec"),
+    ({"format": 1, "spec": "tiny", "players": 2}, "saved in format 1, by an older"),
 ])
 def test_saved_data_that_is_no_state_at_all_is_refused(data, words):
     """JSON text `[]` was an AttributeError; any JSON value that is not a state's

@@ -19,10 +19,11 @@ from . import saved
 from .frames import Frame
 from .model import CHANCE, DONE, SKIP, TERMINAL, Block, Program
 from .readers import explain, piece_names_now
-from .values import B_num, decode, encode
+from .values import B_num, decode, encode, restored
+from .values import saved as saved_value
 from .views import copy_facts, touch_slot
 
-STATE_FORMAT = 1
+STATE_FORMAT = 2     # 2: values saved exactly (values.saved: tables' keys keep their type)
 _new_frame = object.__new__     # a Frame without a call of Frame.__init__ (hot paths)
 _new_pending = object.__new__   # and a Pending (State._pause)
 
@@ -847,20 +848,21 @@ class State:
                 locals_list.append(L)
             frames.append({"block": fr.block.id, "pc": fr.pc, "locals": locals_ids[id(L)],
                            "loop": fr.loop.id if fr.loop is not None else None,
-                           "a": encode(fr.data), "b": encode(fr.at)})
+                           "a": saved_value(fr.data), "b": saved_value(fr.at)})
         rng = self._rng.getstate()
         return {"format": STATE_FORMAT, "spec": self.prog.spec_id,
                 "players": self.prog.players, "options": self.game.options,
-                "slots": self.slots, "globals": encode(self.gv), "player_vars": encode(self.pv),
+                "slots": self.slots, "globals": saved_value(self.gv),
+                "player_vars": saved_value(self.pv),
                 "current": self.current, "turn": self.turn, "terminal": self.terminal,
                 "steps": self.steps, "history": encode(self.history),
-                "locals": encode(locals_list), "frames": frames,
+                "locals": saved_value(locals_list), "frames": frames,
                 "pending_frame": (self._stack.index(self.pending.frame)
                                   if self.pending is not None else None),
                 "rng": [rng[0], list(rng[1]), rng[2]],
                 **({} if self.to_act is None else {"to_act": self.to_act}),
                 **({} if not self.pa else
-                   {"attributes": dict(zip(self.prog.changeable, self.pa))}),
+                   {"attributes": dict(zip(self.prog.changeable, saved_value(self.pa)))}),
                 **({} if self.fired is None else {"fired": self.fired}),
                 **({} if self._seen is None else {"seen": [_entry_json(e) for e in self._seen]}),
                 **self._joint_json()}
@@ -897,23 +899,23 @@ class State:
                     content.sort()          # an unordered zone is kept in piece order
                 for piece in content:
                     st.where[piece] = s
-            st.gv = list(decode(d["globals"]))
-            st.pv = [list(v) for v in decode(d["player_vars"])]
+            st.gv = list(restored(d["globals"]))
+            st.pv = [list(v) for v in restored(d["player_vars"])]
             if prog.changeable:
-                st.pa = [list(d["attributes"][a]) for a in prog.changeable]
+                st.pa = [list(restored(d["attributes"][a])) for a in prog.changeable]
             st.current, st.turn = d["current"], d["turn"]
             st.to_act = d.get("to_act")
             st.terminal, st.steps = d["terminal"], d["steps"]
             st.history = [tuple(a) for a in decode(d["history"])]
             if st.fired is not None:
                 st.fired = dict(d.get("fired", {}))
-            locals_list = [list(L) for L in decode(d["locals"])]
+            locals_list = [list(L) for L in restored(d["locals"])]
             st._stack = []
             for f in d["frames"]:
                 block = prog.blocks[f["block"]]
                 loop = prog.loops[f["loop"]] if f["loop"] is not None else None
                 st._stack.append(Frame(block.ins, f["pc"], locals_list[f["locals"]],
-                                       loop, decode(f["a"]), decode(f["b"]), block))
+                                       loop, restored(f["a"]), restored(f["b"]), block))
             r = d["rng"]
             st.rng.setstate((r[0], tuple(r[1]), r[2]))
             if st._seen is not None:

@@ -128,6 +128,10 @@ def check(game, d: Any, fmt: int) -> None:
     if not isinstance(d, dict):
         raise TabulaError(f"a saved state is a JSON object of its fields, not {_shown(d)}")
     prog = game.prog
+    if _is_int(d.get("format")) and 1 <= d["format"] < fmt and d.get("spec") == prog.spec_id:
+        raise TabulaError(f"this state was saved in format {d['format']}, by an older "
+                          f"Tabula whose saved tables lost their keys' types; this one "
+                          f"reads format {fmt}: play the game's log again and save it anew")
     if d.get("format") != fmt or d.get("spec") != prog.spec_id \
             or not _is_int(d.get("players")) or d.get("players") != prog.players:
         raise TabulaError("this state was saved for another spec, player count or format "

@@ -138,6 +138,53 @@ def decode(v: Any) -> Any:
     return v
 
 
+TABLE, TUPLE = "#table", "#tuple"     # the two objects of saved() data
+
+
+def saved(v: Any) -> Any:
+    """A value as exact JSON data, for a saved state (State.to_json): what restored()
+    reads back is the very value, its type included. Beyond encode(): a table (a data
+    table, a tally) is {"#table": [[key, value], ...]} in its order, so a key keeps its
+    type (JSON objects take text keys only: a number key would come back as text), and a
+    tuple (a ray's cells) is {"#tuple": [...]}; no other object is written."""
+    t = type(v)
+    if t is int or t is bool or v is None:
+        return v
+    if t is Fraction:
+        return f"{v.numerator}/{v.denominator}" if v.denominator != 1 else v.numerator
+    if t is str:
+        return "\\" + v if _FRACTION.fullmatch(v) else v
+    if t is list:
+        return [saved(x) for x in v]
+    if t is tuple:
+        return {TUPLE: [saved(x) for x in v]}
+    if isinstance(v, dict):
+        return {TABLE: [[saved(k), saved(x)] for k, x in v.items()]}
+    return v
+
+
+def restored(v: Any) -> Any:
+    """A value written by saved() again; ValueError for data saved() does not write."""
+    t = type(v)
+    if t is list:
+        return [restored(x) for x in v]
+    if t is dict:
+        if len(v) == 1 and TABLE in v and type(v[TABLE]) is list:
+            out: dict[Any, Any] = {}
+            for pair in v[TABLE]:
+                if type(pair) is not list or len(pair) != 2:
+                    raise ValueError("a table's entry is not a [key, value] pair")
+                key = restored(pair[0])
+                if type(key) is list:
+                    raise ValueError("a table's key is a list")
+                out[key] = restored(pair[1])
+            return out
+        if len(v) == 1 and TUPLE in v and type(v[TUPLE]) is list:
+            return tuple(restored(x) for x in v[TUPLE])
+        raise ValueError("an object that is neither a saved table nor a tuple")
+    return decode(v) if t is str else v
+
+
 def is_number(x: object) -> bool:
     """Is JSON data a number as encode() writes one (an int, or a fraction "n/d")?"""
     if type(x) is int:
