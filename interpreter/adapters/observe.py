@@ -32,7 +32,7 @@ from __future__ import annotations
 
 import zlib
 
-from ..runtime.model import CHANCE
+from ..runtime.model import CHANCE, sees
 
 
 def code(value) -> float:
@@ -106,7 +106,7 @@ class Encoder:
             content = state.slots[s]
             out[seen + s] = 1.0
             out[count + s] = float(len(content))
-            if vis != "public" and not (vis == "owner" and owner == player):
+            if not sees(vis, owner, player):
                 continue                         # only how many (as zones_view shows)
             for piece in content:
                 out[kinds + s * K + self.piece_kind[piece]] += 1.0
@@ -121,7 +121,7 @@ class Encoder:
             if vis == "hidden":
                 continue
             for p in range(P):
-                if vis == "public" or p == player:
+                if sees(vis, p, player):
                     out[pv + i * P + p] = code(state.pv[p][i])
 
 

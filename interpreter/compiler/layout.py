@@ -189,6 +189,10 @@ class Layout:
                 n = self.zone_number(z, "size", 1, 1)
                 cap = self.zone_number(z, "capacity", None, 0)
             per = bool(z.get("per_player", False))
+            if str(z.get("visibility", "public")) == "others" and not per:
+                fail("a zone seen by every player but its owner needs an owner: "
+                     "per_player: true", z.where("visibility"),
+                     "a shared zone is public, count or hidden")
             owners = p.players if per else 1
             # counted before any slot is made: this zone's, then all zones' so far
             if n > MAX_SLOTS or base + owners * n > MAX_SLOTS:
@@ -365,9 +369,12 @@ class Layout:
                      "a piece, cell or player variable starts as null (or a number: its "
                      "index) and is set in the set-up" if held
                      else f"give it {T.describe(typ)}, or change its type")
-            if str(v.get("visibility", "public")) == "owner" and not v.get("per_player"):
-                fail("only a per-player variable can be seen by its owner alone",
-                     v.where("visibility"), "use per_player: true, or hidden")
+            seen = str(v.get("visibility", "public"))
+            if seen in ("owner", "others") and not v.get("per_player"):
+                fail("only a per-player variable can be seen by its owner alone"
+                     if seen == "owner" else "only a per-player variable can be seen by "
+                     "every player but its owner", v.where("visibility"),
+                     "use per_player: true, or hidden")
             if v.get("per_player"):
                 p.pvar_names.append(str(name))
                 p.pvar_init.append(init)

@@ -17,7 +17,7 @@ from typing import Any, NoReturn
 from ..errors import NOWHERE, IllegalAction, Pos, RuleError, TabulaError, fail
 from . import saved
 from .frames import Frame
-from .model import CHANCE, DONE, SKIP, TERMINAL, Block, Program
+from .model import CHANCE, DONE, SKIP, TERMINAL, Block, Program, sees
 from .readers import explain, piece_names_now
 from .values import B_num, decode, encode, restored
 from .values import saved as saved_value
@@ -962,8 +962,7 @@ class State:
             for o in owners:
                 base = z.base + (o if o >= 0 else 0) * z.nslots
                 content = self.slots[base:base + z.nslots]
-                if player is None or z.visibility == "public" or (
-                        z.visibility == "owner" and o == player):
+                if z.shows(o, player):
                     shown = [[names[p] for p in s] for s in content]
                     value: Any = shown[0] if z.nslots == 1 else shown
                 elif z.visibility == "hidden":
@@ -992,8 +991,7 @@ class State:
             for o in owners:
                 base = z.base + (o if o >= 0 else 0) * z.nslots
                 content = self.slots[base:base + z.nslots]
-                if player is None or z.visibility == "public" or (
-                        z.visibility == "owner" and o == player):
+                if z.shows(o, player):
                     if any(attrs[p] for s in content for p in s):
                         found = True
                         shown = [[{a: encode(pa[i][p]) for i, a in attrs[p]} if attrs[p]
@@ -1023,7 +1021,7 @@ class State:
             if vis == "hidden":
                 continue
             pvars[n] = {str(p): self.pv[p][i] for p in range(prog.players)
-                        if vis == "public" or p == player}
+                        if sees(vis, p, player)}
         obs = {"player": player, "current_player": self.current_player(),
                "turn": self.turn, "terminal": self.terminal, "zones": zones,
                "variables": gvars, "player_variables": pvars}
@@ -1085,11 +1083,8 @@ def hidden_slots(prog: Program, player: int) -> tuple:
     out = []
     for s in range(prog.nslots):
         z = zones[prog.slot_zone[s]]
-        if z.visibility == "public":
-            continue
-        if z.visibility == "owner" and prog.slot_owner[s] == player:
-            continue
-        out.append(s)
+        if not z.shows(prog.slot_owner[s], player):
+            out.append(s)
     return tuple(out)
 
 

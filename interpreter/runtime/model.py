@@ -38,6 +38,24 @@ class ZoneInfo:
     def slot(self, owner: int = 0, i: int = 0) -> int:
         return self.base + owner * self.nslots + i
 
+    def shows(self, owner: int, player: int | None) -> bool:
+        """Does `player` see the pieces of `owner`'s copy of this zone (sees())?"""
+        return sees(self.visibility, owner, player)
+
+
+def sees(visibility: str, owner: int, player: int | None) -> bool:
+    """Does `player` see what `owner` holds under `visibility` (a zone's copy, or a
+    per-player variable's value; owner -1: shared, no owner)? Player None is a referee,
+    who sees everything. `public`: everyone; `owner`: its owner alone; `others`: every
+    player but its owner; `count` and `hidden`: nobody (`count` shows how many)."""
+    if player is None or visibility == "public":
+        return True
+    if owner < 0:
+        return False
+    if visibility == "owner":
+        return owner == player
+    return visibility == "others" and owner != player
+
 
 @dataclass(eq=False)
 class Namer:

@@ -21,7 +21,7 @@ import random
 import re
 
 from ..errors import TabulaError
-from ..runtime.model import CHANCE, TERMINAL
+from ..runtime.model import CHANCE, TERMINAL, sees
 from ..runtime.readers import piece_names_now
 
 __all__ = ["Drawer", "abbreviate", "grouped", "known_scores", "wrap"]
@@ -158,7 +158,7 @@ def _perturbable(prog, viewer) -> list | None:
             out.append(("g", i, None, types[prog.gvar_names[i]]))
     for i, vis in enumerate(prog.pvar_vis):
         for p in range(prog.players):
-            if vis == "hidden" or (vis == "owner" and p != viewer):
+            if not sees(vis, p, viewer):
                 out.append(("p", i, p, types[prog.pvar_names[i]]))
     if any(t[0] not in ("int", "bool", "player") for *_, t in out):
         return None
