@@ -491,7 +491,7 @@ def strings_in(value, out):
     return out
 
 
-def leaks(text: str, player: int, truth: list, actions: list) -> list:
+def leaks(text: str, player: int, truth: list, actions: list, deciders: list) -> list:
     """What a player's log (its text) holds beyond what the player saw. truth[k] is the
     player's true observation after k decisions (truth[0]: at the start), actions[k-1]
     the true string of decision k. Returns the problems found (none: no leak)."""
@@ -509,7 +509,13 @@ def leaks(text: str, player: int, truth: list, actions: list) -> list:
         who = CHANCE if rec["player"] == "chance" else rec["player"]
         if (rec["n"], rec["turn"], who) != (k, before["turn"], before["current_player"]):
             problems.append(f"decision {k}: n, turn or player not as the player saw them")
-        allowed = {"n", "turn", "player", "seen"} | ({"action"} if who == player else set())
+        # at a simultaneous decision the seat sees "simultaneous", not who chose: its own
+        # choice there still has its action
+        mine = deciders[k - 1] == player
+        if (who == "simultaneous") != (before["current_player"] == "simultaneous") or \
+                who not in (deciders[k - 1], "simultaneous"):
+            problems.append(f"decision {k}: the player is not as the seat saw it")
+        allowed = {"n", "turn", "player", "seen"} | ({"action"} if mine else set())
         if set(rec) != allowed:
             problems.append(f"decision {k}: keys {sorted(set(rec) - allowed)}")
         if "action" in rec and (rec["action"] not in before.get("legal_actions", ()) or
@@ -548,7 +554,8 @@ def true_game(full_log_path):
         for view in truth[p]:
             strings_in(view, seen)
         never_seen.append(set(game.prog.piece_names) - seen)
-    return truth, never_seen, [d["action"] for d in rows[1:-1]]
+    return truth, never_seen, [d["action"] for d in rows[1:-1]], \
+        [CHANCE if d["player"] == "chance" else d["player"] for d in rows[1:-1]]
 
 
 @pytest.mark.parametrize("spec", ALL_SPECS, ids=lambda s: s.split("/")[-1])
@@ -560,13 +567,13 @@ def test_a_player_log_leaks_nothing(capsys, tmp_path, spec):
     n = game.players
     full = tmp_path / "full.jsonl"
     run(capsys, "run", spec, "--players", n, "--seed", 6, "--log", full)
-    truth, never_seen, actions = true_game(full)
+    truth, never_seen, actions, deciders = true_game(full)
     for p in range(n):
         mine = tmp_path / f"p{p}.jsonl"
         assert run(capsys, "run", spec, "--players", n, "--seed", 6, "--log", mine,
                    "--for", p)[0] == 0
         text = mine.read_text()
-        assert leaks(text, p, truth[p], actions) == []
+        assert leaks(text, p, truth[p], actions, deciders) == []
         # no seed, no integer action tuples
         assert '"seed"' not in text and '"tuple"' not in text
         # the names of the pieces hidden from p all game long appear nowhere in its log
@@ -583,19 +590,20 @@ def test_a_player_log_leaks_nothing(capsys, tmp_path, spec):
     text = (tmp_path / "p0.jsonl").read_text()
     rows = text.splitlines()
     head = json.loads(rows[0])
-    other = next(k for k, x in enumerate(rows[1:-1], 1) if json.loads(x)["player"] != p)
+    other = next(k for k in range(1, len(rows) - 1) if deciders[k - 1] != p)
     rec = json.loads(rows[other])
     rec["action"] = actions[other - 1]
     doctored = [json.dumps({**head, "seed": 6})] + rows[1:other] + [json.dumps(rec)] + \
         rows[other + 1:]
-    found = leaks("\n".join(doctored), p, truth, actions)
+    found = leaks("\n".join(doctored), p, truth, actions, deciders)
     assert any("header keys ['seed']" in x for x in found)
     assert any(f"decision {other}: keys ['action']" in x for x in found)
     if never_seen:
         name = min(never_seen)
         rec = json.loads(rows[1])
         rec["seen"] = rec["seen"] + [[["zones", "peek"], [name]]]
-        found = leaks("\n".join(rows[:1] + [json.dumps(rec)] + rows[2:]), p, truth, actions)
+        found = leaks("\n".join(rows[:1] + [json.dumps(rec)] + rows[2:]), p, truth, actions,
+                      deciders)
         assert "the changes do not rebuild the player's observations" in found
 
 

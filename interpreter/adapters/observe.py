@@ -93,7 +93,7 @@ class Encoder:
         elif state.is_chance_node():
             out[base + P] = 1.0
         else:
-            for who in state.choosers():
+            for who in state.deciding():    # a simultaneous node's every chooser
                 out[base + who] = 1.0
         seen, count = base + P + 2, base + P + 2 + S
         kinds = count + S

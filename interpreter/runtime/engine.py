@@ -17,7 +17,7 @@ from typing import Any, NoReturn
 from ..errors import NOWHERE, IllegalAction, Pos, RuleError, TabulaError, fail
 from . import saved
 from .frames import Frame
-from .model import CHANCE, DONE, SKIP, TERMINAL, Block, Program, sees
+from .model import CHANCE, DONE, SIMULTANEOUS, SKIP, TERMINAL, Block, Program, sees
 from .readers import explain, piece_names_now
 from .values import B_num, decode, encode, restored
 from .values import saved as saved_value
@@ -381,6 +381,15 @@ class State:
         if p.joint is None:
             return [p.player]
         return [who for who, _ in p.waiting]
+
+    def deciding(self) -> list:
+        """The players the pending decision asks, as every seat sees it: at a simultaneous
+        decision all its choosers, whether or not they have chosen yet (one node, as
+        OpenSpiel presents it: nobody learns who has committed), else choosers()."""
+        p = self.pending
+        if p is not None and p.joint is not None:
+            return [who for who, _ in p.joint]
+        return self.choosers()
 
     def legal_actions(self, player: int | None = None) -> tuple:
         """The actions of the pending decision (tuples of small ints); () when over. With
@@ -1025,6 +1034,9 @@ class State:
         obs = {"player": player, "current_player": self.current_player(),
                "turn": self.turn, "terminal": self.terminal, "zones": zones,
                "variables": gvars, "player_variables": pvars}
+        if self.is_simultaneous_node():     # one node to every seat (deciding())
+            obs["current_player"] = SIMULTANEOUS
+            obs["choosing"] = self.deciding()
         if prog.changeable:
             obs["attributes"] = self.attributes_view(player)
         if player in self.choosers():

@@ -16,6 +16,8 @@ from .templates import render_template, template_parts
 
 CHANCE = -1          # current_player() while chance acts
 TERMINAL = -2        # current_player() once the game is over
+# an observation's current_player at a simultaneous decision (State.deciding: who chooses)
+SIMULTANEOUS = "simultaneous"
 SKIP = -1            # alternative index of an optional decision's "skip"
 DONE = -2            # alternative index of an up_to decision's "done"
 

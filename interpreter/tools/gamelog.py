@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 
 from ..errors import Pos, TabulaError, read_input
 from ..runtime.engine import Game, State
-from ..runtime.model import CHANCE, TERMINAL
+from ..runtime.model import CHANCE, SIMULTANEOUS, TERMINAL
 from ..runtime.values import encode, not_text
 from .cmdutil import seed_problem, writing
 from .fields import bad_field, is_int, shown
@@ -46,6 +46,8 @@ def logged_who(player: int):
 def who_text(player) -> str:
     if player in (CHANCE, "chance"):
         return "chance"
+    if player == SIMULTANEOUS:
+        return "the players choosing at once"
     if player == TERMINAL:
         return "nobody"
     return f"player {player}"
@@ -123,6 +125,7 @@ class PlayerLogWriter(LogWriter):
         super().__init__(fh, header)
         self.player = player
         self.view: dict = {}
+        self.held: list = []     # the records of a simultaneous decision still open
 
     def begin(self, st: State) -> None:
         head = {"format": LOG_FORMAT, "version": LOG_VERSION, "for": self.player}
@@ -133,14 +136,24 @@ class PlayerLogWriter(LogWriter):
         self._line(head)
 
     def decision(self, player: int, action: tuple, text: str, turn: int, st: State) -> None:
+        """A choice at a simultaneous decision is written as the seat saw it: by
+        "simultaneous" (not by who chose), and only once the decision is over, with every
+        choice of it, so that a log read as it is written never tells who had chosen."""
         self.n += 1
-        record = {"n": self.n, "turn": turn, "player": logged_who(player)}
+        joint = self.view.get("current_player") == SIMULTANEOUS
+        record = {"n": self.n, "turn": turn,
+                  "player": SIMULTANEOUS if joint else logged_who(player)}
         if player == self.player:
             record["action"] = text
         view = st.observation(self.player)
         record["seen"] = changes(self.view, view)
         self.view = view
-        self._line(record)
+        self.held.append(record)
+        if joint and st.is_simultaneous_node() and st.pending.chosen:   # still open
+            return
+        for held in self.held:
+            self._line(held)
+        self.held = []
 
     def end(self, st: State) -> None:
         self._line({"end": True, "decisions": self.n, "scores": encode(st.scores()),

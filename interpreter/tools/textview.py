@@ -407,13 +407,17 @@ class Drawer:
         if who == TERMINAL:
             return "nobody to decide"
         if st.is_simultaneous_node():
+            # a seat sees one node where every chooser chooses at once: who has chosen
+            # already is not its to know (its own choice aside); a referee sees all
             p = st.pending
             done = [w for w, _ in p.joint[:len(p.chosen)]]
-            todo = st.choosers()
+            todo = st.deciding() if viewer is not None else st.choosers()
             text = ("simultaneous decision: " + ", ".join(self.seat(q, seats, viewer)
                                                           for q in todo) + " to choose")
-            if done:
+            if viewer is None and done:
                 text += " (" + ", ".join(f"player {q}" for q in done) + " has chosen)"
+            elif viewer in done:
+                text += " (you have chosen)"
             return text
         return f"{self.seat(who, seats, viewer)} to decide"
 
