@@ -836,12 +836,14 @@ class State:
                     touch_slot(new, s)
             new._list_again()
         # at a simultaneous decision, the choices already made by others are secret: each
-        # is drawn at random among that player's legal actions
-        for who in others:
+        # is drawn at random among that player's legal actions; the seat's own it knows
+        mine = self.pending.chosen if others else []
+        for i, who in enumerate(others):
             pend = new.pending
-            if pend is None or pend.joint is None or pend.player != who or who == player:
+            if pend is None or pend.joint is None or pend.player != who:
                 break
-            new._apply(pend, pend.actions[int(rng.random() * len(pend.actions))])
+            new._apply(pend, mine[i] if who == player
+                       else pend.actions[int(rng.random() * len(pend.actions))])
         return new
 
     # ---- JSON -------------------------------------------------------------------------------
