@@ -171,7 +171,9 @@ class Spec:
                 if rng and not int(rng["min"]) <= players <= int(rng["max"]):
                     fail(f"option {key}={value} is for {rng['min']} to {rng['max']} players, "
                          f"not {players}", decl[key]["players"].where(value))
-        return out
+        # plain values (a scenario's are the YAML loader's text): a game's options are
+        # saved with its states and logs, and read back as JSON's own types
+        return {k: plain(v) for k, v in out.items()}
 
     def game(self, players: int | None = None, options: dict | None = None,
              trace: bool = False, cache: bool = True, recall: bool = False,

@@ -172,7 +172,7 @@ def test_stopped_while_a_game_runs(tmp_path, edits, stage, where, message, secon
 
 
 def test_a_number_too_long_for_text_is_a_rule_error(tmp_path):
-    from tabula_rules.runtime.readers import explain
+    from tabula_rules.runtime.values import explain
     try:
         str(10 ** 5000)
     except ValueError as exc:

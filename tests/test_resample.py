@@ -51,4 +51,84 @@ def test_a_sampled_world_is_one_the_seat_cannot_tell_from_the_real_one(path):
                 assert w.information_state_string(seat) == st.information_state_string(seat)
                 assert w.legal_action_strings(seat) == st.legal_action_strings(seat)
                 checked += 1
+                if seat in st.choosers():
+                    # a world sampled for the seat to decide in (as the bots do) is one
+                    # the rules can play on: a piece the seat saw go somewhere hidden
+                    # stays there (State.known), so no rule finds a place over-full or
+                    # a piece missing that the real game has
+                    play = random.Random(checked)
+                    while not w.is_terminal():
+                        w.apply(play.choice(w.legal_actions()))
     assert checked >= 2 * POINTS
+
+
+TRACKED = """\
+game: {id: tracked, name: Tracked, source: none.txt, players: {min: 2, max: 2}}
+components:
+  card: {name: "c{n}", for_each: {n: "range(1, 9)"}, attributes: {}, zone: deck}
+zones:
+  deck: {kind: stack, visibility: count}
+  market: {kind: set, visibility: public}
+  hand: {kind: set, per_player: true, visibility: owner}
+setup:
+  - shuffle deck
+  - repeat: 2
+    do: [move top(deck) to market]
+play:
+  - id: take
+    player: "0"
+    choose: c in market
+    label: "take {c}"
+    do:
+      - move c to players[0].hand
+      - move top(deck) to players[0].hand
+  - id: look
+    player: "1"
+    choose_one:
+      - label: look
+        do: []
+"""
+
+
+def test_a_piece_seen_going_into_a_hidden_hand_stays_there_in_every_sampled_world(
+        tmp_path):
+    """Player 0 takes a card from the open market into its hand, then draws one from the
+    face-down deck. Player 1 saw the first go in, not the second: in player 1's sampled
+    worlds the first is always in player 0's hand, the second anywhere hidden."""
+    path = tmp_path / "tracked.yaml"
+    path.write_text(TRACKED, encoding="utf-8")
+    from tabula_rules.spec import load_game
+    game = load_game(path)
+    st = game.new_state(seed=5)
+    taken = st.legal_action_strings()[0].split()[1]
+    st.apply_string(f"take {taken}")
+    hand = st.zones_view(None)["hand"]["0"]
+    drawn = next(c for c in hand if c != taken)
+    rng = random.Random(1)
+    worlds = [st.resample(1, rng).zones_view(None)["hand"]["0"] for _ in range(60)]
+    assert all(taken in w for w in worlds)
+    assert any(drawn not in w for w in worlds)
+
+
+def test_who_knows_where_a_piece_is_is_saved_and_checked(tmp_path):
+    """State.known goes with a saved state (a restored state samples the same worlds);
+    a value out of range, or a list of the wrong length, is refused."""
+    import json
+
+    from tabula_rules.errors import TabulaError
+    from tabula_rules.runtime.engine import State
+    from tabula_rules.spec import load_game
+    path = tmp_path / "tracked.yaml"
+    path.write_text(TRACKED, encoding="utf-8")
+    game = load_game(path)
+    st = game.new_state(seed=5)
+    st.apply(st.legal_actions()[0])
+    back = State.from_json(game, json.loads(st.to_json_text()))
+    assert back.known == st.known
+    a, b = (s.resample(1, random.Random(3)).to_json_text() for s in (st, back))
+    assert a == b
+    for bad in ([4] * 8, [3] * 7, ["3"] * 8):
+        d = st.to_json()
+        d["known"] = bad
+        with pytest.raises(TabulaError):
+            State.from_json(game, d)

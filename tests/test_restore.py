@@ -137,3 +137,17 @@ def test_a_state_of_the_older_format_is_refused_saying_so():
     d["format"] = 1
     with pytest.raises(Exception, match="saved in format 1, by an older Tabula"):
         State.from_json(game, d)
+
+
+def test_a_game_whose_options_came_from_a_file_restores_too():
+    """Options read from a scenario file are the YAML loader's text (LStr): kept so in
+    the game, a state saved as JSON text came back with plain text there and was refused
+    ("listing it again changes its options"), depending on which test compiled the game
+    first. A game's options are plain values."""
+    from tabula_rules.errors import NOWHERE
+    from tabula_rules.lang.loader import LStr
+    medang = next(p for p in SPEC_FILES if p.stem == "medang")
+    game = load_spec(medang).game(3, {"temple": LStr.at("sewu", NOWHERE)})
+    assert type(game.options["temple"]) is str
+    st = game.new_state(seed=1)
+    play_on(through_text(game, st), st.clone(), random.Random(1), 10)

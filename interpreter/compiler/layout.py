@@ -21,7 +21,7 @@ from ..lang.ast import name_uses
 from ..lang.loader import LList, LMap, LStr, plain
 from ..runtime.geometry import NO_LINE, geometry
 from ..runtime.model import Namer, ZoneInfo
-from ..runtime.readers import MAX_NUMBER, WORK_LIMIT, explain, lines_in_place
+from ..runtime.readers import MAX_NUMBER, WORK_LIMIT, lines_in_place
 from ..runtime.templates import (
     TemplateError,
     render_template,
@@ -29,6 +29,7 @@ from ..runtime.templates import (
     template_parts,
     value_text,
 )
+from ..runtime.values import explain
 from .common import Scope
 
 MAX_PIECES = 100_000

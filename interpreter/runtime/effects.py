@@ -31,6 +31,35 @@ def shuffle_list(items: list[Any], random: Callable[[], float]) -> None:
 
 
 # st: an engine.State (Any: the engine imports this module)
+def seen_moving(st: Any, known: list[int], piece: int, s: int, dest: int) -> None:
+    """State.known after `piece` moved from slot s (-1: from nowhere) to another, `dest`.
+    Who knows where it is: the seats that see either slot, and, when the move emptied s,
+    those that knew it was in s (all of s went to dest). A seat that sees neither slot
+    saw one piece of s leave, not which: it no longer knows that any piece left in s is
+    still there (each may be the one that went). State.pinned[s] holds the seats that
+    know of some piece in s without seeing into s, so that this costs nothing when none
+    does (the common case: a pile drawn from a second time)."""
+    seers = st.prog.slot_seers
+    pinned = st.pinned
+    if s < 0:
+        k = seers[dest]
+    else:
+        seen = seers[s] | seers[dest]
+        rest = st.slots[s]
+        if not rest:
+            k = known[piece] | seen
+        else:
+            k = seen
+            lost = pinned[s] & ~seen
+            if lost:
+                keep = ~lost
+                for q in rest:
+                    known[q] &= keep
+                pinned[s] &= keep
+    known[piece] = k
+    pinned[dest] |= k & ~seers[dest]
+
+
 def take_out(st: Any, piece: int) -> None:
     s = st.where[piece]
     if s >= 0:
@@ -59,6 +88,8 @@ def R_move_pieces(st: Any, pieces: Sequence[int | None], dest: int, bottom: bool
         incoming = sum(1 for p in pieces if where[p] != dest)
         if len(target) + incoming > cap:
             fail(f"{slot_name(prog, dest)} holds at most {cap} pieces", pos, error=RuleError)
+    known = st.known
+    sources: list[int] | None = [] if known is not None else None
     for p in pieces:
         if p is None:
             fail("there is no piece to move (none)", pos, error=RuleError)
@@ -66,8 +97,14 @@ def R_move_pieces(st: Any, pieces: Sequence[int | None], dest: int, bottom: bool
         if s >= 0:
             slots[s].remove(p)
         where[p] = dest
+        if sources is not None:
+            sources.append(s)
         if st.tracked is not None:
             touch_slots(st, s, dest)
+    if sources is not None:
+        for p, s in zip(pieces, sources):
+            if p is not None and s != dest:     # (a none was refused above)
+                seen_moving(st, known, p, s, dest)
     if bottom:
         target[:0] = pieces
     else:
@@ -95,6 +132,8 @@ def R_move_one(st: Any, piece: int | None, dest: int, pos: Pos) -> None:
             source.remove(piece)
     where[piece] = dest
     target.append(piece)
+    if st.known is not None and s != dest:
+        seen_moving(st, st.known, piece, s, dest)
     if st.tracked is not None:
         touch_slots(st, s, dest)
 
@@ -119,6 +158,13 @@ def R_swap_pieces(st: Any, a: int | None, b: int | None, pos: Pos) -> None:
     ia, ib = la.index(a), lb.index(b)
     la[ia], lb[ib] = b, a
     st.where[a], st.where[b] = sb, sa
+    known = st.known
+    if known is not None and sa != sb:
+        seers = st.prog.slot_seers
+        seen = seers[sa] | seers[sb]
+        known[a] = known[b] = seen
+        st.pinned[sa] |= seen & ~seers[sa]
+        st.pinned[sb] |= seen & ~seers[sb]
     if st.tracked is not None:
         touch_slots(st, sa, sb)
     heaps = st.prog.heaps

@@ -18,8 +18,8 @@ from ..errors import NOWHERE, IllegalAction, Pos, RuleError, TabulaError, fail
 from . import saved
 from .frames import Frame
 from .model import CHANCE, DONE, SIMULTANEOUS, SKIP, TERMINAL, Block, Program, sees
-from .readers import explain, piece_names_now
-from .values import B_num, decode, encode, restored
+from .readers import piece_names_now
+from .values import B_num, decode, encode, explain, restored
 from .values import saved as saved_value
 from .views import copy_facts, touch_slot
 
@@ -93,6 +93,9 @@ class Game:
         # player -> the slots they cannot see (hidden_slots): a cache of this game's, never
         # shared with another (filled once per player, the same value in any thread)
         self._hidden: dict = {}
+        if not prog.seers_known:
+            prog.slot_seers = slot_seers(prog)
+            prog.seers_known = True
 
     @property
     def id(self) -> str:
@@ -164,7 +167,8 @@ class State:
     only caller outside this module, and nothing else uses them.
     """
 
-    __slots__ = ("game", "prog", "slots", "where", "gv", "pv", "current", "turn", "_stack",
+    __slots__ = ("game", "prog", "slots", "where", "known", "pinned", "gv", "pv", "current",
+                 "turn", "_stack",
                  "pending", "_rng", "_rng_shared", "terminal", "steps", "history", "_scores",
                  "facts", "fired", "to_act", "_seen", "pa", "tracked", "gather")
 
@@ -178,6 +182,14 @@ class State:
             self.slots[s].append(pid)
         self.gv = list(prog.gvar_init)
         self.pv = [list(prog.pvar_init) for _ in range(prog.players)]
+        # per piece, the seats that know which slot it is in (a bitmask; effects.py keeps
+        # it as pieces move): every seat knows where the pieces start. None when every
+        # seat sees everything. State.resample keeps a piece the seat knows in its slot
+        self.known: list[int] | None = None
+        self.pinned: list[int] | None = None   # per slot: effects.seen_moving
+        if prog.slot_seers is not None:
+            self.known = [(1 << prog.players) - 1] * len(prog.piece_home)
+            self.pin_known()
         # the pieces' changeable attributes: one row per attribute (Program.changeable)
         self.pa = [list(prog.piece_attrs[a]) for a in prog.changeable]
         self.current = 0
@@ -700,6 +712,10 @@ class State:
         new.game, new.prog = self.game, self.prog
         new.slots = [s[:] for s in self.slots]
         new.where = self.where[:]
+        if self.known is None:
+            new.known = new.pinned = None
+        else:
+            new.known, new.pinned = self.known[:], self.pinned[:]   # type: ignore[index]
         new.gv = self.gv[:]
         new.pv = [v[:] for v in self.pv]
         new.pa = [a[:] for a in self.pa] if self.pa else self.pa   # [] is never changed
@@ -734,6 +750,25 @@ class State:
         self.facts.clear()
         self.tracked = None
         self._scores = None
+        self.forget_known()
+
+    def forget_known(self) -> None:
+        """Each seat knows where a piece is only if it sees it now (a position set by
+        hand has no history to have learnt from)."""
+        seers = self.prog.slot_seers
+        if seers is not None:
+            self.known = [seers[s] if s >= 0 else 0 for s in self.where]
+            self.pinned = [0] * len(self.slots)
+
+    def pin_known(self) -> None:
+        """State.pinned from State.known: per slot, the seats that know of a piece in it
+        without seeing into it."""
+        seers, known = self.prog.slot_seers, self.known
+        assert seers is not None and known is not None
+        self.pinned = [0] * len(self.slots)
+        for s, content in enumerate(self.slots):
+            for q in content:
+                self.pinned[s] |= known[q] & ~seers[s]
 
     def relist(self) -> None:
         """List the pending decision again, from the state as it is now (after its pieces
@@ -782,9 +817,10 @@ class State:
 
         At the end of a game the observation shows every score, which hidden pieces may
         decide: there the copy's scores may differ from the true ones.
-        Limits: hidden variables (none of the specs has them) are kept as they are; what a
-        player could infer from the history (a piece seen in a public zone, then taken
-        into another player's hand) is not used: only the current observation is.
+        A piece `player` knows to be in a hidden slot (State.known: it saw it go there, a
+        card taken from the open market into another's hand) stays in that slot; only
+        the others are redrawn. Limits: hidden variables are kept as they are; the order
+        of a face-down pile the seat watched being built is not known (redrawn).
         """
         new = self.clone()
         prog = self.prog
@@ -792,9 +828,13 @@ class State:
         slots = new.slots
         hidden = self.game.hidden_slots(player)
         groups: dict = {}
+        known, bit = self.known, 1 << player
         for s in hidden:
             for i, pid in enumerate(slots[s]):
-                groups.setdefault(comp[pid], []).append((s, i, pid))
+                # a piece the seat knows is in this slot stays in it (its place in the
+                # slot redrawn among such pieces); the others go anywhere hidden
+                pinned = known is not None and known[pid] & bit
+                groups.setdefault((comp[pid], s if pinned else -1), []).append((s, i, pid))
         where = new.where
         for entries in groups.values():
             if len(entries) < 2:
@@ -806,6 +846,8 @@ class State:
                 where[pid] = s
         for s in prog.heaps:          # an unordered zone keeps its pieces in piece order
             slots[s].sort()
+        if new.known is not None:     # pieces changed slots: who knows of what, where
+            new.pin_known()
         new.rng = random.Random(rng.getrandbits(64))
         new.history = []
         if new._seen is not None:     # what others chose out of sight stays unknown
@@ -837,7 +879,7 @@ class State:
             new._list_again()
         # at a simultaneous decision, the choices already made by others are secret: each
         # is drawn at random among that player's legal actions; the seat's own it knows
-        mine = self.pending.chosen if others else []
+        mine = self.pending.chosen if others and self.pending is not None else []
         for i, who in enumerate(others):
             pend = new.pending
             if pend is None or pend.joint is None or pend.player != who:
@@ -875,6 +917,7 @@ class State:
                 **({} if not self.pa else
                    {"attributes": dict(zip(self.prog.changeable, saved_value(self.pa)))}),
                 **({} if self.fired is None else {"fired": self.fired}),
+                **({} if self.known is None else {"known": self.known}),
                 **({} if self._seen is None else {"seen": [_entry_json(e) for e in self._seen]}),
                 **self._joint_json()}
 
@@ -917,6 +960,11 @@ class State:
             st.current, st.turn = d["current"], d["turn"]
             st.to_act = d.get("to_act")
             st.terminal, st.steps = d["terminal"], d["steps"]
+            if "known" in d:
+                st.known = list(d["known"])
+                st.pin_known()
+            else:                      # saved without: what each seat sees now
+                st.forget_known()
             st.history = [tuple(a) for a in decode(d["history"])]
             if st.fired is not None:
                 st.fired = dict(d.get("fired", {}))
@@ -1087,6 +1135,17 @@ def _changing(prog: Program) -> list:
                                if prog.changeable_by[a][p])
                          for p in range(len(prog.piece_names))]
     return prog.changing
+
+
+def slot_seers(prog: Program) -> list | None:
+    """Per slot, the seats that see its pieces (a bitmask), or None if all see all."""
+    zones = prog.zone_list
+    out = []
+    for s in range(prog.nslots):
+        z = zones[prog.slot_zone[s]]
+        out.append(sum(1 << p for p in range(prog.players) if z.shows(prog.slot_owner[s], p)))
+    full = (1 << prog.players) - 1
+    return None if all(m == full for m in out) else out
 
 
 def hidden_slots(prog: Program, player: int) -> tuple:

@@ -198,6 +198,10 @@ class Program:
     # per piece: the (row of State.pa, attribute) pairs its component may change, () for
     # none (observations; engine._changing fills it at the first one)
     changing: list | None = None
+    # per slot, the seats that see its pieces as a bitmask (bit p: player p), or None
+    # when every seat sees every slot (nothing to keep track of): Game.__init__
+    slot_seers: list | None = None
+    seers_known: bool = False          # slot_seers computed
     # zones
     zones: dict = field(default_factory=dict)
     zone_list: list = field(default_factory=list)      # zones by index (slot_zone)

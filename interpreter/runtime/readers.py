@@ -18,7 +18,6 @@ from typing import NoReturn
 
 from ..errors import RuleError, fail
 from .geometry import NO_LINE
-from .values import TOO_BIG
 
 MAX_RANGE = 100_000
 MAX_TEXT = 1_000_000       # characters of a text the rules make ('+', text(), join())
@@ -325,49 +324,12 @@ def _board_line(board: tuple, c, d, pos):
 class NoLine(KeyError):
     """A line read in place (Line, Lines) that a cell or a direction does not have: a rule
     failure, located by the engine at the generated line that read it, and told as its
-    text (explain)."""
+    text (values.explain)."""
+
+    spec_words = True               # its text is already in the spec's terms
 
     def __str__(self) -> str:
         return str(self.args[0])
-
-
-def explain(exc: Exception, compiling: bool = False) -> str:
-    """A failure of generated code in the spec's terms (the Python exception stays
-    chained): a rule that cannot be carried out while a game runs (engine), or, with
-    `compiling`, a value computed from data, enums and options when the spec compiles
-    (compiler/layout.py), where there is no state, no piece and no zone yet."""
-    text = str(exc)
-    if isinstance(exc, NoLine):        # a line read in place: its own words
-        return text
-    if compiling and isinstance(exc, AttributeError) and "NoneType" in text:
-        return ("this must be computed from data, enums and options only: it reads the "
-                "game's state, which does not exist yet")
-    if "Fraction" in text and "integer" in text:
-        return "a fraction is used where a whole number is needed"
-    if "NoneType" in text:
-        if compiling:
-            return "none is used where a value is needed"
-        if "operand" in text or "not supported between" in text:
-            return ("none is used as a number (a value that may be none: first() of "
-                    "nothing, a distance with no way to the goal, no piece or cell)")
-        return "there is no piece (none) where one is needed"
-    if compiling and "unhashable" in text:
-        return "a list or a table is used where a single value is needed"
-    if isinstance(exc, IndexError):
-        return "an index past the end of a list" if compiling \
-            else "a position outside its zone or list"
-    if isinstance(exc, KeyError):
-        return f"no entry {text} in a table"
-    if isinstance(exc, RecursionError):
-        return "functions nest too deeply" if compiling \
-            else "rules or functions nest too deeply"
-    if isinstance(exc, ZeroDivisionError):
-        return "division by zero"
-    if isinstance(exc, ValueError) and "string conversion" in text:
-        return "a number too long to write out as text (more than 4300 digits)"
-    if isinstance(exc, OverflowError):
-        return TOO_BIG if text == TOO_BIG else "a number too large to compute with"
-    return "a value of the wrong kind is used here"
 
 
 class Line(dict):

@@ -56,7 +56,7 @@ MT_WORDS = 624
 FIELDS = {"format", "spec", "players", "options", "slots", "globals", "player_vars",
           "current", "turn", "terminal", "steps", "history", "locals", "frames",
           "pending_frame", "rng", "to_act", "attributes", "fired", "seen", "chosen",
-          "chosen_seen"}
+          "chosen_seen", "known"}
 FRAME_FIELDS = {"block", "pc", "locals", "loop", "a", "b"}
 
 
@@ -180,6 +180,11 @@ def _check(game, d: dict) -> None:
     _check_rng(d["rng"])
     if prog.changeable or "attributes" in d:
         _check_attributes(prog, d.get("attributes"))
+    if "known" in d:            # who knows where each piece is (State.known)
+        if prog.slot_seers is None:
+            _refuse("it says who knows where the pieces are, and this game hides none")
+        for i, k in enumerate(_list(d["known"], "its field 'known'", len(prog.piece_names))):
+            _int(k, f"the seats that know where piece {i} is", 0, (1 << players) - 1)
     if "fired" in d:
         fired = d["fired"]
         if type(fired) is not dict:
