@@ -148,19 +148,13 @@ def saved(v: Any) -> Any:
     type (JSON objects take text keys only: a number key would come back as text), and a
     tuple (a ray's cells) is {"#tuple": [...]}; no other object is written."""
     t = type(v)
-    if t is int or t is bool or v is None:
-        return v
-    if t is Fraction:
-        return f"{v.numerator}/{v.denominator}" if v.denominator != 1 else v.numerator
-    if t is str:
-        return "\\" + v if _FRACTION.fullmatch(v) else v
     if t is list:
         return [saved(x) for x in v]
     if t is tuple:
         return {TUPLE: [saved(x) for x in v]}
     if isinstance(v, dict):
         return {TABLE: [[saved(k), saved(x)] for k, x in v.items()]}
-    return v
+    return encode(v)                    # a number, a fraction, a text, none
 
 
 def restored(v: Any) -> Any:
