@@ -705,14 +705,14 @@ class State:
         new._seen = None if self._seen is None else self._seen[:]
         return new
 
-    def _position_copy(self) -> State:
+    def _position_copy(self, known: bool = True) -> State:
         """A new state with a copy of this one's position, variables, whose turn it is
         and its counters; clone and imagine set the rest."""
         new = State.__new__(State)
         new.game, new.prog = self.game, self.prog
         new.slots = [s[:] for s in self.slots]
         new.where = self.where[:]
-        if self.known is None:
+        if self.known is None or not known:
             new.known = new.pinned = None
         else:
             new.known, new.pinned = self.known[:], self.pinned[:]   # type: ignore[index]
@@ -729,7 +729,7 @@ class State:
         derived facts; the history is shared (nothing is applied to the copy). It shares
         the generator, and says so: a draw on it copies the generator first (rng), which
         B_settle refuses."""
-        new = self._position_copy()
+        new = self._position_copy(known=False)     # nobody samples a world of it
         new.history = self.history
         new._scores = None
         new.facts = {}
