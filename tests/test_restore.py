@@ -5,7 +5,7 @@ have. Every shipped spec and example is played at random points, saved as text, 
 and the restored state and a clone of the original are played on with the same choices:
 the same legal actions, state and, at the end, scores and winners.
 
-The default suite takes some 300 restore points; `TABULA_RESTORE_POINTS=20000 pytest
+The default suite takes some 200 restore points; `TABULA_RESTORE_POINTS=20000 pytest
 tests/test_restore.py` takes that many in all (docs/testing.md)."""
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ from conftest import EXAMPLES, SPEC_FILES
 
 GAMES = [*SPEC_FILES, *(e / f"{e.name}.yaml" if (e / f"{e.name}.yaml").exists()
                         else next(e.glob("*.yaml")) for e in EXAMPLES)]
-POINTS = int(os.environ.get("TABULA_RESTORE_POINTS", "300"))
+POINTS = int(os.environ.get("TABULA_RESTORE_POINTS", "200"))
 PER_GAME = max(2, POINTS // len(GAMES))
 ONWARD = 40                   # decisions played on from each restore point
 
