@@ -169,3 +169,41 @@ def test_a_grid_whose_capacities_are_not_one_a_cell_is_a_located_error(
         load_spec(path).validate()
     lines = path.read_text(encoding="utf-8").splitlines()
     assert message in e.value.message and "capacities" in lines[e.value.pos.line - 1]
+
+
+def test_a_slot_refilled_from_itself_moves_nothing_and_ends(tmp_path):
+    """The long fuzz run (grammar-aware rule text in Medina): `refill X from Y` where X
+    and Y are the same slot, known only when the game runs, took X's top and put it
+    back for ever (the refill's loop never filled X): a hang. It moves nothing now."""
+    from tabula_rules.spec import load_game
+    path = tmp_path / "self_refill.yaml"
+    path.write_text("""\
+game: {id: self_refill, name: Self refill, source: none.txt, players: {min: 2, max: 2}}
+components:
+  chip: {name: chip, count: 3, zone: pile}
+zones:
+  pile: {kind: row, capacity: 5, visibility: public}
+  other: {kind: row, capacity: 5, visibility: public}
+play:
+  - id: turn
+    choose_one:
+      - label: go
+        do:
+          - "refill (if size(pile) > 0 then pile else other) from pile"
+scoring:
+  points:
+    chips: {value: "size(pile)"}
+""", encoding="utf-8")
+    import signal
+
+    def stuck(signum, frame):
+        raise AssertionError("the refill did not end within 10 s of CPU time")
+    old = signal.signal(signal.SIGVTALRM, stuck)
+    signal.setitimer(signal.ITIMER_VIRTUAL, 10.0)     # CPU time: a busy machine is no hang
+    try:
+        st = load_game(path).new_state(seed=1)
+        st.apply_string("go")
+    finally:
+        signal.setitimer(signal.ITIMER_VIRTUAL, 0)
+        signal.signal(signal.SIGVTALRM, old)
+    assert st.is_terminal() and st.scores() == [3, 3]

@@ -190,6 +190,8 @@ def R_refill(st: Any, dest: int, source: int, pos: Pos) -> None:
         fail("refill needs a zone with a capacity", pos, error=RuleError)
     if source in st.prog.heaps:
         unordered(st.prog, source, "refill (it takes the top pieces)", pos)
+    if source == dest:      # a slot refilled from itself: nothing moves (the loop below
+        return              # would take its top and put it back for ever)
     move = R_move_sorted if dest in st.prog.heaps else R_move_one
     target, pile = st.slots[dest], st.slots[source]
     while len(target) < cap and pile:
