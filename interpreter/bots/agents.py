@@ -101,7 +101,7 @@ class Sight:
             for seen in self.by_seat:
                 seen.append((who, None))
             return
-        text = st.action_to_string(action)
+        text = st.seen_string(action)
         sees = st.who_sees(action)
         for q, seen in enumerate(self.by_seat):
             seen.append((who, text if sees is None or q in sees else None))

@@ -20,7 +20,7 @@ from ..lang.ast import name_uses
 from ..lang.loader import LList, LMap, LStr
 from ..runtime.frames import start
 from ..runtime.model import CHANCE, DONE, SKIP, Alt, Decision, Listing
-from ..runtime.readers import WORK_LIMIT, B_merge_kinds
+from ..runtime.readers import WORK_LIMIT, B_merge_copies, B_merge_kinds
 from .codegen import is_unique, paren
 from .common import Part, Scope, call_params, counted_lines, reads_frame
 from .flowgraph import Flow
@@ -135,6 +135,10 @@ class Decisions:
                  "optional", step.where_key("optional"), "remove optional:, "
                  "and name the done action with done:")
         merge = chance and any(isinstance(o, dict) and o.get("distinct") for o in options)
+        # any other chance decision over pieces: copies in one slot of an unordered zone
+        # are one outcome (B_merge_copies), in a game that has such a zone
+        copies = chance and not merge and bool(p.heaps) and \
+            any(t == T.PIECE for a in alts for _, t in a.binds)
         self._check_weights(step, options, chance)
         if chance:
             c.usage.draw("chance decision", pos, f"decision:{did}")
@@ -143,6 +147,7 @@ class Decisions:
                        done=str(step.get("done", "done")) if upto else "", upto=upto, pos=pos,
                        weighted=any(a.weight is not None for a in alts),
                        chance=chance, chooser_slot=chooser_slot, merge=merge,
+                       copies=copies,
                        player_pos=step.where("player") if "player" in step else pos)
         p.decisions[did] = dec
         actions = self.mod.function("D", "st, L", [(0, "out = []", None)] + listing
@@ -635,8 +640,11 @@ class Decisions:
 
         weighted = dec.weighted
         merge = dec.merge
-        pieces_at = [tuple(t == T.PIECE for _, t in a.binds) for a in dec.alts] if merge else []
-        kind = tuple(self.c.prog.piece_kind) if merge else ()
+        copies = dec.copies
+        pieces_at = [tuple(t == T.PIECE for _, t in a.binds) for a in dec.alts] \
+            if merge or copies else []
+        kind = tuple(self.c.prog.piece_kind) if merge or copies else ()
+        heaps = self.c.prog.heaps
         player_pos = dec.player_pos
         check_player = not dec.chance
         nplayers = self.c.prog.players
@@ -654,6 +662,9 @@ class Decisions:
                 found, weights = st._weigh(dec, L, found)
             if merge and found:
                 found, weights = B_merge_kinds(found, weights, pieces_at, kind, st.pa)
+            elif copies and found:
+                found, weights = B_merge_copies(found, weights, pieces_at, kind, st.pa,
+                                                st.where, heaps)
             if not found:
                 if empty_key is not None:
                     st.fired[empty_key] = st.fired.get(empty_key, 0) + 1

@@ -44,7 +44,7 @@ class Pending:
     of the information state until the joint move is revealed (games with recall)."""
 
     __slots__ = ("decision", "player", "actions", "frame", "joint", "chosen", "weights",
-                 "seen")
+                 "seen", "names")
 
     def __init__(self, decision, player, actions, frame, joint=None, weights=None):
         self.decision = decision
@@ -57,6 +57,9 @@ class Pending:
         self.chosen: Any = [] if joint is not None else None
         self.weights = weights
         self.seen: Any = [] if joint is not None else None
+        # a chance decision's outcome -> its numbered label, where labels coincide
+        # (State.action_to_string; made when first asked)
+        self.names: dict | None = None
 
     @property
     def waiting(self) -> list:
@@ -248,7 +251,7 @@ class State:
         p.actions = actions
         p.frame = frame
         p.weights = weights
-        p.joint = p.chosen = p.seen = None
+        p.joint = p.chosen = p.seen = p.names = None
         self.pending = p
 
     def _pause_joint(self, decision, frame, joint) -> None:
@@ -492,8 +495,10 @@ class State:
         return frozenset(who if isinstance(who, list) else [who]) | {p.player}
 
     def _record(self, p: Pending, action: tuple) -> tuple:
-        """The entry of the information states for an action about to be applied."""
-        return (p.player, p.decision.rule, self.action_to_string(action, p.player),
+        """The entry of the information states for an action about to be applied: the
+        label as the players see it (a chance outcome's without its number among copies,
+        which tells nothing the players see)."""
+        return (p.player, p.decision.rule, self._label(p, action, p.player),
                 self.who_sees(action))
 
     def _apply(self, p: Pending, action: tuple) -> None:
@@ -587,6 +592,25 @@ class State:
         p = self.pending
         if p is None or action[0] != p.decision.id:
             return f"decision {action[0]} option {action[1]} {list(action[2:])}"
+        if p.decision.chance and action[1] >= 0:
+            names = p.names
+            if names is None:
+                names = p.names = self._numbered(p)
+            text = names.get(action if type(action) is tuple else tuple(action))
+            if text is not None:
+                return text
+        return self._label(p, action, player)
+
+    def seen_string(self, action) -> str:
+        """An action's text as the players see it (their information states): its label,
+        a chance outcome's without its number among outcomes labelled alike."""
+        p = self.pending
+        if p is None or action[0] != p.decision.id:
+            return self.action_to_string(action)
+        return self._label(p, tuple(action))
+
+    def _label(self, p: Pending, action: tuple, player: int | None = None) -> str:
+        """An action's label as its decision writes it (or its skip or done text)."""
         dec = p.decision
         alt = action[1]
         if alt == SKIP:
@@ -596,6 +620,26 @@ class State:
         return self._computed("an action's label", dec.alts[alt].label, self,
                              self._bound(p, action, p.player if player is None else player),
                              pos=dec.pos)
+
+    def _numbered(self, p: Pending) -> dict:
+        """A chance decision's outcomes whose labels coincide (copies of a piece that are
+        not one outcome, or a label that does not show what differs): outcome -> its
+        label numbered among them, "draw red (2 of 3)", in the decision's order, so that
+        every outcome has a name of its own. Empty when the labels differ."""
+        labels = [(a, self._label(p, a)) for a in p.actions if a[1] >= 0]
+        count: dict = {}
+        for _, text in labels:
+            count[text] = count.get(text, 0) + 1
+        if len(count) == len(labels):
+            return {}
+        out: dict = {}
+        seen: dict = {}
+        for a, text in labels:
+            n = count[text]
+            if n > 1:
+                seen[text] = k = seen.get(text, 0) + 1
+                out[a] = f"{text} ({k} of {n})"
+        return out
 
     def legal_action_strings(self, player: int | None = None) -> list:
         return [self.action_to_string(a, player) for a in self.legal_actions(player)]

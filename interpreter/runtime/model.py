@@ -156,6 +156,8 @@ class Decision:
     weighted: bool = False   # a chance decision whose outcomes have weights
     chance: bool = False     # `player: chance`
     merge: bool = False      # a distinct chance decision: identical pieces are one outcome
+    copies: bool = False     # another chance decision over pieces: identical pieces in one
+                             # slot of an unordered zone are one outcome
     player_pos: Pos = NOWHERE  # where the player expression is (its rule errors)
     # a simultaneous decision: the frame slot of its player variable, and the callable
     # (state, frame, [(player, action), ...]) that runs every player's choice at once

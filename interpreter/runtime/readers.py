@@ -204,6 +204,35 @@ def B_merge_kinds(actions: list, weights, pieces_at: list, kind: tuple, pa: list
     return out, total
 
 
+def B_merge_copies(actions: list, weights, pieces_at: list, kind: tuple, pa: list,
+                   where: list, heaps) -> tuple:
+    """A chance decision's outcomes (not distinct): actions that bind identical pieces
+    (the same kind, as they are now) lying in the same slot of an unordered zone, and
+    equal values otherwise, are one outcome, the first, weighted by the sum of their
+    weights (by how many it stands for, unweighted). Nothing tells such copies apart: the
+    zone keeps no order, so which one is taken changes only its piece number. The
+    actions and weights as they were when nothing merges. -> (actions, weights)"""
+    first: dict = {}
+    out: list = []
+    total: list = []
+    for i, a in enumerate(actions):
+        flags = pieces_at[a[1]]
+        key = (a[1], *[((where[v], kind[v], *[row[v] for row in pa])
+                        if flags[j] and v is not None and where[v] in heaps else v)
+                       for j, v in enumerate(a[2:])])
+        w = 1 if weights is None else weights[i]
+        at = first.get(key)
+        if at is None:
+            first[key] = len(out)
+            out.append(a)
+            total.append(w)
+        else:
+            total[at] += w
+    if len(out) == len(actions):
+        return actions, weights
+    return out, total
+
+
 def B_distinct(values) -> list:
     """The values, none left out, each once (the first)."""
     seen = set()
