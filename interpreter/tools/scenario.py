@@ -263,17 +263,22 @@ def build_position(game: Game, given: LMap, seed: int) -> State:
             for j, n in enumerate(names):
                 pieces.append(_take(st, free, n, _pos(names, j, where)))
             placed.append((slot, pieces, where))
+    aside = _rest_slot(prog, given)
     st.slots = [[] for _ in range(prog.nslots)]
     st.where = [-1] * len(prog.piece_names)
     for slot, pieces, _ in placed:
         st.slots[slot].extend(pieces)
         for p in pieces:
             st.where[p] = slot
-    # pieces not named go home, under what was listed there
+    # pieces not named go home, under what was listed there; with rest:, those whose
+    # home is listed go there instead
     rest: dict = {}
     for pids in free.values():
         for pid in pids:
-            rest.setdefault(prog.piece_home[pid], []).append(pid)
+            home = prog.piece_home[pid]
+            if aside is not None and home in listed_slots:
+                home = aside
+            rest.setdefault(home, []).append(pid)
     for slot, pids in rest.items():
         pids.sort()
         st.slots[slot][:0] = pids
@@ -281,7 +286,9 @@ def build_position(game: Game, given: LMap, seed: int) -> State:
             st.where[p] = slot
     for slot in prog.heaps:          # an unordered zone keeps its pieces in piece order
         st.slots[slot].sort()
-    for slot, _pieces, where in placed:
+    _check_emptied(st, placed, given)
+    for slot, where in [(s, w) for s, _, w in placed] + \
+            ([(aside, given.where("rest"))] if aside is not None else []):
         cap = prog.slot_cap[slot]
         if cap is not None and len(st.slots[slot]) > cap:
             raise ScenarioFailure(f"{slot_name(prog, slot)} holds at most {cap} pieces", where)
@@ -289,6 +296,44 @@ def build_position(game: Game, given: LMap, seed: int) -> State:
     _set_current(st, given)
     game.start_play(st, setup=str(given.get("start", "play")) == "setup")
     return st
+
+
+def _rest_slot(prog, given: LMap) -> int | None:
+    """given: rest: the zone (of one slot, not per player) that takes the pieces whose
+    home zone is listed and that no zone lists, instead of their home; None without it."""
+    if "rest" not in given:
+        return None
+    name, where = given["rest"], given.where("rest")
+    z = prog.zones.get(str(name)) if isinstance(name, str) else None
+    if z is None:
+        hint = did_you_mean(str(name), prog.zones) if isinstance(name, str) else ""
+        raise ScenarioFailure(f"rest: {_shown_value(name)} is not a zone of this game"
+                              + (f" ({hint})" if hint else ""), where)
+    if z.per_player or z.nslots != 1:
+        what = "one zone per player" if z.per_player else f"a zone of {z.nslots} slots"
+        raise ScenarioFailure(f"rest: '{name}' is {what}: name a zone of one slot (a box, "
+                              "a discard pile) for the pieces no zone lists", where)
+    return z.slot(0, 0)
+
+
+def _check_emptied(st: State, placed: list, given: LMap) -> None:
+    """A slot given empty holds nothing once the position is built: the pieces whose
+    home it is and that no zone lists would stay in it, so they need a `rest:` zone (or
+    a place in the listing). A located failure otherwise."""
+    prog = st.prog
+    for slot, pieces, where in placed:
+        if pieces or not st.slots[slot]:
+            continue
+        n = len(st.slots[slot])
+        why = ("it is the zone rest: names" if "rest" in given and
+               _rest_slot(prog, given) == slot else
+               f"{n} piece{'s' if n > 1 else ''} whose home it is ("
+               f"{', '.join(sorted(set(piece_names_now(st)[q] for q in st.slots[slot])))})"
+               " no zone lists")
+        raise ScenarioFailure(
+            f"{slot_name(prog, slot)} is given empty, but {why}: give `rest: ZONE` beside "
+            "zones: (a zone of one slot, such as a box, that takes the pieces no zone "
+            "lists instead of their home), or list them in another zone", where)
 
 
 def _set_current(st: State, given: LMap) -> None:
@@ -344,19 +389,20 @@ def _after_setup(game: Game, given: LMap, seed: int) -> State:
     else:
         raise ScenarioFailure(f"the set-up drew more than {MAX_SETUP_CHANCE} chance "
                               f"decisions before the end of '{after}'", at)
-    _rearrange(st, given.get("zones", LMap()))
+    _rearrange(st, given.get("zones", LMap()), given)
     _set_variables(st, given.get("variables", LMap()))
     _set_current(st, given)
     game.go_on(st)                     # the position was set by hand: on to a decision
     return st
 
 
-def _rearrange(st: State, zones: LMap) -> None:
+def _rearrange(st: State, zones: LMap, given: LMap) -> None:
     """given: zones: applied to a position the set-up made. Each slot listed holds what
     is listed, bottom to top; a piece is taken, by its name, first from that slot itself,
     then from what the other listed slots no longer hold, then from the pieces at home
     (in the zone their component names), then from any other zone not listed (the top
-    first). What a listed slot held and no slot lists goes home, under what is there."""
+    first). What a listed slot held and no slot lists goes home, under what is there (with
+    `rest:`, to that zone when its home is listed)."""
     prog = st.prog
     listed = [(slot, items, where) for zname, content in zones.items()
               for slot, items, where in _slots_of(prog, str(zname), content,
@@ -404,11 +450,15 @@ def _rearrange(st: State, zones: LMap) -> None:
                 for s, pieces in enumerate(old)]
     for slot, pieces, _ in placed:
         st.slots[slot].extend(pieces)
+    aside = _rest_slot(prog, given)
     home: dict = {}
     for s in slots_listed:
         for q in old[s]:
             if q not in taken:
-                home.setdefault(prog.piece_home[q], []).append(q)
+                to = prog.piece_home[q]
+                if aside is not None and to in slots_listed:
+                    to = aside
+                home.setdefault(to, []).append(q)
     for s, pids in home.items():
         st.slots[s][:0] = sorted(pids)
     for s in prog.heaps:
@@ -416,9 +466,11 @@ def _rearrange(st: State, zones: LMap) -> None:
     for s, pieces in enumerate(st.slots):
         for q in pieces:
             st.where[q] = s
+    _check_emptied(st, placed, given)
     for slot, where in [(s, w) for s, _, w in placed] + [(s, NOWHERE) for s in home]:
         cap = prog.slot_cap[slot]
         if cap is not None and len(st.slots[slot]) > cap:
+            where = given.where("rest") if slot == aside else where
             raise ScenarioFailure(f"{slot_name(prog, slot)} holds at most {cap} pieces",
                                   where if where is not NOWHERE else zones.pos)
 
@@ -837,7 +889,16 @@ def _given_value(st: State, value, typ, where: Pos, label: str):
         if named:           # by its name: the first piece of that name
             return named[0]
     if kind in ("slot", "zone", "piece", "player") and isinstance(value, str):
-        got = _evaluated(st, value)
+        try:
+            got = _evaluated(st, value)
+        except SpecError as exc:
+            if kind != "piece":
+                raise
+            names = sorted(set(piece_names_now(st)))
+            hint = did_you_mean(str(value), names)
+            raise ScenarioFailure(f"{label}: no piece is named {_shown_value(value)}"
+                                  + (f" ({hint})" if hint else "") + "; read as rule text, "
+                                  + exc.message, where) from None
         limit = {"piece": len(prog.piece_names), "player": prog.players}.get(kind, prog.nslots)
         if got is not None and (type(got) is not int or not 0 <= got < limit):
             raise ScenarioFailure(f"{label} holds {_describe(typ)}; the rule text "
@@ -972,6 +1033,48 @@ def _check_legal(key: str, legal: list, want: list, where: Pos, whose: str = "")
             raise ScenarioFailure(f"legal{whose}, but expected not to be: {extra}", where)
 
 
+def _check_size(st: State, z, owner: int, want, where: Pos, label: str) -> None:
+    """expect: sizes: of one zone (one player's, of a per-player zone): a number, the
+    pieces in all its slots; a list, one number per slot; a map from slot number to a
+    number, those slots only. Anything else is a failure where it is written."""
+    def counted(n, at: Pos, what: str) -> int:
+        if type(n) is not int or n < 0:
+            raise ScenarioFailure(f"{what}: a number of pieces (0 or more), not "
+                                  f"{_shown_value(n)}", at)
+        return n
+
+    slots = [z.slot(owner, i) for i in range(z.nslots)]
+    if type(want) is int:
+        n = counted(want, where, label)
+        got = sum(len(st.slots[s]) for s in slots)
+        if got != n:
+            raise ScenarioFailure(f"{label}: expected {n} pieces, found {got}", where)
+        return
+    many = (f"a number of pieces, a list of one number per slot ({z.nslots} of them), or "
+            f"a map from slot number (0 to {z.nslots - 1}) to a number")
+    if isinstance(want, list):
+        if len(want) != z.nslots:
+            raise ScenarioFailure(f"{label} has {z.nslots} slot{'s' if z.nslots > 1 else ''}"
+                                  f": the list gives {len(want)} numbers; give {many}", where)
+        rows = [(i, n, _pos(want, i, where)) for i, n in enumerate(want)]
+    elif isinstance(want, dict):
+        rows = []
+        for i, n in want.items():
+            if type(i) is not int or not 0 <= i < z.nslots:
+                raise ScenarioFailure(f"{label} has slots 0 to {z.nslots - 1}: a key here is "
+                                      f"one of them, not {_shown_value(i)}",
+                                      _key_pos(want, i, where))
+            rows.append((i, n, _pos(want, i, where)))
+    else:
+        raise ScenarioFailure(f"{label}: give {many}, not {_shown_value(want)}", where)
+    for i, n, at in rows:
+        name = f"{label}[{i}]"
+        n = counted(n, at, name)
+        got = len(st.slots[slots[i]])
+        if got != n:
+            raise ScenarioFailure(f"{name}: expected {n} pieces, found {got}", at)
+
+
 def _check_table(st: State, expect: LMap) -> None:
     prog = st.prog
     now = piece_names_now(st)
@@ -992,32 +1095,23 @@ def _check_table(st: State, expect: LMap) -> None:
                 else actual == want
             if not same:
                 raise ScenarioFailure(f"{zname}: expected {want}, found {actual}", where)
-    for zname, size in expect.get("sizes", LMap()).items():
-        where = expect["sizes"].where(zname)
+    sizes = expect.get("sizes", LMap())
+    for zname, size in sizes.items():
+        where = sizes.where(zname)
         z = prog.zones.get(str(zname))
         if z is None:
-            raise ScenarioFailure(f"unknown zone '{zname}'", where)
-        if isinstance(size, dict):
-            if not z.per_player:
-                raise ScenarioFailure(f"'{zname}' is one zone, not one per player: give its "
-                                      "number of pieces", where)
-            for k, n, at, _ in _per_player(size, prog.players, where, f"sizes of '{zname}'"):
-                base = z.slot(k, 0)
-                got = sum(len(s) for s in st.slots[base:base + z.nslots])
-                if type(n) is not int:
-                    raise ScenarioFailure(f"{zname} of player {k}: a number of pieces, not "
-                                          f"{_shown_value(n)}", at)
-                if got != n:
-                    raise ScenarioFailure(
-                        f"{zname} of player {k}: expected {n} pieces, found {got}", at)
-        else:
-            if type(size) is not int:
-                raise ScenarioFailure(f"{zname}: a number of pieces (or, for a zone per "
-                                      f"player, a map from player number to one), not "
-                                      f"{_shown_value(size)}", where)
-            got = sum(len(s) for s in st.slots[z.base:z.base + z.nslots])
-            if got != int(size):
-                raise ScenarioFailure(f"{zname}: expected {size} pieces, found {got}", where)
+            hint = did_you_mean(str(zname), prog.zones)
+            raise ScenarioFailure(f"unknown zone '{zname}'" + (f" ({hint})" if hint else ""),
+                                  _key_pos(sizes, zname, where))
+        if not z.per_player:
+            _check_size(st, z, 0, size, where, str(zname))
+            continue
+        if not isinstance(size, dict):
+            raise ScenarioFailure(f"'{zname}' belongs to each player: give a map from player "
+                                  f"number to its number of pieces ({{0: 3}}), not "
+                                  f"{_shown_value(size)}", where)
+        for k, n, at, _ in _per_player(size, prog.players, where, f"sizes of '{zname}'"):
+            _check_size(st, z, k, n, at, f"{zname} of player {k}")
     for flat, who, value, where, label in _variable_entries(prog, expect.get("variables",
                                                                              LMap())):
         got = st.gv[prog.gvar_names.index(flat)] if who is None \
