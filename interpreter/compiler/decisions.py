@@ -42,6 +42,9 @@ class Decisions:
         self._sources: list = []       # (slot, source type, binding) of the option compiling
         self._private: list = []       # (sources, moves, option) of choices to check
         self._chance = False           # the decision compiling is chance's
+        # (decision, option) -> per binding: a piece that may lie in an unordered zone
+        # (its source is one, or may be: a list, any zone), where copies can merge
+        self._loose: dict = {}
 
     def f_can_choose(self, node, args):
         """can_choose(id, p): the decision step `id` (a text) would list an action were
@@ -138,7 +141,7 @@ class Decisions:
         # any other chance decision over pieces: copies in one slot of an unordered zone
         # are one outcome (B_merge_copies), in a game that has such a zone
         copies = chance and not merge and bool(p.heaps) and \
-            any(t == T.PIECE for a in alts for _, t in a.binds)
+            any(any(self._loose.get((did, i), ())) for i in range(len(alts)))
         self._check_weights(step, options, chance)
         if chance:
             c.usage.draw("chance decision", pos, f"decision:{did}")
@@ -411,6 +414,9 @@ class Decisions:
             slots.append(inner.add(b.var, et))
             pieces.append(et == T.PIECE)
             self._sources.append((slots[-1], styp, b))
+        self._loose[did, alt] = tuple(
+            piece and not (styp[0] in ("slot", "zone") and not c.builtins.may_be_unordered(styp))
+            for piece, styp in zip(pieces, styps))
         binds = tuple((str(src), T.elem(styp) if T.iterable(styp) else T.ANY)
                       for (src, _), styp in zip(srcs, styps))
         viewed = self._view(did, alt, node, listing, srcs, names)
@@ -642,7 +648,8 @@ class Decisions:
         merge = dec.merge
         copies = dec.copies
         pieces_at = [tuple(t == T.PIECE for _, t in a.binds) for a in dec.alts] \
-            if merge or copies else []
+            if merge else [self._loose.get((did, i), ()) for i in range(len(dec.alts))] \
+            if copies else []
         kind = tuple(self.c.prog.piece_kind) if merge or copies else ()
         heaps = self.c.prog.heaps
         player_pos = dec.player_pos

@@ -212,6 +212,9 @@ def B_merge_copies(actions: list, weights, pieces_at: list, kind: tuple, pa: lis
     weights (by how many it stands for, unweighted). Nothing tells such copies apart: the
     zone keeps no order, so which one is taken changes only its piece number. The
     actions and weights as they were when nothing merges. -> (actions, weights)"""
+    if len(pieces_at) == 1 and pieces_at[0] == (True,) and \
+            len({kind[a[2]] for a in actions}) == len(actions):
+        return actions, weights        # one piece each, no two of a kind (the common case)
     first: dict = {}
     out: list = []
     total: list = []
