@@ -232,7 +232,6 @@ def test_sizes_slot_by_slot(tmp_path):
             board: [0, 2, 0, 1]             # one number per slot
             deck: 9
             rows: {0: [0, 0, 0], 1: {1: 1}} # per player: a list, or slot -> number
-            bank: [3]                       # a zone of one slot: a list of one
       - id: some-slots
         given:
           zones: {board: {2: [red1]}}
@@ -259,6 +258,10 @@ def test_sizes_slot_by_slot(tmp_path):
      "number to its number of pieces"),
     ("hand: {3: 0}", "{3: 0}", "3", "sizes of 'hand': 3 is not a player of this game"),
     ("shelf: 0", "shelf: 0", "shelf", "unknown zone 'shelf'"),
+    ("bank: [4]", "bank: [4]", "[4]", "'bank' is one zone, not one per player, and has one "
+     "slot: give its number of pieces, not [4]"),
+    ("hand: {1: {0: 1}}", "{1: {0: 1}}", "{0: 1}", "hand of player 1 has one slot: give its "
+     "number of pieces"),
 ])
 def test_a_wrong_size_is_located(tmp_path, sizes, needle, token, message):
     path, text = scenario_file(tmp_path, f"""

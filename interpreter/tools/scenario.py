@@ -1050,12 +1050,17 @@ def _check_size(st: State, z, owner: int, want, where: Pos, label: str) -> None:
         if got != n:
             raise ScenarioFailure(f"{label}: expected {n} pieces, found {got}", where)
         return
+    if z.nslots == 1:
+        whose = f"'{label}' is one zone, not one per player, and has" if not z.per_player \
+            else f"{label} has"
+        raise ScenarioFailure(f"{whose} one slot: give its number of pieces, not "
+                              f"{_shown_value(want)}", where)
     many = (f"a number of pieces, a list of one number per slot ({z.nslots} of them), or "
             f"a map from slot number (0 to {z.nslots - 1}) to a number")
     if isinstance(want, list):
         if len(want) != z.nslots:
-            raise ScenarioFailure(f"{label} has {z.nslots} slot{'s' if z.nslots > 1 else ''}"
-                                  f": the list gives {len(want)} numbers; give {many}", where)
+            raise ScenarioFailure(f"{label} has {z.nslots} slots: the list gives {len(want)} "
+                                  f"numbers; give {many}", where)
         rows = [(i, n, _pos(want, i, where)) for i, n in enumerate(want)]
     elif isinstance(want, dict):
         rows = []
