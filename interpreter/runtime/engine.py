@@ -1193,16 +1193,14 @@ def slot_seers(prog: Program) -> list | None:
 
 
 def hidden_slots(prog: Program, player: int) -> tuple:
-    """The slots whose pieces `player` cannot see (the same rule as State.observation):
-    a public zone is seen by all, an owner zone by its owner only, anything else by
-    nobody (count-only and hidden zones, other players' owner zones)."""
-    zones = prog.zone_list
-    out = []
-    for s in range(prog.nslots):
-        z = zones[prog.slot_zone[s]]
-        if not z.shows(prog.slot_owner[s], player):
-            out.append(s)
-    return tuple(out)
+    """The slots whose pieces `player` cannot see (ZoneInfo.shows, the rule of
+    State.observation), read off Program.slot_seers (Game.__init__ fills it; None: every
+    seat sees every slot)."""
+    seers = prog.slot_seers
+    if seers is None:
+        return ()
+    bit = 1 << player
+    return tuple(s for s, m in enumerate(seers) if not m & bit)
 
 
 def _bind(dec, L, action: tuple, player=None) -> list:

@@ -186,17 +186,25 @@ def B_merge_kinds(actions: list, weights, pieces_at: list, kind: tuple, pa: list
     same kind, as they are now) and equal values are one outcome, the first, weighted by
     the sum of their weights (by how many it stands for, unweighted): the odds are those
     of drawing any one of them. -> (actions, weights)"""
+    def key(a):
+        flags = pieces_at[a[1]]
+        return (a[1], *[((kind[v], *[row[v] for row in pa]) if flags[j] and v is not None
+                         else v) for j, v in enumerate(a[2:])])
+    return _merged(actions, weights, key)
+
+
+def _merged(actions: list, weights, key) -> tuple:
+    """Actions of equal key(action) as one, the first, weighted by the sum of their
+    weights (1 each, unweighted). -> (actions, weights)"""
     first: dict = {}
     out: list = []
     total: list = []
     for i, a in enumerate(actions):
-        flags = pieces_at[a[1]]
-        key = (a[1], *[((kind[v], *[row[v] for row in pa]) if flags[j] and v is not None
-                        else v) for j, v in enumerate(a[2:])])
+        k = key(a)
         w = 1 if weights is None else weights[i]
-        at = first.get(key)
+        at = first.get(k)
         if at is None:
-            first[key] = len(out)
+            first[k] = len(out)
             out.append(a)
             total.append(w)
         else:
@@ -215,22 +223,13 @@ def B_merge_copies(actions: list, weights, pieces_at: list, kind: tuple, pa: lis
     if len(pieces_at) == 1 and pieces_at[0] == (True,) and \
             len({kind[a[2]] for a in actions}) == len(actions):
         return actions, weights        # one piece each, no two of a kind (the common case)
-    first: dict = {}
-    out: list = []
-    total: list = []
-    for i, a in enumerate(actions):
+
+    def key(a):
         flags = pieces_at[a[1]]
-        key = (a[1], *[((where[v], kind[v], *[row[v] for row in pa])
-                        if flags[j] and v is not None and where[v] in heaps else v)
-                       for j, v in enumerate(a[2:])])
-        w = 1 if weights is None else weights[i]
-        at = first.get(key)
-        if at is None:
-            first[key] = len(out)
-            out.append(a)
-            total.append(w)
-        else:
-            total[at] += w
+        return (a[1], *[((where[v], kind[v], *[row[v] for row in pa])
+                         if flags[j] and v is not None and where[v] in heaps else v)
+                        for j, v in enumerate(a[2:])])
+    out, total = _merged(actions, weights, key)
     if len(out) == len(actions):
         return actions, weights
     return out, total
