@@ -330,7 +330,7 @@ def test_the_new_detectors_fire(fz, tmp_path, monkeypatch):
     from tabula_rules.errors import TabulaError
 
     def raised(fn):          # fn's exception, as raised by a module of the package
-        ours = fn.__code__.replace(co_filename=str(ROOT / "interpreter" / "adapters" / "x.py"))
+        ours = fn.__code__.replace(co_filename=fuzzkinds.OURS + "x.py")  # the installed package
         try:
             types.FunctionType(ours, {"ValueError": ValueError, "TypeError": TypeError})()
         except Exception as e:  # noqa: BLE001
