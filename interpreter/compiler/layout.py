@@ -42,6 +42,7 @@ ATTRIBUTE_IS = ("a piece's attribute holds a number, a text, a condition (true, 
                 "none, an enum's value, or a list of these")
 MAX_STEPS = 100_000_000      # the largest game.max_steps
 MAX_DECISIONS = 1_000_000    # the largest game.max_decisions (a game's history)
+MAX_LIST_BOUND = 10_000      # the largest max_length of a list variable
 BOARDS = ("grid", "hex")     # zones of width x height cells
 MAX_RAY_CELLS = 2_000_000    # rays laid out in advance for boards up to this many cells
 MAX_LINES_IN_PLACE = 500_000  # slots x directions of the lines read in place (readers.Line)
@@ -362,6 +363,13 @@ class Layout:
                         "'list of' one of them")
             if listed:
                 typ = T.list_of(typ)
+            if "max_length" in v:
+                self.list_bound(str(name), v, init, listed)
+            elif listed and v.get("visibility", "public") != "hidden":
+                c.usage.warnings.append(SpecError(
+                    f"list variable '{name}' has no max_length: observation tensors carry "
+                    "its length only, not its items", v.where_key("type"),
+                    "bound it: max_length: N (the most items it ever holds)", kind="warning"))
             if "type" in v and not _fits(init, typ, c.enums):
                 shown = f"'{init}'" if isinstance(init, str) else value_text(init)
                 held = typ[0] in ("piece", "slot", "player")
@@ -386,6 +394,24 @@ class Layout:
                 p.gvar_init.append(init)
                 p.gvar_vis.append(str(v.get("visibility", "public")))
                 c.gvar_types.append(typ)
+
+    def list_bound(self, name: str, v, init: list, listed: bool) -> None:
+        """`max_length: N` of a list variable (a number, or rule text computed from data,
+        enums and options, as `initial`): Program.list_bounds[name]."""
+        where = v.where("max_length")
+        if not listed:
+            fail(f"max_length bounds a list variable, and '{name}' is not one", where,
+                 "declare its type as a list: type: list of T")
+        n = v["max_length"]
+        if isinstance(n, str):
+            n = self.const_value(n)
+        if type(n) is not int or not 0 < n <= MAX_LIST_BOUND:
+            fail(f"max_length must be a whole number from 1 to {MAX_LIST_BOUND:,}, "
+                 f"not {_shown(n)}", where)
+        if len(init) > n:
+            fail(f"list variable '{name}' starts with {len(init)} items, beyond its "
+                 f"max_length {n}", v.where("value") if "value" in v else where)
+        self.c.prog.list_bounds[name] = n
 
     def initial_value(self, v):
         """A variable's initial value: its `value` as written, or its `initial`, rule text

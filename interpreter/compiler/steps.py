@@ -692,7 +692,8 @@ class Steps:
             if t.id in p.gvar_names:
                 i = p.gvar_names.index(t.id)
                 self._check_assign(node, c.gvar_types[i], vtyp)
-                return self._assign(f"st.gv[{i}]", node, _copied(value, c.gvar_types[i]),
+                return self._assign(f"st.gv[{i}]", node,
+                                    self._copied(value, c.gvar_types[i], t.id, node),
                                     state=True, exact=exact)
             fail(f"'{t.id}' is not a variable", t.pos,
                  did_you_mean(t.id, p.gvar_names + list(scope.names)) or
@@ -707,8 +708,18 @@ class Steps:
                  "assign to a player's variable: p.NAME")
         i = p.pvar_names.index(t.name)
         self._check_assign(node, c.pvar_types[i], vtyp)
-        return self._assign(f"st.pv[{obj}][{i}]", node, _copied(value, c.pvar_types[i]),
+        return self._assign(f"st.pv[{obj}][{i}]", node,
+                            self._copied(value, c.pvar_types[i], t.name, node),
                             state=True, exact=exact)
+
+    def _copied(self, value: str, typ, name: str, node) -> str:
+        """A list variable gets a list of its own (states share lists, never change them),
+        checked against its max_length where it has one (readers.B_list_within)."""
+        bound = self.c.prog.list_bounds.get(name)
+        if bound is None:
+            return _copied(value, typ)
+        return (f"B_list_within({value}, {bound}, {self.mod.const(name)}, "
+                f"{self.mod.const(node.pos)})")
 
     def _assign_attribute(self, node, obj: str, value: str, vtyp) -> Part:
         """t.NAME = VALUE: a piece's changeable attribute, kept in the state (State.pa)."""

@@ -252,6 +252,9 @@ class Program:
     # a tool reads them here and never reaches into the compiler. Types are lang/types.py's
     attr_types: dict = field(default_factory=dict)   # piece attribute -> its static type
     var_types: dict = field(default_factory=dict)    # variable (global or per player) -> type
+    # a list variable declared with `max_length: N` -> N (observation tensors encode its
+    # items one by one within it; an assignment beyond it is a rule error)
+    list_bounds: dict = field(default_factory=dict)
     enums: dict = field(default_factory=dict)        # enum -> its values (texts), in order
     step_ids: dict = field(default_factory=dict)     # id of a step or option -> graph node
     usage: object = None      # what the rules read of data and attributes (analysis.Usage)

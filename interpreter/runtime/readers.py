@@ -100,6 +100,17 @@ def B_big(v, pos):
          "numbers in a game stay below 10^100", error=RuleError)
 
 
+def B_list_within(v, bound, name, pos):
+    """A list about to be stored in a list variable declared `max_length: bound`, as a
+    list of its own; a longer one is a rule error at the assignment (the bound is what
+    observation tensors encode item by item)."""
+    if len(v) > bound:
+        fail(f"list variable '{name}' holds at most {bound} items (its max_length); "
+             f"this list has {len(v)}", pos,
+             "raise max_length, or keep the list shorter", error=RuleError)
+    return list(v)
+
+
 def work_budget(spent: list) -> dict:
     """The work budget of one game, bound into its generated code: B_spent, its counter
     (`spent`, a one-item list: Program.work, which the engine sets to 0 at every entry

@@ -764,6 +764,10 @@ def _set_variables(st: State, variables: LMap) -> None:
     """given: variables: each entry set to its value, checked against its type."""
     for flat, who, value, where, label in _variable_entries(st.prog, variables):
         typ = st.prog.var_types[flat]
+        bound = st.prog.list_bounds.get(flat)
+        if bound is not None and isinstance(value, list) and len(value) > bound:
+            raise ScenarioFailure(f"{label}: {len(value)} items, beyond the variable's "
+                                  f"max_length {bound}", where)
         if who is None:
             st.gv[st.prog.gvar_names.index(flat)] = _given_value(st, value, typ, where, label)
         else:

@@ -1,0 +1,113 @@
+"""`max_length:` of a list variable (issue 25, 3): the bound observation tensors encode a
+list within. Tested apart from any game: a longer list assigned is a located rule error,
+a list within it is stored as it is; the bound may be computed from options; misuse is a
+located spec error; a list variable without it is a validate warning; scenarios refuse a
+longer list."""
+
+from __future__ import annotations
+
+import pytest
+
+from tabula_rules.errors import RuleError, SpecError
+from tabula_rules.spec import load_spec
+
+SPEC = """\
+game: {id: bounded, name: Bounded, source: none.txt, players: {min: 2, max: 2}}
+options:
+  most: {default: 3, choices: [2, 3]}
+zones:
+  deck: {kind: stack}
+components:
+  card: {for_each: {n: "range(1, 5)"}, zone: deck, name: "c{n}"}
+variables:
+  taken: {value: [], type: list of piece, max_length: MAXLEN, per_player: true}
+play:
+  - id: take
+    choose: k in range(1, 4)
+    label: "take {k}"
+    do:
+      - current.taken = list(deck)[0:k]
+scoring:
+  points:
+    n: {value: "size(player.taken)"}
+"""
+
+
+def spec(tmp_path, maxlen="3", text=SPEC):
+    path = tmp_path / "bounded.yaml"
+    path.write_text(text.replace("MAXLEN", maxlen))
+    return load_spec(str(path))
+
+
+def played(game, k):
+    st = game.new_state(seed=1)
+    st.apply_string(f"take {k}")
+    return st
+
+
+def test_a_list_within_its_bound_is_stored(tmp_path):
+    game = spec(tmp_path).game(players=2)
+    assert game.prog.list_bounds == {"taken": 3}
+    st = played(game, 3)
+    assert [game.prog.piece_names[p] for p in st.pv[0][0]] == ["c1", "c2", "c3"]
+
+
+def test_a_longer_list_is_a_located_rule_error(tmp_path):
+    game = spec(tmp_path, "2").game(players=2)
+    played(game, 2)
+    with pytest.raises(RuleError) as e:
+        played(game, 3)
+    text = str(e.value)
+    assert "'taken' holds at most 2 items (its max_length); this list has 3" in text
+    assert ":15:" in text                       # the assignment's line
+
+
+def test_the_bound_may_be_computed_from_options(tmp_path):
+    s = spec(tmp_path, '"option.most"')
+    assert s.game(players=2, options={"most": 2}).prog.list_bounds == {"taken": 2}
+    assert s.game(players=2).prog.list_bounds == {"taken": 3}
+
+
+@pytest.mark.parametrize("maxlen, text, line", [
+    ("0", "less than the minimum of 1", 9),
+    ('"1 / 2"', "max_length must be a whole number from 1 to 10,000", 9),
+    ("100000", "max_length must be a whole number from 1 to 10,000", 9),
+])
+def test_a_bad_bound_is_a_located_error(tmp_path, maxlen, text, line):
+    with pytest.raises(SpecError) as e:
+        spec(tmp_path, maxlen).validate()
+    assert text in str(e.value) and f":{line}:" in str(e.value)
+
+
+def test_a_bound_on_what_is_not_a_list_and_a_start_beyond_it(tmp_path):
+    with pytest.raises(SpecError, match="max_length bounds a list variable, and 'taken' "
+                                        "is not one"):
+        spec(tmp_path, text=SPEC.replace("type: list of piece", "type: piece")
+             .replace("value: []", "value: null")).validate()
+    with pytest.raises(SpecError, match="starts with 3 items, beyond its max_length 2"):
+        spec(tmp_path, "2", SPEC.replace("type: list of piece", "type: list of int")
+             .replace("value: []", "value: [1, 2, 3]")).validate()
+
+
+def test_a_list_without_a_bound_is_a_validate_warning(tmp_path):
+    unbounded = SPEC.replace(", max_length: MAXLEN", "")
+    games = spec(tmp_path, text=unbounded).validate()
+    said = [str(w) for g in games for w in g.prog.usage.warnings]
+    assert any("list variable 'taken' has no max_length" in w for w in said)
+    games = spec(tmp_path).validate()
+    assert not [w for g in games for w in g.prog.usage.warnings if "max_length" in str(w)]
+
+
+def test_a_scenario_refuses_a_longer_list(tmp_path):
+    from tabula_rules.tools.scenario import run_file
+    spec(tmp_path, "2")
+    path = tmp_path / "long.yaml"
+    path.write_text("spec: bounded.yaml\n"
+                    "scenarios:\n"
+                    "  - id: too_long\n"
+                    "    given:\n"
+                    "      variables: {taken: {0: [c1, c2, c3]}}\n"
+                    "    expect: {variables: {taken: {0: [c1, c2, c3]}}}\n")
+    (r,) = run_file(path)
+    assert not r.passed and "3 items, beyond the variable's max_length 2" in r.message
+    assert r.pos.line == 5
