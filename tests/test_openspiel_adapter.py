@@ -31,7 +31,7 @@ NUM_ACTIONS = {"medang": 2109, "bsw-dm2003": 1538, "medina": 1364, "middag": 415
                "leduc_poker": 3, "liars_dice": 13, "medang-prambanan": 1659, "othello": 65,
                "quoridor": 272, "tic_tac_toe": 9, "tiny": 117, "backgammon": 2048,
                "causeway": 33, "dyeworks": 507, "hamlet": 2595, "hearth": 943, "hearts": 104,
-               "pig": 2, "dots_and_boxes": 12}
+               "pig": 2, "dots_and_boxes": 12, "fireworks": 84}
 
 
 def _name(path) -> str:

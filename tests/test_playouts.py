@@ -61,7 +61,8 @@ def configs():
 
 
 def check_observation(st: State, player: int) -> None:
-    """Owner-only zones of other players, count-only and hidden zones show no pieces."""
+    """Owner-only zones of other players, a player's own zone held facing out (`others`),
+    count-only and hidden zones show no pieces."""
     prog = st.prog
     obs = st.observation(player)
     for name, z in prog.zones.items():
@@ -70,8 +71,8 @@ def check_observation(st: State, player: int) -> None:
             continue
         entries = shown.items() if z.per_player else [(None, shown)]
         for owner, value in entries:
-            mine = z.visibility == "owner" and owner is not None and int(owner) == player
-            if mine:
+            mine = owner is not None and int(owner) == player
+            if z.visibility == "owner" and mine or z.visibility == "others" and not mine:
                 continue
             if z.visibility == "hidden":
                 assert value is None, (name, owner, value)
