@@ -2,9 +2,9 @@
 determinisation the bots and OpenSpiel's resample_from_infostate use -- keeps everything
 the seat sees and redraws only what it cannot. Over every shipped spec and example with
 something hidden, at random points of random games and for every seat: the sampled
-world's observation, information state and legal actions for that seat are the real
-ones. (What the seat could infer from its history beyond what it sees now is not kept:
-docs/language.md, State.resample.)"""
+world's observation, information state, legal actions and observation tensor for that
+seat are the real ones. (What the seat could infer from its history beyond what it sees
+now is not kept: docs/language.md, State.resample.)"""
 
 from __future__ import annotations
 
@@ -13,6 +13,7 @@ import random
 
 import pytest
 
+from tabula_rules.adapters.observe import Encoder
 from tabula_rules.spec import load_spec
 
 from conftest import EXAMPLES, SPEC_FILES
@@ -20,6 +21,12 @@ from conftest import EXAMPLES, SPEC_FILES
 GAMES = [*SPEC_FILES, *(e / f"{e.name}.yaml" if (e / f"{e.name}.yaml").exists()
                         else next(e.glob("*.yaml")) for e in EXAMPLES)]
 POINTS = int(os.environ.get("TABULA_RESAMPLE_POINTS", "4"))   # per game and seat count
+
+
+def tensor(enc, st, seat) -> list:
+    out = [0.0] * enc.size
+    enc.encode(st, seat, out)
+    return out
 
 
 def hides_something(game) -> bool:
@@ -38,6 +45,7 @@ def test_a_sampled_world_is_one_the_seat_cannot_tell_from_the_real_one(path):
     checked = 0
     for players in sorted({lo, hi}):
         game = spec.game(players, recall=True)
+        enc = Encoder(game)
         for _ in range(POINTS):
             st = game.new_state(seed=rng.randrange(2 ** 32))
             states = []                 # a random point of a random game, not its end
@@ -50,6 +58,7 @@ def test_a_sampled_world_is_one_the_seat_cannot_tell_from_the_real_one(path):
                 assert w.observation(seat) == st.observation(seat)
                 assert w.information_state_string(seat) == st.information_state_string(seat)
                 assert w.legal_action_strings(seat) == st.legal_action_strings(seat)
+                assert tensor(enc, w, seat) == tensor(enc, st, seat)    # issue 25, 3
                 checked += 1
                 if seat in st.choosers():
                     # a world sampled for the seat to decide in (as the bots do) is one

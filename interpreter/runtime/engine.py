@@ -1112,9 +1112,9 @@ class State:
                                                                for o, v in per.items()}
         return out
 
-    def observation(self, player: int) -> dict:
+    def observation(self, player: int, legal_actions: bool = True) -> dict:
         """What `player` may see: zones by their visibility, variables, whose turn, and the
-        player's own legal actions. Nothing else."""
+        player's own legal actions (unless legal_actions is false). Nothing else."""
         prog = self.prog
         zones = self.zones_view(player)
         gvars = {n: v for n, v, vis in zip(prog.gvar_names, self.gv, prog.gvar_vis)
@@ -1133,7 +1133,7 @@ class State:
             obs["choosing"] = self.deciding()
         if prog.changeable:
             obs["attributes"] = self.attributes_view(player)
-        if player in self.choosers():
+        if legal_actions and player in self.choosers():
             obs["legal_actions"] = self.legal_action_strings(player)
         if self.terminal:
             obs["scores"] = self.scores()
@@ -1160,8 +1160,7 @@ class State:
         if p is not None and p.joint is not None:
             history += [dict(_entry_for(e, player), pending=True) for e in p.seen
                         if e[0] == player]
-        obs = self.observation(player)
-        obs.pop("legal_actions", None)
+        obs = self.observation(player, legal_actions=False)
         return {"player": player, "observation": obs, "history": history}
 
     def information_state_string(self, player: int) -> str:

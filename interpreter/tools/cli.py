@@ -507,14 +507,42 @@ def cmd_ladder(args) -> int:
 
 
 def cmd_compile(args) -> int:
-    """Print the Python the compiler generated for a game (to read why a rule is slow)."""
+    """Print the Python the compiler generated for a game (to read why a rule is slow),
+    or with --tensor the layout of its observation tensor."""
     spec = load_spec(args.spec)
     game = spec.game(args.players, _options(args.option))
     options = ", ".join(f"{k}={v}" for k, v in game.options.items())
-    text = game.prog.module.source(f"{spec.id}, {game.players} players"
-                                   + (f", {options}" if options else ""))
+    title = f"{spec.id}, {game.players} players" + (f", {options}" if options else "")
+    if args.tensor:
+        text = _tensor_layout(game, title, args.json)
+    elif args.json:
+        raise TabulaError("--json goes with --tensor (the code is printed as text)")
+    else:
+        text = game.prog.module.source(title)
     _write_text(text, args.out)
     return EXIT_OK
+
+
+def _tensor_layout(game, title: str, as_json: bool) -> str:
+    """The observation tensor's parts (adapters/observe.py): which slice means what."""
+    from ..adapters.observe import Encoder
+    enc = Encoder(game)
+    if as_json:
+        return json.dumps({"game": title, "size": enc.size, "kinds": enc.kinds,
+                           "containers": enc.containers(), "parts": enc.layout()},
+                          indent=1) + "\n"
+    lines = [f"# the observation tensor of {title}: {enc.size} floats",
+             "# offset  part  [shape]  what it holds", ""]
+    for p in enc.parts:
+        shape = " x ".join(map(str, p.shape))
+        lines.append(f"{p.offset:>6}  {p.name}  [{shape}]  {p.meaning}")
+    lines += ["", "# kinds, in order: " + ", ".join(enc.kinds), "# containers, in order:"]
+    for c in enc.containers():
+        last = c["first"] + c["count"] - 1
+        where = str(c["first"]) + (f"-{last}" if last > c["first"] else "")
+        owner = "" if c["owner"] is None else f" of player {c['owner']}"
+        lines.append(f"#   {where}  {c['zone']}{owner}")
+    return "\n".join(lines) + "\n"
 
 
 def _write_text(text: str, out: str | None) -> None:
@@ -728,6 +756,10 @@ def commands() -> tuple:
             PLAYERS.but(help="the player count to compile for (default: the spec's "
                              "minimum)"),
             OPTION,
+            arg("--tensor", action="store_true",
+                help="print the layout of the observation tensor instead: each part's "
+                     "offset, shape and meaning"),
+            JSON.but(help="with --tensor: one JSON object (game, size, kinds, parts)"),
             OUT.but(help="write the code to FILE instead"))),
         Command("diff", cmd_diff, "what differs between two specs: rules, action graph, "
                 "play", (
