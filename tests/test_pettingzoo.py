@@ -1,5 +1,6 @@
 """Every spec as a PettingZoo AEC environment (interpreter/adapters/pettingzoo.py), checked with
-PettingZoo's own api_test and seed_test."""
+PettingZoo's own api_test and seed_test; the parallel environment with parallel_api_test
+(Goofspiel's simultaneous bids, a sequential game's no-op); misuse."""
 
 import warnings
 
@@ -12,7 +13,13 @@ from pettingzoo.test import api_test, seed_test
 
 from tabula_rules import IllegalAction, TabulaError
 from tabula_rules.adapters.actionspace import ActionSpace
-from tabula_rules.adapters.pettingzoo import env
+from tabula_rules.adapters.pettingzoo import (
+    DeadAgentAction,
+    NotReset,
+    UnknownAgent,
+    env,
+    parallel_env,
+)
 
 from conftest import EXAMPLES, ROOT, SPEC_FILES
 
@@ -202,3 +209,116 @@ def test_a_seed_plays_the_game_tabula_plays_with_that_seed(spec):
             seen.append([replay.current_player(), replay.action_to_string(a)])
             replay.apply(a)
         assert seen == ref["actions"]
+
+
+# ---- the parallel API ------------------------------------------------------------------------
+
+TIC = ROOT / "examples" / "tic_tac_toe"
+
+
+@pytest.mark.parametrize("path", [GOOFSPIEL, TIC, KUHN], ids=_name)
+def test_parallel_api_test(path):
+    """PettingZoo's parallel_api_test: on Goofspiel (both bid at once), on tic-tac-toe (a
+    sequential game: the player not to move sends the no-op) and on Kuhn poker (chance
+    inside)."""
+    from pettingzoo.test import parallel_api_test
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")          # PettingZoo's warnings too: none
+        parallel_api_test(parallel_env(path), num_cycles=1000)
+
+
+def _random_joint(p, obs, rng):
+    return {a: int(rng.choice(np.flatnonzero(obs[a]["action_mask"]))) for a in p.agents}
+
+
+def test_parallel_bids_are_applied_together_and_play_the_aec_game():
+    """Goofspiel: every step both players bid (no wait in their masks); the same seed
+    and bids played through the AEC environment, one bid after the other, give the same
+    game and rewards."""
+    p = parallel_env(GOOFSPIEL)
+    assert p.action_space("player_0").n == p.wait + 1 == ActionSpace(p.game).num_actions + 1
+    rng = np.random.default_rng(7)
+    obs, infos = p.reset(seed=3)
+    assert set(obs) == set(infos) == {"player_0", "player_1"}
+    joints, total = [], {a: 0.0 for a in p.possible_agents}
+    while p.agents:
+        assert all(not obs[a]["action_mask"][p.wait] for a in p.agents)
+        before = len(p.tabula.history)
+        joint = _random_joint(p, obs, rng)
+        joints.append(joint)
+        obs, rewards, terms, truncs, infos = p.step(joint)
+        assert len(p.tabula.history) >= before + 2     # both bids (then the next deal)
+        for a, r in rewards.items():
+            total[a] += r
+    assert all(terms.values()) and not any(truncs.values()) and p.agents == []
+    assert list(total.values()) == [float(x) for x in p.tabula.returns()]
+    e = env(GOOFSPIEL)
+    e.reset(seed=3)
+    for joint in joints:
+        for a in ("player_0", "player_1"):
+            assert e.agent_selection == a
+            e.step(joint[a])
+    assert e.tabula.history == p.tabula.history
+    assert {a: e._cumulative_rewards[a] for a in e.agents} == total
+
+
+def test_parallel_on_a_sequential_game_the_others_wait():
+    p = parallel_env(TIC)
+    with pytest.raises(NotReset):
+        p.step({})
+    obs, _ = p.reset(seed=0)
+    wait = p.wait
+    assert wait == 9 and p.action_space("player_1").n == 10
+    assert list(np.flatnonzero(obs["player_0"]["action_mask"])) == list(range(9))
+    assert list(np.flatnonzero(obs["player_1"]["action_mask"])) == [wait]
+    bad = [({"player_0": 4, "player_1": 3}, IllegalAction, "player_1 is not to choose now"),
+           ({"player_1": wait}, IllegalAction, "player_0 is to choose: its action is missing"),
+           ({"player_0": wait}, IllegalAction, r"9 \(wait\) is the action of an agent that"),
+           ({"player_0": 4, "player_9": wait}, UnknownAgent, "no agent 'player_9'"),
+           ({"player_0": 4.0}, IllegalAction, "not an action id"),
+           ([4, wait], TabulaError, "a dict of actions by agent")]
+    for actions, error, message in bad:
+        with pytest.raises(error, match=message):
+            p.step(actions)
+        assert p.tabula.history == []            # checked before anything is applied
+    p.step({"player_0": np.array([4]), "player_1": wait})     # a policy's array, the no-op
+    obs, *_ = p.step({"player_1": 0})                         # or nothing, for the waiting
+    assert list(np.flatnonzero(obs["player_0"]["action_mask"])) == [1, 2, 3, 5, 6, 7, 8]
+    assert list(np.flatnonzero(obs["player_1"]["action_mask"])) == [wait]
+    while p.agents:
+        who = next(a for a in p.agents if not obs[a]["action_mask"][wait])
+        obs, rewards, terms, *_ = p.step({who: int(np.flatnonzero(obs[who]["action_mask"])[0]),
+                                          "player_0" if who == "player_1" else "player_1": None})
+    assert all(terms.values()) and not obs["player_0"]["action_mask"].any()
+    with pytest.raises(TabulaError, match="the game is over: call reset"):
+        p.step({})
+
+
+def test_aec_misuse_raises_what_pettingzoo_expects():
+    """Each mistake is a TabulaError and the exception PettingZoo's own environments and
+    wrappers raise for it."""
+    e = env(TIC)
+    with pytest.raises(AttributeError, match="agent_selection cannot be accessed before reset"):
+        print(e.agent_selection)
+    with pytest.raises(NotReset):
+        print(e.num_agents)
+    e.reset(seed=0)
+    with pytest.raises(KeyError) as info:
+        e.observe("player_9")
+    assert isinstance(info.value, UnknownAgent)
+    assert str(info.value).startswith("there is no agent 'player_9' in this game")
+    with pytest.raises(NotImplementedError, match="state"):
+        e.state()
+    e.step(np.array([4]))                        # a policy's one-element array is an id
+    with pytest.raises(TabulaError, match=r"no parameter 'render'.*did you mean 'render_mode'"):
+        env(TIC, render="ansi")
+    with pytest.raises(TabulaError, match="players is a whole number"):
+        env(TIC, players=2.0)
+    for _ in range(40):
+        if e.terminations[e.agent_selection]:
+            break
+        e.step(int(np.flatnonzero(e.observe(e.agent_selection)["action_mask"])[0]))
+    with pytest.raises(ValueError, match="is terminated .*step it with None") as info:
+        e.step(0)
+    assert isinstance(info.value, DeadAgentAction)
+    e.step(None)

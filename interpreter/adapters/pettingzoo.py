@@ -1,6 +1,6 @@
-"""Any spec as a PettingZoo AEC environment.
+"""Any spec as a PettingZoo environment: AEC (`env`) and parallel (`parallel_env`).
 
-Input: a spec path, a player count and options. Output: an AECEnv whose agents are
+Input: a spec path, a player count and options. Output: an environment whose agents are
 "player_0" .. "player_{n-1}", whose actions are the ids of the game's fixed action space
 (interpreter/adapters/actionspace.py) and whose observations are dicts
 
@@ -8,10 +8,12 @@ Input: a spec path, a player count and options. Output: an AECEnv whose agents a
      "action_mask": int8 vector over the action space (1: legal for this agent now)}
 
 Chance decisions are made inside the environment by a generator seeded by
-reset(seed=...) (each outcome with its probability); a simultaneous decision asks its
-players one after the other, in the order of the spec's choosers, and nobody sees a
-choice before all have chosen (the engine reveals the joint move at once). Rewards come
-at the end only: the returns (the spec's game.returns, or `returns=` given here).
+reset(seed=...) (each outcome with its probability). Rewards come at the end only: the
+returns (the spec's game.returns, or `returns=` given here).
+
+The AEC environment (`env`, TabulaEnv) asks one agent at a time: a simultaneous decision
+asks its players one after the other, in the order of the spec's choosers, and nobody
+sees a choice before all have chosen (the engine reveals the joint move at once).
 
     from tabula_rules.pettingzoo import env
     e = env(spec="path/to/game.yaml", players=3, options={"board": "large"})
@@ -21,12 +23,30 @@ at the end only: the returns (the spec's game.returns, or `returns=` given here)
         action = None if terminated or truncated else pick(obs["action_mask"])
         e.step(action)
 
-Misuse is a clear error: a method called before reset() raises NotReset (a TabulaError
-and the AssertionError PettingZoo's order-enforcing wrapper raises), an agent that is
-not one of the game's a TabulaError, a seed that is not a whole number 0 or more a
-TabulaError, a step once every agent has left the ended game a TabulaError (call
-reset()); a terminated agent stepped with an action other than None gets PettingZoo's
-own ValueError.
+The parallel environment (`parallel_env`, TabulaParallelEnv) steps every live agent at
+once, as PettingZoo's parallel API does: at a simultaneous decision (Goofspiel's bids)
+every chooser's action is applied together; at a decision only some players make (any
+sequential decision: one player) the others have one legal action, the no-op `wait`,
+the last id of their action space (num_distinct_actions, as OpenSpiel's simultaneous
+games number it): their mask holds it alone, and they send it (or nothing, or None).
+Any other action of theirs is refused rather than ignored.
+
+    from tabula_rules.pettingzoo import parallel_env
+    p = parallel_env("examples/goofspiel")
+    obs, infos = p.reset(seed=1)
+    while p.agents:
+        actions = {a: p.action_space(a).sample(obs[a]["action_mask"]) for a in p.agents}
+        obs, rewards, terminations, truncations, infos = p.step(actions)
+
+Misuse is a clear error, a TabulaError that is also the exception PettingZoo's own
+environments and wrappers raise for the same mistake: a method called before reset()
+raises NotReset (an AssertionError, as the order-enforcing wrapper's; reading `agents`,
+`agent_selection`, `rewards`, ... before reset() is also an AttributeError); an agent
+that is not one of the game's UnknownAgent (a KeyError); a terminated agent stepped
+with an action other than None DeadAgentAction (a ValueError, as AECEnv's own
+_was_dead_step); an action that is no legal id IllegalAction; a seed that is not a
+whole number 0 or more, a step once the game is over and every agent has left, a bad
+parameter: TabulaError.
 
 Importing this module imports pettingzoo, gymnasium and numpy; `import tabula_rules`
 does not.
@@ -35,14 +55,17 @@ does not.
 from __future__ import annotations
 
 import numbers
+import os
 import random
+from collections.abc import Mapping
+from pathlib import Path
 from typing import Any
 
 import numpy as np
 from gymnasium import spaces
-from pettingzoo import AECEnv
+from pettingzoo import AECEnv, ParallelEnv
 
-from ..errors import IllegalAction, TabulaError
+from ..errors import IllegalAction, TabulaError, did_you_mean
 from ..runtime.engine import State
 from ..spec import load_spec, parse_option_text
 from .actionspace import DEFAULT_INT_SPAN, ActionSpace
@@ -52,6 +75,31 @@ from .observe import Encoder
 class NotReset(TabulaError, AssertionError):
     """A method of the environment called before its first reset(): a TabulaError, and
     the AssertionError PettingZoo's OrderEnforcingWrapper raises for the same mistake."""
+
+
+class NotResetAttribute(NotReset, AttributeError):
+    """An attribute that a game in progress has (agents, agent_selection, rewards, ...)
+    read before the first reset(): also the AttributeError PettingZoo's
+    OrderEnforcingWrapper raises ("... cannot be accessed before reset")."""
+
+
+class UnknownAgent(TabulaError, KeyError):
+    """An agent's name that is not one of the game's: also the KeyError a PettingZoo
+    environment's dicts raise for it."""
+
+    def __str__(self) -> str:          # a KeyError's str() would quote the message
+        return str(self.args[0]) if self.args else ""
+
+
+class DeadAgentAction(IllegalAction, ValueError):
+    """A terminated agent stepped with an action other than None: also the ValueError
+    PettingZoo's AECEnv._was_dead_step raises."""
+
+
+# what a game in progress has, and reset() makes
+_AFTER_RESET = frozenset({"agents", "agent_selection", "rewards", "terminations",
+                          "truncations", "infos", "num_agents", "_cumulative_rewards"})
+_PARAMETERS = ("spec", "players", "options", "returns", "int_span", "render_mode")
 
 
 def _whole_seed(seed: Any) -> int:
@@ -66,43 +114,62 @@ def _options(options) -> dict:
     return {} if options is None else parse_option_text(options)
 
 
-class TabulaEnv(AECEnv):
-    """A spec as a PettingZoo AEC environment (see the module's docstring)."""
+def _action_id(action: Any) -> int:
+    """An action as a whole number: an int, a numpy integer, or a numpy array holding one
+    integer (what a policy's output often is); IllegalAction for anything else."""
+    if isinstance(action, np.ndarray) and action.size == 1 and \
+            np.issubdtype(action.dtype, np.integer):
+        return int(action.reshape(()))
+    if isinstance(action, numbers.Integral) and not isinstance(action, bool):
+        return int(action)
+    raise IllegalAction(f"{action!r:.60} is not an action id (a whole number)")
 
-    metadata: dict = {"render_modes": ["ansi", "human"], "name": "tabula_v0",
-                      "is_parallelizable": False}
 
-    def __init__(self, spec, players: int | None = None, options=None, returns: str = "",
-                 int_span: int = DEFAULT_INT_SPAN, render_mode: str | None = None):
-        super().__init__()
+class _Table:
+    """What both environments share: the game, its action space and encoder, the agents,
+    the seeds, chance played inside, the returns."""
+
+    metadata: dict = {}
+    render_mode: str | None
+
+    def _setup(self, spec, players, options, returns: str, int_span, render_mode,
+               extra_actions: int = 0) -> None:
+        if not isinstance(spec, (str, os.PathLike)):
+            raise TabulaError(f"spec is a path or a shipped game's name, not {spec!r:.40}")
+        if players is not None and (not isinstance(players, numbers.Integral)
+                                    or isinstance(players, bool)):
+            raise TabulaError(f"players is a whole number (or None: the spec's least), "
+                              f"not {players!r:.40}")
+        if not isinstance(int_span, numbers.Integral) or isinstance(int_span, bool):
+            raise TabulaError(f"int_span is a whole number, not {int_span!r:.40}")
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise TabulaError(f"render_mode is one of {self.metadata['render_modes']}, "
-                              f"not '{render_mode}'")
+                              f"not {render_mode!r:.40}")
         if returns not in ("", "win_loss", "scores"):
-            raise TabulaError(f"returns is '', 'win_loss' or 'scores', not '{returns}'")
-        self.spec = load_spec(spec)
-        self.game = self.spec.game(players, _options(options))
+            raise TabulaError(f"returns is '', 'win_loss' or 'scores', not {returns!r:.40}")
+        self.spec = load_spec(spec if isinstance(spec, str) else Path(spec))
+        self.game = self.spec.game(None if players is None else int(players),
+                                   _options(options))
         self.returns_mode = returns or self.game.prog.returns
-        self.space = ActionSpace(self.game, int_span)
+        self.space = ActionSpace(self.game, int(int_span))
         self.encoder = Encoder(self.game)
         self.render_mode = render_mode
         n = self.game.players
         self.possible_agents = [f"player_{p}" for p in range(n)]
         self._index = {a: p for p, a in enumerate(self.possible_agents)}
-        size = max(self.space.num_actions, 1)
-        self._action_spaces = {a: spaces.Discrete(size) for a in self.possible_agents}
+        self._size = max(self.space.num_actions + extra_actions, 1)
+        self._action_spaces = {a: spaces.Discrete(self._size) for a in self.possible_agents}
         self._observation_spaces = {a: spaces.Dict({
             "observation": spaces.Box(-np.inf, np.inf, (max(self.encoder.size, 1),),
                                       np.float32),
-            "action_mask": spaces.Box(0, 1, (size,), np.int8)})
+            "action_mask": spaces.Box(0, 1, (self._size,), np.int8)})
             for a in self.possible_agents}
-        # the game being played and its chance generator: set by reset(), which PettingZoo
-        # calls before any step
+        # the game being played and its chance generator: set by reset()
         self.tabula: State = None  # type: ignore[assignment]
         self._chance: random.Random = None  # type: ignore[assignment]
         self._seeds: int | None = None
 
-    # -- spaces ---------------------------------------------------------------------------
+    # -- spaces -----------------------------------------------------------------------------
     def observation_space(self, agent):
         self._agent(agent)
         return self._observation_spaces[agent]
@@ -112,12 +179,12 @@ class TabulaEnv(AECEnv):
         return self._action_spaces[agent]
 
     def _agent(self, agent) -> int:
-        """The player of an agent's name (an error naming the agents if it is none)."""
+        """The player of an agent's name (UnknownAgent naming the agents if it is none)."""
         player = self._index.get(agent) if isinstance(agent, str) else None
         if player is None:
             names = self.possible_agents
-            raise TabulaError(f"there is no agent {agent!r:.40} in this game (its agents: "
-                              f"{names[0]} to {names[-1]})")
+            raise UnknownAgent(f"there is no agent {agent!r:.40} in this game (its agents: "
+                               f"{names[0]} to {names[-1]})")
         return player
 
     def _started(self, what: str) -> State:
@@ -126,8 +193,8 @@ class TabulaEnv(AECEnv):
             raise NotReset(f"reset() needs to be called before {what}")
         return self.tabula
 
-    # -- the game -------------------------------------------------------------------------
-    def reset(self, seed: int | None = None, options: dict | None = None) -> None:
+    # -- the game -----------------------------------------------------------------------------
+    def _new_game(self, seed) -> None:
         """A new game. With a seed: the game's own generator (shuffles) is seeded with it
         and chance decisions are drawn as `tabula run --seed` draws them
         (agents.chance_rng), so the same seed and actions give the same game; without:
@@ -140,28 +207,12 @@ class TabulaEnv(AECEnv):
         self._seeds = game_seed + 1
         self._chance = chance_rng(game_seed)
         self.tabula = self.game.new_state(seed=game_seed)
-        self.agents = self.possible_agents[:]
-        self.rewards = {a: 0.0 for a in self.agents}
-        self._cumulative_rewards = {a: 0.0 for a in self.agents}
-        self.terminations = {a: False for a in self.agents}
-        self.truncations = {a: False for a in self.agents}
-        self.infos: dict = {a: {} for a in self.agents}
-        self._advance()
+        self._play_chance()
 
-    def _advance(self) -> None:
-        """Play chance decisions, then point at the next agent (or end the game)."""
+    def _play_chance(self) -> None:
         st = self.tabula
         while st.is_chance_node():
             st.apply(st.sample_chance(self._chance))
-        if st.terminal:
-            for a, r in zip(self.possible_agents, self._returns()):
-                if a in self.rewards:
-                    self.rewards[a] = float(r)
-                    self.terminations[a] = True
-            if self.agents:
-                self.agent_selection = self.agents[0]
-            return
-        self.agent_selection = self.possible_agents[st.current_player()]
 
     def _returns(self) -> list:
         st = self.tabula
@@ -171,36 +222,18 @@ class TabulaEnv(AECEnv):
         won = set(st.winners())
         return [0.0] * n if len(won) == n else [1.0 if p in won else -1.0 for p in range(n)]
 
-    def step(self, action) -> None:
-        self._started("step()")
-        self._still_on()
-        agent = self.agent_selection
-        if self.terminations[agent] or self.truncations[agent]:
-            self._was_dead_step(action)
-            return
+    def _observation(self, player: int, wait: int | None = None) -> dict:
+        """The agent's tensor and its mask (wait: the no-op's id, set alone in the mask
+        of a player who is not to choose)."""
         st = self.tabula
-        player = self._index[agent]
-        if action is None:
-            raise IllegalAction(f"{agent} is to choose: None is not an action")
-        chosen = self.space.action_tuple(st, action, player)
-        st.apply(chosen)            # at a simultaneous decision: this chooser's choice
-        self._cumulative_rewards[agent] = 0.0
-        for a in self.rewards:
-            self.rewards[a] = 0.0
-        self._advance()
-        self._accumulate_rewards()
-        if self.render_mode == "human":
-            self.render()
-
-    def observe(self, agent):
-        self._started("observe()")
-        player = self._agent(agent)
         vec = np.zeros(max(self.encoder.size, 1), np.float32)
-        self.encoder.encode(self.tabula, player, vec)
-        mask = np.zeros(max(self.space.num_actions, 1), np.int8)
-        if not self.tabula.terminal and player in self.tabula.choosers():
-            for i in self.space.ids(self.tabula, player):
+        self.encoder.encode(st, player, vec)
+        mask = np.zeros(self._size, np.int8)
+        if not st.terminal and player in st.choosers():
+            for i in self.space.ids(st, player):
                 mask[i] = 1
+        elif wait is not None and not st.terminal:
+            mask[wait] = 1
         return {"observation": vec, "action_mask": mask}
 
     def legal_action_strings(self, agent) -> dict:
@@ -228,6 +261,92 @@ class TabulaEnv(AECEnv):
             return None
         return text
 
+    def state(self):
+        raise _NoState("state() is not provided: a Tabula environment gives each agent its "
+                       "own observation (observe(agent)); a global state would show what "
+                       "the spec hides")
+
+    def close(self) -> None:
+        pass
+
+    def __getattr__(self, name: str):
+        # only for names not found: a game's attributes read before reset()
+        if name in _AFTER_RESET:
+            raise NotResetAttribute(f"{name} cannot be accessed before reset(): call "
+                                    "reset() first")
+        raise AttributeError(f"'{type(self).__name__}' object has no attribute '{name}'")
+
+
+class _NoState(TabulaError, NotImplementedError):
+    """state(), which PettingZoo's environments raise NotImplementedError for."""
+
+
+class TabulaEnv(_Table, AECEnv):
+    """A spec as a PettingZoo AEC environment (see the module's docstring)."""
+
+    metadata: dict = {"render_modes": ["ansi", "human"], "name": "tabula_v0",
+                      "is_parallelizable": False}
+
+    def __init__(self, spec, players: int | None = None, options=None, returns: str = "",
+                 int_span: int = DEFAULT_INT_SPAN, render_mode: str | None = None):
+        AECEnv.__init__(self)
+        self._setup(spec, players, options, returns, int_span, render_mode)
+
+    def reset(self, seed: int | None = None, options: dict | None = None) -> None:
+        """A new game (see _Table._new_game; `options` is PettingZoo's reset argument,
+        unused: the spec's options are the environment's)."""
+        self._new_game(seed)
+        self.agents = self.possible_agents[:]
+        self.rewards = {a: 0.0 for a in self.agents}
+        self._cumulative_rewards = {a: 0.0 for a in self.agents}
+        self.terminations = {a: False for a in self.agents}
+        self.truncations = {a: False for a in self.agents}
+        self.infos: dict = {a: {} for a in self.agents}
+        self._advance()
+
+    def _advance(self) -> None:
+        """Play chance decisions, then point at the next agent (or end the game)."""
+        self._play_chance()
+        st = self.tabula
+        if st.terminal:
+            for a, r in zip(self.possible_agents, self._returns()):
+                if a in self.rewards:
+                    self.rewards[a] = float(r)
+                    self.terminations[a] = True
+            if self.agents:
+                self.agent_selection = self.agents[0]
+            return
+        self.agent_selection = self.possible_agents[st.current_player()]
+
+    def step(self, action) -> None:
+        self._started("step()")
+        self._still_on()
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            if action is not None:
+                raise DeadAgentAction(
+                    f"{agent} is terminated (the game is over): step it with None, as "
+                    f"PettingZoo asks of a terminated agent, not {action!r:.40}")
+            self._was_dead_step(action)
+            return
+        st = self.tabula
+        player = self._index[agent]
+        if action is None:
+            raise IllegalAction(f"{agent} is to choose: None is not an action")
+        chosen = self.space.action_tuple(st, _action_id(action), player)
+        st.apply(chosen)            # at a simultaneous decision: this chooser's choice
+        self._cumulative_rewards[agent] = 0.0
+        for a in self.rewards:
+            self.rewards[a] = 0.0
+        self._advance()
+        self._accumulate_rewards()
+        if self.render_mode == "human":
+            self.render()
+
+    def observe(self, agent):
+        self._started("observe()")
+        return self._observation(self._agent(agent))
+
     def last(self, observe: bool = True) -> tuple:
         self._started("last()")
         self._still_on()
@@ -244,13 +363,93 @@ class TabulaEnv(AECEnv):
         self._started("agent_iter()")
         return super().agent_iter(max_iter)
 
-    def close(self) -> None:
-        pass
+
+class TabulaParallelEnv(_Table, ParallelEnv):
+    """A spec as a PettingZoo parallel environment (see the module's docstring): every
+    live agent acts at every step; those not to choose send `wait` (self.wait)."""
+
+    metadata: dict = {"render_modes": ["ansi", "human"], "name": "tabula_parallel_v0",
+                      "is_parallelizable": True}
+
+    def __init__(self, spec, players: int | None = None, options=None, returns: str = "",
+                 int_span: int = DEFAULT_INT_SPAN, render_mode: str | None = None):
+        self._setup(spec, players, options, returns, int_span, render_mode, extra_actions=1)
+        self.wait = self.space.num_actions   # the no-op of an agent not to choose
+        self.agents: list = []
+
+    def reset(self, seed: int | None = None, options: dict | None = None) -> tuple:
+        """A new game (as the AEC environment's reset); its observations and infos."""
+        self._new_game(seed)
+        self.agents = self.possible_agents[:]
+        return ({a: self._observation(p, self.wait) for p, a in enumerate(self.agents)},
+                {a: {} for a in self.agents})
+
+    def step(self, actions) -> tuple:
+        """One action per live agent: the choosers' legal ids, `wait` (or None, or
+        nothing) for the others. Everything is checked before anything is applied."""
+        st = self._started("step()")
+        if not self.agents:
+            raise TabulaError("the game is over: call reset() for a new game")
+        if not isinstance(actions, Mapping):
+            raise TabulaError(f"step() takes a dict of actions by agent, not "
+                              f"{type(actions).__name__}")
+        for agent in actions:
+            self._agent(agent)
+        choosers = st.choosers()
+        chosen: dict = {}
+        for agent in self.agents:
+            p = self._index[agent]
+            a = actions.get(agent)
+            if p in choosers:
+                if a is None:
+                    raise IllegalAction(f"{agent} is to choose: its action is missing")
+                n = _action_id(a)
+                if n == self.wait:
+                    raise IllegalAction(f"{agent} is to choose: {n} (wait) is the action "
+                                        "of an agent that is not")
+                chosen[p] = self.space.action_tuple(st, n, p)
+            elif a is not None and _action_id(a) != self.wait:
+                raise IllegalAction(f"{agent} is not to choose now: its only action is "
+                                    f"{self.wait} (wait), or None, not {a!r:.40}")
+        if st.is_simultaneous_node():
+            st.apply_actions(chosen)
+        elif chosen:
+            st.apply(chosen[choosers[0]])
+        self._play_chance()
+        live = self.agents
+        over = st.terminal
+        returns = self._returns() if over else None
+        obs = {a: self._observation(self._index[a], self.wait) for a in live}
+        rewards = {a: (returns[self._index[a]] if returns else 0.0) for a in live}
+        terminations = {a: over for a in live}
+        truncations = {a: False for a in live}
+        infos: dict = {a: {} for a in live}
+        if over:
+            self.agents = []
+        if self.render_mode == "human":
+            self.render()
+        return obs, rewards, terminations, truncations, infos
+
+
+def _checked(kwargs: dict) -> dict:
+    for k in kwargs:
+        if k not in _PARAMETERS:
+            hint = did_you_mean(str(k), _PARAMETERS)
+            raise TabulaError(f"no parameter {k!r:.40}; the parameters: "
+                              + ", ".join(_PARAMETERS) + (f" ({hint})" if hint else ""))
+    return kwargs
 
 
 def env(spec, players: int | None = None, options=None, **kwargs) -> TabulaEnv:
     """A PettingZoo AEC environment of a spec (see TabulaEnv)."""
-    return TabulaEnv(spec, players=players, options=options, **kwargs)
+    return TabulaEnv(spec, players=players, options=options, **_checked(kwargs))
 
 
-__all__ = ["NotReset", "TabulaEnv", "env"]
+def parallel_env(spec, players: int | None = None, options=None,
+                 **kwargs) -> TabulaParallelEnv:
+    """A PettingZoo parallel environment of a spec (see TabulaParallelEnv)."""
+    return TabulaParallelEnv(spec, players=players, options=options, **_checked(kwargs))
+
+
+__all__ = ["DeadAgentAction", "NotReset", "NotResetAttribute", "TabulaEnv",
+           "TabulaParallelEnv", "UnknownAgent", "env", "parallel_env"]
