@@ -26,7 +26,7 @@ from ..runtime.model import CHANCE
 from ..runtime.values import encode
 from ..spec import load_spec
 from ..spec import parse_options as _options
-from . import bench, benchconfig, gamelog, graph, play, replay
+from . import bench, benchconfig, gamelog, graph, play, replay, serve
 from .cmdutil import (
     AGENTS,
     DISTRIBUTION,
@@ -655,6 +655,7 @@ def commands() -> tuple:
                         "tabula graph SPEC --out graph.svg (matplotlib); with Graphviz, more "
                         "compact: tabula graph SPEC | dot -Tsvg > graph.svg"),
         play.COMMAND,
+        serve.COMMAND,
         Command("rulings", cmd_rulings, "list a spec's rulings: switchable ones with "
                 "readings and default", (
                     SPEC.but(help="a spec file, a game's folder, or a shipped game's name"),

@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from ..errors import Pos, TabulaError, read_input
 from ..runtime.engine import Game, State
 from ..runtime.model import CHANCE, SIMULTANEOUS, TERMINAL
-from ..runtime.values import encode, not_text
+from ..runtime.values import decode, encode, not_text
 from .cmdutil import seed_problem, writing
 from .fields import bad_field, is_int, shown
 
@@ -451,3 +451,95 @@ def player_views(log: GameLog) -> list:
             raise TabulaError(f"{log.where(line)}: decision {record['n']}: {e}") from None
         views.append(json.loads(json.dumps(view)))
     return views
+
+
+# ---- replaying a log's decisions ------------------------------------------------------------
+
+SHOWN = 8            # legal actions quoted in a refusal
+
+
+@dataclass
+class Stop:
+    """Where the logged decisions stop applying: decision k (1-based), its line, why."""
+
+    k: int
+    line: int
+    record: dict
+    why: str
+
+    def text(self, log: GameLog) -> str:
+        r = self.record
+        return (f"{log.where(self.line)}: decision {self.k} ({who_text(r['player'])}, "
+                f"'{r['action']}'): {self.why}")
+
+
+def legal_list(st: State) -> str:
+    strings = st.legal_action_strings()
+    shown = ", ".join(f"'{s}'" for s in strings[:SHOWN])
+    more = f" and {len(strings) - SHOWN} more" if len(strings) > SHOWN else ""
+    what = "outcomes" if st.is_chance_node() else "legal"
+    return f"{what}: {shown}{more}" if strings else f"{what}: none"
+
+
+def logged_action(st: State, record: dict, by_string: bool):
+    """The action `record` names in `st`, and None; or None and why it names none."""
+    if st.terminal:
+        return None, "the game is already over here"
+    want = CHANCE if record["player"] == "chance" else record["player"]
+    here = st.pending.player
+    if here != want:
+        return None, f"it is {who_text(here)}'s decision here"
+    what = "a legal outcome" if here == CHANCE else "legal"
+    if by_string:
+        found = st.actions_named(record["action"])
+        if len(found) == 1:
+            return found[0], None
+        if found:
+            return None, f"it names {len(found)} different actions here"
+        return None, f"not {what} here; {legal_list(st)}"
+    if record["turn"] != st.turn:
+        return None, f"the game is at turn {st.turn} here, not turn {record['turn']}"
+    a = tuple(decode(record["tuple"]))
+    legal = a in st.pending.actions
+    if legal and st.action_to_string(a) == record["action"]:
+        return a, None
+    if record["action"] not in st.legal_action_strings():
+        return None, f"not {what} here; {legal_list(st)}"
+    if not legal:
+        return None, (f"its tuple {record['tuple']} is not {what} here, though its string "
+                      "is: the tuple was edited")
+    return None, (f"its tuple {record['tuple']} is '{st.action_to_string(a)}' here, not the "
+                  "logged action: the string or the tuple was edited")
+
+
+def same_spec(log: GameLog, spec) -> None:
+    """A log names the spec it was made with: refused if `spec` is another (its hash)."""
+    head = log.header
+    if spec.hash != head["spec_hash"]:
+        raise TabulaError(
+            f"{log.path}: the log was made with another spec than {spec.path} (its hash is "
+            f"{spec.hash}, the log's {head['spec_hash']}: the spec changed, or the log was "
+            "edited); give --spec PATH to check the log against a variant")
+
+
+def replay_states(log: GameLog, game: Game) -> tuple:
+    """A full log's game, decision by decision (a viewer's steps): the state before the
+    first decision and after each decision replayed, each checked as tools/replay.py's
+    replay checks it; and why the replay stopped short (a located text), or None. A log
+    cut short or a decision that is not legal ends the states there."""
+    try:
+        st = game.new_state(seed=log.header["seed"])
+    except TabulaError as e:
+        raise TabulaError(f"{log.path}: the game cannot be set up:\n{e}") from None
+    states = [st.clone()]
+    for k, (line, record) in enumerate(log.decisions, 1):
+        a, why = logged_action(st, record, False)
+        if a is None:
+            return states, Stop(k, line, record, why).text(log)
+        try:
+            st.apply_unchecked(a)
+        except TabulaError as e:
+            raise TabulaError(f"{log.where(line)}: decision {k}: the rules fail after "
+                              f"it:\n{e}") from None
+        states.append(st.clone())
+    return states, (log.problem_text() if log.problem is not None else None)

@@ -11,20 +11,23 @@ from __future__ import annotations
 
 import json
 import sys
-from dataclasses import dataclass
 
 from ..bots.agents import Sight, next_action
 from ..errors import Pos, TabulaError, excerpt
 from ..runtime.engine import Game, State
 from ..runtime.model import CHANCE
-from ..runtime.values import decode, encode
+from ..runtime.values import encode
 from ..spec import load_spec
 from .cmdutil import FOR, JSON, Command, arg
 from .gamelog import (
     GameLog,
+    Stop,
     header_digest,
+    legal_list,
+    logged_action,
     logged_who,
     read_log,
+    same_spec,
     state_digest,
     who_text,
 )
@@ -32,7 +35,6 @@ from .gamelog import (
 __all__ = ["COMMAND", "Stop", "check_full", "check_header", "check_variant", "cmd_replay",
            "format_variant", "format_view", "full_view", "play", "replay"]
 
-SHOWN = 8            # legal actions quoted in a refusal
 
 
 # ---- playing --------------------------------------------------------------------------------
@@ -70,60 +72,6 @@ def play(game: Game, seed: int, agents: list, chance, seats: list, log=None) -> 
 
 # ---- replaying ------------------------------------------------------------------------------
 
-@dataclass
-class Stop:
-    """Where the logged decisions stop applying: decision k (1-based), its line, why."""
-
-    k: int
-    line: int
-    record: dict
-    why: str
-
-    def text(self, log: GameLog) -> str:
-        r = self.record
-        return (f"{log.where(self.line)}: decision {self.k} ({who_text(r['player'])}, "
-                f"'{r['action']}'): {self.why}")
-
-
-def _legal_list(st: State) -> str:
-    strings = st.legal_action_strings()
-    shown = ", ".join(f"'{s}'" for s in strings[:SHOWN])
-    more = f" and {len(strings) - SHOWN} more" if len(strings) > SHOWN else ""
-    what = "outcomes" if st.is_chance_node() else "legal"
-    return f"{what}: {shown}{more}" if strings else f"{what}: none"
-
-
-def _action(st: State, record: dict, by_string: bool):
-    """The action `record` names in `st`, and None; or None and why it names none."""
-    if st.terminal:
-        return None, "the game is already over here"
-    want = CHANCE if record["player"] == "chance" else record["player"]
-    here = st.pending.player
-    if here != want:
-        return None, f"it is {who_text(here)}'s decision here"
-    what = "a legal outcome" if here == CHANCE else "legal"
-    if by_string:
-        found = st.actions_named(record["action"])
-        if len(found) == 1:
-            return found[0], None
-        if found:
-            return None, f"it names {len(found)} different actions here"
-        return None, f"not {what} here; {_legal_list(st)}"
-    if record["turn"] != st.turn:
-        return None, f"the game is at turn {st.turn} here, not turn {record['turn']}"
-    a = tuple(decode(record["tuple"]))
-    legal = a in st.pending.actions
-    if legal and st.action_to_string(a) == record["action"]:
-        return a, None
-    if record["action"] not in st.legal_action_strings():
-        return None, f"not {what} here; {_legal_list(st)}"
-    if not legal:
-        return None, (f"its tuple {record['tuple']} is not {what} here, though its string "
-                      "is: the tuple was edited")
-    return None, (f"its tuple {record['tuple']} is '{st.action_to_string(a)}' here, not the "
-                  "logged action: the string or the tuple was edited")
-
-
 def replay(log: GameLog, game: Game, upto: int | None = None,
            by_string: bool = False) -> tuple:
     """Apply the first `upto` (default: all) decisions of a full log to a new game with the
@@ -144,7 +92,7 @@ def replay(log: GameLog, game: Game, upto: int | None = None,
     for k, (line, record) in enumerate(decisions, 1):
         if prove:
             _check_digest(log, st, k, line, record)
-        a, why = _action(st, record, by_string)
+        a, why = logged_action(st, record, by_string)
         if a is None:
             return st, Stop(k, line, record, why)
         try:
@@ -221,7 +169,7 @@ def check_full(log: GameLog, game: Game) -> State:
     if not st.terminal:
         raise TabulaError(f"{where}: the log ends after decision {n}, but the game is not "
                           f"over: {who_text(st.current_player())} is to decide; "
-                          f"{_legal_list(st)}")
+                          f"{legal_list(st)}")
     for key, value in (("scores", st.scores()), ("winners", st.winners()),
                        ("points", st.points())):
         if _json(value) != end[key]:
@@ -388,6 +336,23 @@ def _game(log: GameLog, spec) -> Game:
                           f"not fit {spec.path}:\n{e}") from None
 
 
+def _log_spec(log: GameLog):
+    """The spec a log names (its header's spec_path), which must be the one it was made
+    with (gamelog.same_spec)."""
+    head = log.header
+    try:
+        # named by the log, not by the user: a file that is not a spec is refused
+        # without a line of it shown (as a file named by `extends:`)
+        spec = load_spec(head["spec_path"], Pos(log.path, log.header_line, 1))
+    except TabulaError as e:
+        first = str(e).splitlines()[0]
+        raise TabulaError(f"{log.path}: cannot load the log's spec "
+                          f"{excerpt(head['spec_path'], 200)} ({first}); give --spec "
+                          "PATH") from None
+    same_spec(log, spec)
+    return spec
+
+
 def cmd_replay(args) -> int:
     """`tabula replay`: check a log (exit 0: "ok: ..."), show the state after --at K
     decisions, or, given --spec with another hash, analyse the log under that spec."""
@@ -403,24 +368,8 @@ def cmd_replay(args) -> int:
                               "scores only")
         print(log.unproven_warning(), file=sys.stderr)
     head = log.header
-    if args.spec:
-        spec = load_spec(args.spec)
-    else:
-        try:
-            # named by the log, not by the user: a file that is not a spec is refused
-            # without a line of it shown (as a file named by `extends:`)
-            spec = load_spec(head["spec_path"], Pos(log.path, log.header_line, 1))
-        except TabulaError as e:
-            first = str(e).splitlines()[0]
-            raise TabulaError(f"{log.path}: cannot load the log's spec "
-                              f"{excerpt(head['spec_path'], 200)} ({first}); give --spec "
-                              "PATH") from None
+    spec = load_spec(args.spec) if args.spec else _log_spec(log)
     variant = spec.hash != head["spec_hash"]
-    if variant and not args.spec:
-        raise TabulaError(
-            f"{log.path}: the log was made with another spec than {spec.path} (its hash is "
-            f"{spec.hash}, the log's {head['spec_hash']}: the spec changed, or the log was "
-            "edited); give --spec PATH to check the log against a variant")
     game = _game(log, spec)
     n = len(log.decisions)
     at = args.at

@@ -1,0 +1,532 @@
+"""`tabula serve`: play and look at games in a browser, on this machine.
+
+Input: optionally a game (a shipped name or a path), its players, options and seats, or
+a game log to replay; a host (127.0.0.1 unless told otherwise) and a port. Output: a
+local web server: a lobby to start a table (a game, its options, each seat human or a
+bot), one page per seat that shows only that seat's view (the board drawn as SVG by
+tools/boardsvg.py from State.zones_view, the seat's variables, its history as its
+information state gives it), the legal actions chosen on the board where they have a
+place and otherwise from a list, the rule and its source for the decision, undo and a
+bot's hint; and a replay viewer for game logs (step forward and back, jump to a
+decision, the rule of each step).
+
+Built on the standard library's HTTP server (http.server.ThreadingHTTPServer): the
+client is a page and a script that ask JSON of the server (no websocket: a seat waiting
+for others asks again every second), so a well-kept server for plain requests is all
+it needs, and Tabula keeps no web framework as a dependency. Nothing of a request is
+run as code: the game is a shipped name or a spec path, read by load_spec as any spec.
+
+Chance and the bots draw from the generators `tabula play` uses (agents.chance_rng,
+agents.agent_rng), so a table with the same seed and seats plays as `tabula play`.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import sys
+import threading
+import webbrowser
+from http import HTTPStatus
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from importlib import resources
+from pathlib import Path
+from urllib.parse import parse_qs, urlparse
+
+from ..bots.agents import AGENTS, View, agent_rng, chance_rng, make_agent
+from ..errors import IllegalAction, Pos, TabulaError, excerpt
+from ..lang import catalog
+from ..lang.variants import all_steps
+from ..runtime.model import CHANCE
+from ..runtime.values import encode
+from ..spec import load_spec
+from .boardsvg import draw, places
+from .cmdutil import EXIT_INPUT, EXIT_OK, OPTION, PLAYERS, Command, arg, seed_arg
+from .gamelog import read_log, replay_states, same_spec
+
+__all__ = ["COMMAND", "Server", "Table", "cmd_serve"]
+
+HUMAN = "human"
+MAX_TABLES = 64          # tables kept at once (the oldest goes first)
+MAX_BODY = 1_000_000     # bytes of a request's body (a pasted log)
+WEB = "web"              # the page, script and style: interpreter/tools/web/
+
+
+def _who(p: int, seats: list) -> str:
+    if p == CHANCE:
+        return "chance"
+    return f"player {p} ({seats[p]})"
+
+
+class Table:
+    """One game at the table: its state, the seats (HUMAN or a bot's name), chance's
+    and the bots' generators, the snapshots undo goes back to. Every method takes the
+    table's lock: a page of each seat may ask at once."""
+
+    def __init__(self, spec, game, seats: list, seed: int):
+        self.spec, self.game, self.seats, self.seed = spec, game, list(seats), seed
+        self.agents = {p: make_agent(s) for p, s in enumerate(seats) if s != HUMAN}
+        self.crng = chance_rng(seed)
+        self.rngs = [agent_rng(seed, p) for p in range(game.players)]
+        self.st = game.new_state(seed=seed)
+        self.snapshots: list = []      # (seat, state, chance's and the bots' generators)
+        self.lock = threading.Lock()
+        self.steps = {}
+        for step, _, _ in all_steps(spec.doc):
+            self.steps[f"step:{step.get('id')}"] = step
+        for name, rule in spec.doc.get("rules", {}).items():
+            if isinstance(rule, dict):
+                self.steps[f"rule:{name}"] = rule
+        self.version = 0
+        self._advance()
+
+    @property
+    def humans(self) -> list:
+        return [p for p, s in enumerate(self.seats) if s == HUMAN]
+
+    def _advance(self) -> None:
+        """Chance and the bots move until a human is to decide or the game is over."""
+        st = self.st
+        while not st.terminal:
+            who = st.pending.player
+            if who == CHANCE:
+                st.apply_unchecked(st.sample_chance(self.crng))
+            elif who in self.agents:
+                a = self.agents[who].act(View(st, who, self.rngs[who]))
+                a = tuple(a)
+                if a not in st.pending.actions:
+                    raise IllegalAction(f"the bot {self.seats[who]} (player {who}) chose "
+                                        f"{a!r}, which is not a legal action here")
+                st.apply_unchecked(a)
+            else:
+                break
+            self.version += 1
+
+    def _seat(self, seat) -> int:
+        try:
+            seat = int(seat)
+        except (TypeError, ValueError):
+            raise TabulaError(f"no seat {excerpt(str(seat), 20)} at this table") from None
+        if not 0 <= seat < self.game.players:
+            raise TabulaError(f"no seat {seat} at this table")
+        return seat
+
+    def hot_seat(self) -> int | None:
+        """The human seat a shared screen shows: the human to decide, else the first."""
+        st = self.st
+        if not st.terminal and st.pending.player in self.humans:
+            return int(st.pending.player)
+        return self.humans[0] if self.humans else None
+
+    def act(self, seat, index: int, version: int | None = None) -> None:
+        """The seat's decision: the legal action at `index` of its list."""
+        with self.lock:
+            seat = self._seat(seat)
+            st = self.st
+            if version is not None and version != self.version:
+                raise TabulaError("the game moved on since this page was drawn: look again")
+            if st.terminal or st.pending.player != seat or seat not in self.humans:
+                raise TabulaError(f"it is not player {seat}'s decision")
+            actions = st.legal_actions(seat)
+            if type(index) is not int or not 0 <= index < len(actions):
+                raise TabulaError(f"no action {excerpt(str(index), 20)}: there are "
+                                  f"{len(actions)}")
+            self.snapshots.append((seat, st.clone(), self.crng.getstate(),
+                                   [r.getstate() for r in self.rngs]))
+            st.apply_unchecked(actions[index])
+            self.version += 1
+            self._advance()
+
+    def undo(self, seat) -> None:
+        """Back to the seat's previous decision, chance's and the bots' generators too."""
+        with self.lock:
+            seat = self._seat(seat)
+            while self.snapshots:
+                who, state, chance, rngs = self.snapshots.pop()
+                if who == seat:
+                    self.st = state
+                    self.crng.setstate(chance)
+                    for r, s in zip(self.rngs, rngs):
+                        r.setstate(s)
+                    self.version += 1
+                    return
+            raise TabulaError(f"player {seat} has no decision to take back")
+
+    def hint(self, seat, bot: str = "mcts:200") -> dict:
+        """What a bot would choose in the seat's place (from what the seat sees)."""
+        with self.lock:
+            seat = self._seat(seat)
+            st = self.st
+            if st.terminal or st.pending.player != seat:
+                raise TabulaError(f"it is not player {seat}'s decision")
+            agent = make_agent(bot)
+            a = tuple(agent.act(View(st.clone(), seat, random.Random(self.version))))
+            actions = st.legal_actions(seat)
+            return {"index": actions.index(a), "action": st.action_to_string(a, seat),
+                    "bot": bot}
+
+    def rule(self, key: str) -> dict:
+        """The words of a decision's rule: its id, source quote, ruling, description."""
+        step = self.steps.get(key, {})
+        out = {"id": key.partition(":")[2]}
+        for field in ("source", "ruling", "description"):
+            if step.get(field):
+                out[field] = " ".join(str(step[field]).split())
+        return out
+
+    def view(self, seat) -> dict:
+        """What the seat's page shows: only what the seat's observation gives."""
+        with self.lock:
+            if seat == "hot":
+                seat = self.hot_seat()
+            viewer = None if seat is None else self._seat(seat)
+            st = self.st
+            title = str(self.spec.doc.get("game", {}).get("name") or self.game.id)
+            names = [f"player {p} ({s})" for p, s in enumerate(self.seats)]
+            out = {"game": title, "seat": viewer, "seats": self.seats,
+                   "version": self.version, "turn": st.turn, "terminal": st.terminal,
+                   "svg": draw(st, viewer, names=names), "actions": [],
+                   "undo": any(w == viewer for w, *_ in self.snapshots)}
+            if viewer is not None:
+                obs = st.observation(viewer, legal_actions=False)
+                out["variables"] = encode(obs["variables"])
+                out["player_variables"] = encode(obs["player_variables"])
+                info = st.information_state(viewer)
+                out["history"] = [self._event(e) for e in info["history"]]
+            if st.terminal:
+                out["scores"] = encode(st.scores())
+                out["winners"] = st.winners()
+                out["status"] = "the game is over"
+            else:
+                who = st.pending.player
+                out["to_move"] = who
+                out["status"] = ("your decision" if who == viewer else
+                                 f"waiting for {_who(who, self.seats)}")
+                if who == viewer and viewer is not None:
+                    strings = st.legal_action_strings(viewer)
+                    spots = places(st, viewer)
+                    out["actions"] = [{"index": i, "text": s, "slots": sl, "pieces": pc}
+                                      for i, (s, (sl, pc)) in enumerate(zip(strings, spots))]
+                    out["rule"] = self.rule(st.pending.decision.rule)
+            return out
+
+    def _event(self, e: dict) -> dict:
+        who = e["player"]
+        name = "chance" if who == "chance" else _who(int(who), self.seats)
+        return {"who": name, "rule": e.get("rule", ""),
+                "action": e.get("action", "(hidden)"), "pending": bool(e.get("pending"))}
+
+
+class Replay:
+    """A game log's states, one per decision, to step through (tools/replay.py reads
+    and checks the log)."""
+
+    def __init__(self, path: str):
+        self.log = read_log(path)
+        if self.log.for_player is not None:
+            raise TabulaError(f"{self.log.path}: a player's log (for player "
+                              f"{self.log.for_player}) holds that player's view only: "
+                              "replay the full log")
+        head = self.log.header
+        try:
+            self.spec = load_spec(head["spec_path"], Pos(self.log.path, self.log.header_line, 1))
+        except TabulaError as e:
+            raise TabulaError(f"{self.log.path}: cannot load the log's spec "
+                              f"{excerpt(str(head['spec_path']), 200)} "
+                              f"({str(e).splitlines()[0]})") from None
+        same_spec(self.log, self.spec)
+        game = self.spec.game(head["players"], head["options"])
+        self.states, self.stop = replay_states(self.log, game)
+        self.steps = {f"step:{s.get('id')}": s for s, _, _ in all_steps(self.spec.doc)}
+        self.lock = threading.Lock()
+
+    def view(self, step, seat=None) -> dict:
+        with self.lock:
+            n = len(self.states) - 1
+            try:
+                k = int(step)
+            except (TypeError, ValueError):
+                raise TabulaError(f"no step {excerpt(str(step), 20)}") from None
+            k = max(0, min(n, k))
+            st = self.states[k]
+            viewer = None if seat in (None, "", "all") else int(seat)
+            if viewer is not None and not 0 <= viewer < st.prog.players:
+                raise TabulaError(f"no seat {viewer} in this game")
+            out = {"step": k, "steps": n, "svg": draw(st, viewer), "turn": st.turn,
+                   "terminal": st.terminal, "players": st.prog.players,
+                   "decisions": [{"who": r["player"], "action": r["action"],
+                                  "turn": r["turn"]} for _, r in self.log.decisions[:n]]}
+            if k:
+                rec = self.log.decisions[k - 1][1]
+                before = self.states[k - 1]
+                rule = before.pending.decision.rule if before.pending else ""
+                step_doc = self.steps.get(rule, {})
+                out["decision"] = {"who": rec["player"], "action": rec["action"],
+                                   "rule": rule.partition(":")[2],
+                                   "source": " ".join(str(step_doc.get("source", "")).split())}
+            if st.terminal:
+                out["scores"] = encode(st.scores())
+            if self.stop is not None and k == n:
+                out["problem"] = self.stop
+            return out
+
+
+class Server:
+    """The tables and replays of one `tabula serve`, and its HTTP server."""
+
+    def __init__(self, host: str = "127.0.0.1", port: int = 8765):
+        self.tables: dict = {}
+        self.replays: dict = {}
+        self.lock = threading.Lock()
+        self.count = 0
+        handler = type("Handler", (_Handler,), {"app": self})
+        self.httpd = ThreadingHTTPServer((host, port), handler)
+        self.httpd.daemon_threads = True
+
+    @property
+    def url(self) -> str:
+        host, port = self.httpd.server_address[:2]
+        return f"http://{host}:{port}"
+
+    def _key(self, store: dict, thing) -> str:
+        with self.lock:
+            self.count += 1
+            key = f"t{self.count}"
+            store[key] = thing
+            while len(store) > MAX_TABLES:
+                store.pop(next(iter(store)))
+            return key
+
+    def new_table(self, game_name: str, players=None, options=None, seats=None,
+                  seed=None) -> str:
+        spec = load_spec(str(game_name))
+        low, high = spec.player_range
+        seats = [str(s).strip() for s in (seats or [])] or None
+        n = int(players) if players not in (None, "") else (len(seats) if seats else low)
+        if not low <= n <= high:
+            raise TabulaError(f"{spec.id} is for {low} to {high} players, not {n}")
+        seats = seats or [HUMAN] + ["random"] * (n - 1)
+        if len(seats) != n:
+            raise TabulaError(f"{len(seats)} seats named for {n} players")
+        for s in seats:
+            if s != HUMAN:
+                make_agent(s)             # a bad bot name: a clear error
+        opts = {str(k): v for k, v in (options or {}).items() if v not in (None, "")}
+        game = spec.game(n, opts, recall=True)
+        if seed in (None, ""):
+            seed = random.SystemRandom().randrange(10 ** 6)
+        seed = seed_arg(str(seed))
+        return self._key(self.tables, Table(spec, game, seats, seed))
+
+    def new_replay(self, path: str) -> str:
+        return self._key(self.replays, Replay(path))
+
+    def table(self, key: str) -> Table:
+        t = self.tables.get(key)
+        if t is None:
+            raise TabulaError(f"no table {excerpt(key, 20)} (it ended, or the server restarted)")
+        return t
+
+    def replay(self, key: str) -> Replay:
+        r = self.replays.get(key)
+        if r is None:
+            raise TabulaError(f"no replay {excerpt(key, 20)}")
+        return r
+
+    @staticmethod
+    def games() -> list:
+        """The shipped games' names (tabula list)."""
+        return sorted(catalog.names())
+
+    @staticmethod
+    def game_info(name: str) -> dict:
+        """A game's players and options, as the lobby offers them."""
+        spec = load_spec(str(name))
+        low, high = spec.player_range
+        options = {}
+        for key, o in spec.doc.get("options", {}).items():
+            o = o if isinstance(o, dict) else {}
+            options[str(key)] = {"default": encode(o.get("default")),
+                                 "choices": encode(list(o.get("choices", []) or []))}
+        return {"id": spec.id, "players": [low, high], "options": options}
+
+    def serve_forever(self) -> None:
+        self.httpd.serve_forever()
+
+    def start(self) -> threading.Thread:
+        """Serve from a thread (tests, a notebook); stop() ends it."""
+        t = threading.Thread(target=self.httpd.serve_forever, daemon=True)
+        t.start()
+        return t
+
+    def stop(self) -> None:
+        self.httpd.shutdown()
+        self.httpd.server_close()
+
+
+def _asset(name: str) -> bytes:
+    return resources.files(__package__).joinpath(WEB, name).read_bytes()
+
+
+CONTENT = {".html": "text/html; charset=utf-8", ".js": "text/javascript; charset=utf-8",
+           ".css": "text/css; charset=utf-8"}
+
+
+class _Handler(BaseHTTPRequestHandler):
+    app: Server
+    server_version = "tabula-serve"
+
+    def log_message(self, format, *args):      # quiet: the terminal shows the URLs only
+        pass
+
+    def _send(self, status: int, body: bytes, ctype: str) -> None:
+        self.send_response(status)
+        self.send_header("Content-Type", ctype)
+        self.send_header("Content-Length", str(len(body)))
+        self.send_header("Cache-Control", "no-store")
+        self.send_header("X-Content-Type-Options", "nosniff")
+        self.end_headers()
+        self.wfile.write(body)
+
+    def _json(self, obj, status: int = 200) -> None:
+        self._send(status, json.dumps(obj).encode("utf-8"), "application/json")
+
+    def _body(self) -> dict:
+        n = int(self.headers.get("Content-Length") or 0)
+        if n > MAX_BODY:
+            raise TabulaError(f"a request of more than {MAX_BODY:,} bytes")
+        raw = self.rfile.read(n) if n else b"{}"
+        try:
+            body = json.loads(raw.decode("utf-8"))
+        except (ValueError, UnicodeDecodeError):
+            raise TabulaError("the request is not JSON") from None
+        if not isinstance(body, dict):
+            raise TabulaError("the request is not a JSON object")
+        return body
+
+    def do_GET(self):
+        self._route("GET")
+
+    def do_POST(self):
+        self._route("POST")
+
+    def _route(self, method: str) -> None:
+        url = urlparse(self.path)
+        parts = [p for p in url.path.split("/") if p]
+        query = {k: v[-1] for k, v in parse_qs(url.query).items()}
+        try:
+            if parts[:1] == ["api"]:
+                self._json(self._api(method, parts[1:], query))
+                return
+            if method != "GET":
+                raise _NotFound()
+            if not parts or parts[0] in ("play", "replay"):
+                page = {"play": "table.html", "replay": "replay.html"}.get(
+                    parts[0] if parts else "", "lobby.html")
+                self._send(200, _asset(page), CONTENT[".html"])
+                return
+            if parts == ["favicon.ico"]:
+                self._send(HTTPStatus.NO_CONTENT, b"", "image/x-icon")
+                return
+            if parts[0] == "static" and len(parts) == 2 and parts[1] in (
+                    "app.js", "style.css", "replay.js", "lobby.js"):
+                self._send(200, _asset(parts[1]), CONTENT[Path(parts[1]).suffix])
+                return
+            raise _NotFound()
+        except _NotFound:
+            self._json({"error": "not found"}, HTTPStatus.NOT_FOUND)
+        except (TabulaError, IllegalAction) as e:
+            self._json({"error": str(e)}, HTTPStatus.BAD_REQUEST)
+
+    def _api(self, method: str, parts: list, query: dict):
+        app = self.app
+        if parts == ["games"] and method == "GET":
+            return {"games": app.games(), "bots": ["human", *AGENTS]}
+        if parts == ["game"] and method == "GET":
+            return app.game_info(query.get("name", ""))
+        if parts == ["tables"] and method == "POST":
+            b = self._body()
+            key = app.new_table(b.get("game", ""), b.get("players"), b.get("options"),
+                                b.get("seats"), b.get("seed"))
+            t = app.table(key)
+            return {"id": key, "humans": t.humans, "seed": t.seed}
+        if len(parts) >= 2 and parts[0] == "tables":
+            t = app.table(parts[1])
+            rest = parts[2:]
+            if rest == [] and method == "GET":
+                return t.view(query.get("seat", "hot"))
+            if rest == ["act"] and method == "POST":
+                b = self._body()
+                t.act(b.get("seat"), b.get("index"), b.get("version"))
+                return t.view(b.get("seat"))
+            if rest == ["undo"] and method == "POST":
+                b = self._body()
+                t.undo(b.get("seat"))
+                return t.view(b.get("seat"))
+            if rest == ["hint"] and method == "GET":
+                return t.hint(query.get("seat"), query.get("bot") or "mcts:200")
+        if parts == ["replays"] and method == "POST":
+            b = self._body()
+            return {"id": app.new_replay(str(b.get("path", "")))}
+        if len(parts) == 2 and parts[0] == "replays" and method == "GET":
+            return app.replay(parts[1]).view(query.get("step", 0), query.get("seat"))
+        raise _NotFound()
+
+
+class _NotFound(Exception):
+    pass
+
+
+def cmd_serve(args) -> int:
+    try:
+        if args.host not in ("127.0.0.1", "localhost", "::1"):
+            print(f"warning: serving on {args.host}: anyone who reaches this machine can "
+                  "play at its tables and read the spec paths given to it", file=sys.stderr)
+        app = Server(args.host, args.port)
+        links = []
+        if args.replay:
+            links.append(("replay", f"{app.url}/replay/{app.new_replay(args.replay)}"))
+        if args.spec:
+            seats = [s.strip() for s in args.seats.split(",")] if args.seats else None
+            opts = dict(o.split("=", 1) for o in args.option if "=" in o)
+            key = app.new_table(args.spec, args.players, opts, seats, args.seed)
+            t = app.table(key)
+            for p in t.humans or [None]:
+                which = "watch" if p is None else f"player {p}"
+                links.append((which, f"{app.url}/play/{key}?seat={p if p is not None else 0}"))
+    except OSError as e:
+        print(f"cannot serve on {args.host}:{args.port}: {e.strerror or e}", file=sys.stderr)
+        return EXIT_INPUT
+    except TabulaError as e:
+        print(str(e), file=sys.stderr)
+        return EXIT_INPUT
+    print(f"tabula serve: {app.url}/ (Ctrl-C stops)")
+    for what, link in links:
+        print(f"  {what}: {link}")
+    if args.open:
+        webbrowser.open(links[0][1] if links else app.url + "/")
+    try:
+        app.serve_forever()
+    except KeyboardInterrupt:
+        pass
+    return EXIT_OK
+
+
+COMMAND = Command(
+    "serve", cmd_serve, "play and replay games in a browser (a local web server)", (
+        arg("spec", metavar="SPEC", nargs="?", default=None,
+            help="a game to open a table of at once (a spec file, a game's folder, or a "
+                 "shipped game's name); without it, the lobby chooses"),
+        PLAYERS,
+        arg("--seats", metavar="S,S,...",
+            help=f"who plays each seat: {HUMAN} or a bot (" + ", ".join(AGENTS.values())
+                 + f"); default {HUMAN} in seat 0, random in the others"),
+        OPTION,
+        arg("--seed", default=None, metavar="S", help="the table's seed (default: a new one)"),
+        arg("--replay", metavar="LOG", help="a game log (tabula run --log) to step through"),
+        arg("--host", default="127.0.0.1",
+            help="the address to serve on (default 127.0.0.1: this machine only)"),
+        arg("--port", type=int, default=8765, help="the port (default 8765; 0: any free one)"),
+        arg("--open", action="store_true", help="open the page in the browser")),
+    description="A local web server: the lobby at /, a page per seat that shows only that "
+                "seat's view, and a replay viewer for game logs.")

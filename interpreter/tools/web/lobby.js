@@ -1,0 +1,107 @@
+// tabula serve: the lobby. Chooses a game, its options and seats; starts a table.
+"use strict";
+const $ = (id) => document.getElementById(id);
+let bots = ["human", "random"];
+
+async function api(path, body) {
+  const r = await fetch("/api/" + path, body === undefined ? {} :
+    {method: "POST", headers: {"Content-Type": "application/json"}, body: JSON.stringify(body)});
+  const data = await r.json();
+  if (!r.ok) throw new Error(data.error || r.statusText);
+  return data;
+}
+
+function gameName() { return $("path").value.trim() || $("game").value; }
+
+function drawSeats() {
+  const n = parseInt($("players").value, 10) || 0;
+  const box = $("seats");
+  const old = [...box.querySelectorAll("select")].map((s) => s.value);
+  box.innerHTML = "";
+  for (let p = 0; p < n; p++) {
+    const label = document.createElement("label");
+    label.textContent = `seat ${p} `;
+    const sel = document.createElement("select");
+    sel.className = "seat";
+    for (const b of bots) sel.add(new Option(b, b));
+    sel.value = old[p] || (p === 0 ? "human" : "random");
+    label.appendChild(sel);
+    box.appendChild(label);
+  }
+}
+
+async function loadGame() {
+  $("error").textContent = "";
+  try {
+    const info = await api("game?name=" + encodeURIComponent(gameName()));
+    $("players").min = info.players[0];
+    $("players").max = info.players[1];
+    $("players").value = info.players[0];
+    const box = $("options");
+    box.innerHTML = "";
+    for (const [name, o] of Object.entries(info.options)) {
+      const label = document.createElement("label");
+      label.textContent = name + " ";
+      let input;
+      if (o.choices && o.choices.length) {
+        input = document.createElement("select");
+        for (const c of o.choices) input.add(new Option(String(c), String(c)));
+      } else {
+        input = document.createElement("input");
+      }
+      input.value = o.default === null ? "" : String(o.default);
+      input.dataset.option = name;
+      label.appendChild(input);
+      box.appendChild(label);
+    }
+    drawSeats();
+  } catch (e) { $("error").textContent = e.message; }
+}
+
+async function start() {
+  $("error").textContent = "";
+  const options = {};
+  for (const el of document.querySelectorAll("[data-option]")) options[el.dataset.option] = el.value;
+  const seats = [...document.querySelectorAll("select.seat")].map((s) => s.value);
+  try {
+    const t = await api("tables", {game: gameName(), players: seats.length, options, seats,
+                                   seed: $("seed").value.trim() || null});
+    const links = $("links");
+    links.innerHTML = "";
+    const humans = t.humans.length ? t.humans : [0];
+    for (const p of humans) {
+      const a = document.createElement("a");
+      a.href = `/play/${t.id}?seat=${p}`;
+      a.textContent = t.humans.length ? `player ${p}'s page` : "watch";
+      a.id = `seat-link-${p}`;
+      const li = document.createElement("li");
+      li.appendChild(a);
+      links.appendChild(li);
+    }
+    if (t.humans.length > 1) {
+      const li = document.createElement("li");
+      li.innerHTML = `<a id="hot-link" href="/play/${t.id}?seat=hot">hot seat (one screen for all)</a>`;
+      links.appendChild(li);
+    }
+  } catch (e) { $("error").textContent = e.message; }
+}
+
+async function replay() {
+  try {
+    const r = await api("replays", {path: $("log").value.trim()});
+    location.href = `/replay/${r.id}`;
+  } catch (e) { $("error").textContent = e.message; }
+}
+
+(async function init() {
+  const g = await api("games");
+  bots = g.bots;
+  for (const name of g.games) $("game").add(new Option(name, name));
+  $("game").addEventListener("change", () => { $("path").value = ""; loadGame(); });
+  $("path").addEventListener("change", loadGame);
+  $("players").addEventListener("change", drawSeats);
+  $("start").addEventListener("click", start);
+  $("replay").addEventListener("click", replay);
+  if (g.games.includes("tiny")) $("game").value = "tiny";
+  await loadGame();
+})();

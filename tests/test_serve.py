@@ -1,0 +1,266 @@
+"""`tabula serve` (issue 24, 1): the web client, through its API and in a real headless
+browser (Chromium driven by Playwright).
+
+Through the API: a seat's view shows only what its observation gives (no piece of a
+hand it may not see, in the SVG or anywhere in the page's data); actions, undo and hint;
+bad requests are clear JSON errors, never a traceback; a game log replays step by step.
+In Chromium: a human plays a whole game of tic-tac-toe by clicking the board's cells;
+Medina's board is drawn and a placement is made by clicking a piece, then a cell; the
+other seat's page of Kuhn poker does not hold the first seat's card; the replay viewer
+steps forward, back and jumps to a decision."""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+import subprocess
+import sys
+import urllib.error
+import urllib.request
+
+import pytest
+
+from tabula_rules.errors import TabulaError
+from tabula_rules.tools.serve import Server
+
+from conftest import ROOT
+
+BROWSERS = ("chromium", "chromium-browser", "google-chrome")
+
+
+@pytest.fixture(scope="module")
+def app():
+    server = Server("127.0.0.1", 0)
+    server.start()
+    yield server
+    server.stop()
+
+
+def call(app, path, body=None):
+    """(status, JSON) of a request to the server."""
+    data = None if body is None else (body if isinstance(body, bytes)
+                                      else json.dumps(body).encode())
+    req = urllib.request.Request(app.url + path, data=data,
+                                 headers={"Content-Type": "application/json"})
+    try:
+        with urllib.request.urlopen(req, timeout=60) as r:
+            return r.status, json.loads(r.read() or b"null")
+    except urllib.error.HTTPError as e:
+        return e.code, json.loads(e.read())
+
+
+def names_in_svg(svg: str) -> set:
+    return set(re.findall(r'font-size="11"[^>]*>([^<]+)</text>', svg))
+
+
+# ---- through the API ---------------------------------------------------------------------------
+
+def test_a_seat_sees_only_its_observation(app):
+    key = app.new_table("kuhn_poker", 2, {}, ["human", "human"], 5)
+    t = app.table(key)
+    st = t.st
+    for seat in (0, 1):
+        view = t.view(seat)
+        other = st.zones_view(1 - seat)["hand"][str(1 - seat)]
+        mine = st.zones_view(seat)["hand"][str(seat)]
+        assert mine and names_in_svg(view["svg"]) >= set(mine)
+        text = json.dumps(view)
+        for card in other:                      # the other hand's card, nowhere
+            assert card not in set(mine) and f">{card}<" not in view["svg"], card
+        hidden = set(st.hidden_slots(seat))
+        pieces = {int(p) for p in re.findall(r'data-piece="(\d+)"', view["svg"])}
+        assert all(st.where[p] not in hidden for p in pieces)
+        assert "legal_actions" not in text
+
+
+def test_actions_undo_and_hint(app):
+    key = app.new_table("tic_tac_toe", 2, {}, ["human", "random"], 1)
+    t = app.table(key)
+    v = t.view(0)
+    assert v["status"] == "your decision" and len(v["actions"]) == 9
+    assert all(len(a["slots"]) == 1 for a in v["actions"])     # each has its cell
+    assert v["rule"]["id"] and "source" in v["rule"]
+    before = t.version
+    t.act(0, 4, v["version"])
+    v = t.view(0)
+    assert t.version == before + 2 and len(v["actions"]) == 7   # the bot replied
+    assert len(v["history"]) == 2 and v["undo"]
+    with pytest.raises(TabulaError, match="moved on"):
+        t.act(0, 0, before)                                     # a stale page
+    t.undo(0)
+    assert len(t.view(0)["actions"]) == 9
+    with pytest.raises(TabulaError, match="no decision to take back"):
+        t.undo(0)
+    hint = t.hint(0, "greedy")
+    assert 0 <= hint["index"] < 9 and hint["action"]
+    with pytest.raises(TabulaError, match="not player 1's decision"):
+        t.act(1, 0)
+
+
+@pytest.mark.parametrize("path, body, status, said", [
+    ("/api/nothing", None, 404, "not found"),
+    ("/api/tables/t999", None, 400, "no table 't999'"),
+    ("/api/tables", b"{not json", 400, "not JSON"),
+    ("/api/tables", {"game": "no_such_game"}, 400, "no_such_game"),
+    ("/api/tables", {"game": "tic_tac_toe", "players": 7}, 400, "2 to 2 players"),
+    ("/api/tables", {"game": "tic_tac_toe", "seats": ["human", "nobody"]}, 400, "nobody"),
+    ("/api/game?name=/etc/passwd", None, 400, "/etc/passwd"),
+    ("/api/replays", {"path": "/nonexistent.jsonl"}, 400, None),
+    ("/static/../serve.py", None, 404, None),
+])
+def test_bad_requests_are_clear_errors(app, path, body, status, said):
+    code, data = call(app, path, body)
+    assert code == status and "error" in data
+    assert "Traceback" not in data["error"] and "root:" not in data["error"]
+    if said:
+        assert said in data["error"]
+
+
+def test_a_request_to_act_through_http(app):
+    code, made = call(app, "/api/tables", {"game": "tic_tac_toe", "seats": ["human", "human"],
+                                           "seed": 3})
+    assert code == 200 and made["humans"] == [0, 1]
+    key = made["id"]
+    code, v = call(app, f"/api/tables/{key}?seat=1")
+    assert code == 200 and v["actions"] == [] and v["status"].startswith("waiting")
+    code, v = call(app, f"/api/tables/{key}/act", {"seat": 0, "index": 0, "version": 0})
+    assert code == 200 and v["history"][0]["action"]
+    code, v = call(app, f"/api/tables/{key}?seat=hot")
+    assert v["seat"] == 1 and len(v["actions"]) == 8
+    code, v = call(app, f"/api/tables/{key}/act", {"seat": 0, "index": 0})
+    assert code == 400 and "not player 0's decision" in v["error"]
+
+
+@pytest.fixture(scope="module")
+def log(tmp_path_factory):
+    path = tmp_path_factory.mktemp("log") / "game.jsonl"
+    subprocess.run([sys.executable, "-m", "tabula_rules", "run", str(ROOT / "examples" / "tiny"),
+                    "--seed", "2", "--log", str(path)], check=True, capture_output=True)
+    return path
+
+
+def test_a_log_replays_step_by_step(app, log):
+    rid = app.new_replay(str(log))
+    r = app.replay(rid)
+    assert r.stop is None and len(r.states) == r.view(0)["steps"] + 1
+    assert r.view(0)["steps"] == len(r.log.decisions) > 10
+    first, second = r.view(0), r.view(1)
+    assert "decision" not in first and second["decision"]["action"]
+    assert second["decision"]["rule"]
+    last = r.view(10 ** 6)                       # past the end: the end
+    assert last["step"] == last["steps"] and last["terminal"] and last["scores"]
+    assert r.view(3, 0)["svg"] != r.view(3)["svg"]    # a seat's view hides a hand
+
+
+def test_the_command_line_refuses_bad_input(tmp_path):
+    run = subprocess.run([sys.executable, "-m", "tabula_rules", "serve", "no_such_game",
+                          "--port", "0"], capture_output=True, text=True, timeout=60)
+    assert run.returncode == 1 and "no_such_game" in run.stderr
+    assert "Traceback" not in run.stderr
+
+
+# ---- in a real browser --------------------------------------------------------------------------
+
+@pytest.fixture(scope="module")
+def page():
+    exe = next((shutil.which(b) for b in BROWSERS if shutil.which(b)), None)
+    if exe is None:
+        pytest.fail("the web client is checked in headless Chromium, which is not installed: "
+                    "on Debian or Ubuntu, `apt-get install -y chromium` (.ci/run does it)")
+    from playwright.sync_api import sync_playwright
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=exe, args=["--no-sandbox",
+                                                               "--disable-dev-shm-usage"])
+        pg = browser.new_page(viewport={"width": 1400, "height": 1000})
+        errors: list = []
+        pg.on("pageerror", lambda e: errors.append(str(e)))
+        pg.errors = errors
+        yield pg
+        browser.close()
+
+
+def test_a_human_plays_a_whole_game_by_clicks(app, page):
+    key = app.new_table("tic_tac_toe", 2, {}, ["human", "random"], 4)
+    page.goto(f"{app.url}/play/{key}?seat=0")
+    for _ in range(6):
+        page.wait_for_selector("#status[data-state='deciding'], #status[data-state='over']")
+        if page.get_attribute("#status", "data-state") == "over":
+            break
+        before = app.table(key).version
+        page.click("svg .slot.target >> nth=0")          # a free cell, on the board
+        _wait_version(page, app, key, before)
+    page.wait_for_selector("#status[data-state='over']")
+    assert "The game is over" in page.inner_text("#status")
+    assert app.table(key).st.terminal and not page.errors
+
+
+def _wait_version(page, app, key, before):
+    """Until the server has moved on from `before` and the page shows it."""
+    for _ in range(400):
+        if app.table(key).version > before:
+            break
+        page.wait_for_timeout(25)
+    page.wait_for_selector(f"body[data-version='{app.table(key).version}']")
+
+
+def test_medina_s_board_is_played_by_clicks(app, page):
+    key = app.new_table("medina", 2, {}, ["human", "random"], 2)
+    page.goto(f"{app.url}/play/{key}?seat=0")
+    page.wait_for_selector("#status[data-state='deciding']")
+    cells = page.locator("svg .slot").count()
+    assert cells > 200                                   # the 16 x 12 board and the rest
+    t = app.table(key)
+    for most in (10, 0):                                 # a piece, then where it goes
+        before = t.version
+        page.click("svg .piece.target >> nth=0")
+        _wait_version(page, app, key, before)
+        # the cells it may take: many for the first building, beside it for the second
+        assert page.locator("svg .slot.target").count() > most
+        before = t.version
+        page.click("svg .slot.target >> nth=0")
+        _wait_version(page, app, key, before)
+    assert len(t.view(0)["history"]) >= 5 and not page.errors
+
+
+def test_a_hidden_hand_is_absent_from_the_other_seat_s_page(app, page):
+    key = app.new_table("kuhn_poker", 2, {}, ["human", "human"], 11)
+    st = app.table(key).st
+    card0 = st.zones_view(0)["hand"]["0"][0]
+    card1 = st.zones_view(1)["hand"]["1"][0]
+    page.goto(f"{app.url}/play/{key}?seat=1")
+    page.wait_for_selector("#status:not(:empty)")
+    html = page.content()
+    assert f">{card1}<" in html and f">{card0}<" not in html
+    assert "1 face down" in html
+
+
+def test_the_replay_viewer_steps(app, page, log):
+    rid = app.new_replay(str(log))
+    page.goto(f"{app.url}/replay/{rid}")
+    page.wait_for_selector("#where[data-step='0']")
+    page.click("#forward")
+    page.wait_for_selector("#where[data-step='1']")
+    page.click("#forward")
+    page.wait_for_selector("#where[data-step='2']")
+    page.click("#back")
+    page.wait_for_selector("#where[data-step='1']")
+    page.click("#history li:nth-child(5) a")
+    page.wait_for_selector("#where[data-step='5']")
+    assert page.inner_text("#decision")
+    page.click("#last")
+    page.wait_for_function("document.querySelector('#where').dataset.step === "
+                           "document.querySelector('#where').textContent.split(' of ')[1]")
+    assert "scores" in page.inner_text("#decision") and not page.errors
+
+
+def test_the_lobby_starts_a_table(app, page):
+    page.goto(f"{app.url}/")
+    page.wait_for_selector("#game option[value='tic_tac_toe']", state="attached")
+    page.select_option("#game", "tic_tac_toe")
+    page.wait_for_selector("select.seat")
+    page.click("#start")
+    page.wait_for_selector("#seat-link-0")
+    page.click("#seat-link-0")
+    page.wait_for_selector("#status[data-state='deciding']")
+    assert page.locator("svg .slot.target").count() == 9 and not page.errors
