@@ -159,7 +159,10 @@ def test_game_type_comes_from_the_spec():
     assert medang.get_parameters()["options"] == "temple:sewu"
     assert medang.ctx.game.options["temple"] == "sewu"
     prog = load_game(ROOT / "specs" / "medang").prog      # the smaller of its two bounds
-    assert medang.max_game_length() == min(prog.max_steps, prog.max_decisions) == 100_000
+    seeded = load(ROOT / "specs" / "medang", 3, chance_shuffles=False)
+    assert seeded.max_game_length() == min(prog.max_steps, prog.max_decisions) == 100_000
+    # each shuffle (a step) draws one piece at a time: at most one draw per piece
+    assert medang.max_game_length() == 100_000 + prog.max_steps * len(prog.piece_names)
 
 
 def test_states_clone_serialize_and_hide_what_the_spec_hides():
@@ -193,18 +196,24 @@ def test_states_clone_serialize_and_hide_what_the_spec_hides():
 
 
 def test_the_same_seed_and_actions_give_the_same_game():
-    """Medang shuffles (the state's own generator, seeded by the `seed` parameter)."""
-    def play(seed):
-        game = load(ROOT / "specs" / "medang", 3, seed=seed)
+    """Medang shuffles: with chance_shuffles=false by the state's own generator, seeded
+    by the `seed` parameter (another seed, another deal); by default each shuffle is
+    chance nodes, one piece drawn at a time, and the seed changes nothing."""
+    def play(seed, **settings):
+        game = load(ROOT / "specs" / "medang", 3, seed=seed, **settings)
         st, rng = game.new_initial_state(), random.Random(7)
         while not st.is_terminal():
             if st.is_chance_node():
-                st.apply_action(st.chance_outcomes()[0][0])
+                st.apply_action(st.chance_outcomes()[-1][0])
             else:
                 st.apply_action(rng.choice(st.legal_actions()))
         return st.history(), st.returns()
-    assert play(1) == play(1)
-    assert play(1) != play(2)
+    assert play(1, chance_shuffles=False) == play(1, chance_shuffles=False)
+    assert play(1, chance_shuffles=False) != play(2, chance_shuffles=False)
+    assert play(1) == play(2)
+    assert load(ROOT / "specs" / "medang", 3).new_initial_state().is_chance_node()
+    assert not load(ROOT / "specs" / "medang", 3,
+                    chance_shuffles=False).new_initial_state().is_chance_node()
 
 
 def test_simultaneous_nodes():

@@ -21,15 +21,24 @@ Parameters (all optional but spec):
     returns    "" (the spec's game.returns), "win_loss" or "scores"
     utility    "" (zero-sum for two-player win_loss, else general-sum) or "zero_sum"
                (a claim, checked at every end: the returns must sum to 0)
-    seed       the seed of the states' own generator (shuffles): the same seed and
-               actions give the same game
+    seed       the seed of the states' own generator (shuffles, with chance_shuffles
+               false): the same seed and actions give the same game
+    chance_shuffles   true (the default): each shuffle is chance nodes, one piece drawn
+               at a time with its probability (identical pieces one outcome, named by
+               the lowest piece number); false: the seeded generator shuffles
+    max_history   the longest history the information-state tensor encodes (0: the
+               game's game.max_decisions, if the tensor stays within MAX_INFO_TENSOR)
     int_span   the width of a number binding the compiler cannot bound (actionspace.py)
     max_utility, min_utility   the range of `scores` returns (checked at every end)
 
 A decision of one player is that player's node, a chance decision a chance node (its
 outcomes and weights in chance_outcomes), a simultaneous decision a simultaneous node
 (apply_actions; a player who does not choose there has one action, `wait`, the last
-id). Returns at the end only (reward model terminal).
+id). With chance_shuffles, a shuffle's draws are chance nodes too: the engine takes a
+shuffle's order from a tape (State.draws, runtime/effects.Tape); past its end it raises
+NeedDraw, the draws are asked of chance one at a time, and the step that shuffled runs
+again from the state before it with the whole tape (_Box.play, _Box.draw). Returns at
+the end only (reward model terminal). undo_action replays the state from its origin.
 
 Serialization is Tabula's JSON only, checked on the way in: `state.serialize()` is the
 Tabula state's JSON text, and `game.deserialize_state(text)` reads nothing else: it
@@ -44,6 +53,7 @@ state section is its JSON and every other game goes to pyspiel's own functions.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import math
 import numbers
@@ -53,6 +63,7 @@ import numpy as np
 import pyspiel
 
 from ..errors import IllegalAction, TabulaError
+from ..runtime.effects import NeedDraw, Tape
 from ..runtime.engine import State
 from ..runtime.saved import UNREACHABLE, differences
 from ..spec import load_spec, parse_option_text
@@ -66,7 +77,13 @@ NAME = "tabula"
 DEFAULT_MAX_UTILITY = 1_000_000.0
 PARAMETERS = {"spec": "", "players": 0, "options": "", "returns": "", "utility": "",
               "seed": 0, "int_span": DEFAULT_INT_SPAN,
-              "max_utility": DEFAULT_MAX_UTILITY, "min_utility": -DEFAULT_MAX_UTILITY}
+              "max_utility": DEFAULT_MAX_UTILITY, "min_utility": -DEFAULT_MAX_UTILITY,
+              "chance_shuffles": True, "max_history": 0}
+# the largest information-state tensor given without a max_history parameter (floats)
+MAX_INFO_TENSOR = 1 << 18
+# the kinds of moves a state keeps (_Box.moves): an action (a player's or a chance
+# decision's outcome), one draw of a shuffle, a simultaneous node's joint action
+ACT, DRAW, JOINT = 0, 1, 2
 MAX_PLAYERS = 16
 # OpenSpiel keeps an integer parameter as a C++ int
 INT_PARAMETER = (-2 ** 31, 2 ** 31 - 1)
@@ -113,7 +130,8 @@ class Context:
     _cache: dict = {}
 
     def __init__(self, key: tuple):
-        spec, players, options, returns, utility, seed, int_span, lo, hi = key
+        (spec, players, options, returns, utility, seed, int_span, lo, hi, chance_shuffles,
+         max_history) = key
         self.key = key
         if not spec:
             raise TabulaError("the tabula game needs a spec: "
@@ -143,6 +161,17 @@ class Context:
         self.min_utility, self.max_utility = (-1.0, 1.0) if win_loss else (float(lo), float(hi))
         if self.min_utility >= self.max_utility:
             raise TabulaError("min_utility must be below max_utility")
+        # shuffles as chance nodes: only where the game shuffles (the compiler's record)
+        self.draws = bool(chance_shuffles) and uses_shuffles(prog)
+        # a draw's outcome is the piece drawn (its number): as many ids as pieces
+        self.num_outcomes = max(self.space.num_outcomes,
+                                len(prog.piece_names) if self.draws else 0)
+        if max_history < 0:
+            raise TabulaError(f"max_history {max_history}: the longest history the "
+                              "information-state tensor encodes is 0 (the game's own bound, "
+                              "game.max_decisions) or more")
+        self.history = HistoryCodec(prog, int(max_history) or prog.max_decisions,
+                                    given=max_history > 0)
 
     @classmethod
     def get(cls, key: tuple) -> Context:
@@ -163,7 +192,7 @@ class Context:
         # shuffles draw from the state's generator, seeded by the `seed` parameter: for
         # OpenSpiel, each seed is a game of its own whose deals are fixed (and hidden by
         # the zones' visibility); only chance decisions are chance nodes
-        if space.num_outcomes:
+        if self.num_outcomes:
             chance = _T.ChanceMode.EXPLICIT_STOCHASTIC
         else:
             chance = _T.ChanceMode.DETERMINISTIC
@@ -176,7 +205,8 @@ class Context:
                          else _T.Information.PERFECT_INFORMATION),
             utility=_T.Utility.ZERO_SUM if self.zero_sum else _T.Utility.GENERAL_SUM,
             reward_model=_T.RewardModel.TERMINAL, max_num_players=hi, min_num_players=lo,
-            provides_information_state_string=True, provides_information_state_tensor=False,
+            provides_information_state_string=True,
+            provides_information_state_tensor=self.history.provided,
             provides_observation_string=True, provides_observation_tensor=True,
             parameter_specification=PARAMETERS)
 
@@ -184,12 +214,20 @@ class Context:
         space = self.space
         return pyspiel.GameInfo(
             num_distinct_actions=space.num_actions + (1 if space.simultaneous else 0),
-            max_chance_outcomes=space.num_outcomes, num_players=self.players,
+            max_chance_outcomes=self.num_outcomes, num_players=self.players,
             min_utility=self.min_utility, max_utility=self.max_utility,
             utility_sum=0.0 if self.zero_sum else None,
-            # every decision (a chance outcome too) is one of game.max_decisions, and at
-            # least one step of the engine's budget (game.max_steps)
-            max_game_length=int(min(self.prog.max_steps, self.prog.max_decisions)))
+            max_game_length=self.max_game_length())
+
+    def max_game_length(self) -> int:
+        """Every decision (a chance outcome too) is one of game.max_decisions, and at
+        least one step of the engine's budget (game.max_steps); with chance shuffles,
+        each shuffle (a step too) adds a draw per piece at most."""
+        prog = self.prog
+        n = min(prog.max_steps, prog.max_decisions)
+        if self.draws:
+            n += min(prog.max_steps * len(prog.piece_names), 2 ** 31 - 1 - n)
+        return int(min(n, 2 ** 31 - 1))
 
     # -- returns ---------------------------------------------------------------------------
     def returns(self, st) -> list:
@@ -210,44 +248,276 @@ class Context:
         return out
 
 
+class HistoryCodec:
+    """The history part of the information-state tensor: the decisions made so far as a
+    player saw them (State.information_state's "history"), a fixed number of entries
+    (`length`: max_history, else game.max_decisions), each `width` floats:
+
+        player   [P + 1]  who decided, one-hot: each player, then chance
+        rule     [R]      the decision's rule, one-hot among the game's decisions' rules
+        seen     [1]      1 if the player saw what was chosen
+        action   [3]      what was chosen, as they saw it (its text), where seen: three
+                          16-bit parts of a 48-bit hash of the text, each / 65536
+        pending  [1]      1 for the player's own choice at a simultaneous decision not
+                          yet revealed
+
+    then a last float, how many entries the history has. Entries past the history are 0.
+    Two information states with the same history give the same floats; two different
+    ones differ but where two action texts share a 48-bit hash. Provided when the
+    length is given (the parameter max_history) or the whole tensor is within
+    MAX_INFO_TENSOR floats; a history longer than `length` is an error."""
+
+    def __init__(self, prog, length: int, given: bool):
+        self.players = prog.players
+        self.rules = {r: i for i, r in enumerate(dict.fromkeys(d.rule for d in prog.decisions))}
+        self.width = self.players + 1 + len(self.rules) + 5
+        self.length = length
+        self.size = length * self.width + 1
+        self.provided = given or self.size <= MAX_INFO_TENSOR
+        self.why = ("" if self.provided else
+                    f"this game's information-state tensor would encode {length} decisions "
+                    f"(game.max_decisions) of {self.width} floats: give the parameter "
+                    "max_history (the longest history to encode) to have one")
+
+    def encode(self, history: list, out) -> None:
+        if len(history) > self.length:
+            raise TabulaError(f"the history holds {len(history)} decisions, more than "
+                              f"max_history ({self.length}) of the information-state tensor")
+        out[:] = 0.0
+        w, n = self.width, self.players
+        for i, entry in enumerate(history):
+            at = i * w
+            who = entry["player"]
+            out[at + (n if who == "chance" else who)] = 1.0
+            rule = self.rules.get(entry["rule"])
+            if rule is not None:
+                out[at + n + 1 + rule] = 1.0
+            at += n + 1 + len(self.rules)
+            text = entry.get("action")
+            if text is not None:
+                out[at] = 1.0
+                h = int.from_bytes(hashlib.blake2b(text.encode("utf-8"),
+                                                   digest_size=6).digest(), "big")
+                for k in range(3):
+                    out[at + 1 + k] = ((h >> (16 * k)) & 0xFFFF) / 65536.0
+            if entry.get("pending"):
+                out[at + 4] = 1.0
+        out[self.size - 1] = float(len(history))
+
+
+class _Drawing:
+    """A step whose shuffle waits on chance (chance_shuffles): the state before it
+    (`base`, never changed: None before the set-up), the step (("setup",), ("apply",
+    action) or ("joint", {player: action})), the pieces drawn so far (`tape`), and the
+    next draw (effects.Draw)."""
+
+    __slots__ = ("base", "step", "tape", "draw")
+
+    def __init__(self, base, step, tape, draw):
+        self.base, self.step, self.tape, self.draw = base, step, tape, draw
+
+    def copy(self) -> _Drawing:
+        return _Drawing(self.base, self.step, self.tape[:], self.draw)
+
+    def outcomes(self) -> list:
+        """[(piece, probability)]: each kind of piece left, by its lowest number."""
+        found = self.draw.outcomes()
+        total = sum(n for _, n in found)
+        return [(p, n / total) for p, n in found]
+
+
 class _Box:
     """The Tabula state inside an OpenSpiel state: OpenSpiel clones a Python state by
-    deep-copying its attributes, so the box copies with State.clone. OpenSpiel's C++
-    code (random_sim_test, pickle) serializes a Python state by pickling its attributes:
-    the box pickles as the state's JSON text, read back by State.from_json, checked, and
-    replayed from the game's seed when the state was made from it (`from_seed`: made by
-    new_initial_state and played since, so its history is its whole game)."""
+    deep-copying its attributes, so the box copies with State.clone. It keeps the
+    OpenSpiel moves made since its origin (`moves`: (player, action, kind)), which
+    history(), undo_action and serialization read: the origin is the game's seed
+    (`from_seed`: a state made by new_initial_state) or the state wrap() was given.
+    With chance shuffles, `drawing` is a step waiting on a shuffle's draws, and `mark`
+    the last state a shuffle settled in ((state, number of moves then)): a step that
+    turns out to shuffle is run again from there. OpenSpiel's C++ code (random_sim_test,
+    pickle) serializes a Python state by pickling its attributes: the box pickles as its
+    origin and moves, replayed when read back."""
 
-    __slots__ = ("st", "ctx", "known", "from_seed")
+    __slots__ = ("st", "ctx", "known", "from_seed", "origin", "moves", "drawing", "mark")
 
-    def __init__(self, st, ctx, from_seed: bool = False):
+    def __init__(self, st, ctx, from_seed: bool = False, origin=None):
         self.st, self.ctx = st, ctx
         self.known: tuple = (None, None)    # (key, {id: action}) of the last listing
         self.from_seed = from_seed
+        self.origin = origin                # a Tabula state, never changed (wrap)
+        self.moves: list = []
+        self.drawing: _Drawing | None = None
+        self.mark: tuple = (origin, 0)
 
     def __deepcopy__(self, memo):
-        return _Box(self.st.clone() if self.st is not None else None, self.ctx,
-                    self.from_seed)
+        new = _Box(self.st.clone() if self.st is not None else None, self.ctx,
+                   self.from_seed, self.origin)
+        new.moves = self.moves[:]
+        new.drawing = self.drawing.copy() if self.drawing is not None else None
+        new.mark = self.mark
+        return new
+
+    def __reduce__(self):
+        origin = self.origin.to_json_text() if self.origin is not None else None
+        return (_unbox, (self.ctx.key, origin, [list(m) for m in self.moves], self.from_seed))
+
+    def tabula(self) -> State:
+        """The Tabula state (made from the game's seed on first use): during a step
+        waiting on draws, the state before it."""
+        if self.st is None:
+            self.start()
+        return self.st
+
+    def start(self) -> None:
+        ctx = self.ctx
+        if not ctx.draws:
+            self.st = ctx.game.new_state(seed=ctx.seed)
+            return
+        try:
+            self.st = ctx.game.new_state(seed=ctx.seed, draws=Tape())
+        except NeedDraw as need:
+            self.st = ctx.game.new_state(seed=ctx.seed, start="setup-only")
+            self.drawing = _Drawing(None, ("setup",), [], need.draw)
+            return
+        self.mark = (self.st.clone(), 0)
 
     def ids(self, player=None) -> dict:
         """{id: action} of the legal actions of `player` now (kept until a change)."""
-        st = self.st
+        st = self.tabula()
         key = (id(st.pending), len(st.history), player)
         if self.known[0] != key:
             self.known = (key, self.ctx.space.ids(st, player))
         return self.known[1]
 
-    def __reduce__(self):
-        text = self.st.to_json_text() if self.st is not None else None
-        return (_unbox, (self.ctx.key, text, self.from_seed))
+    # -- moves ------------------------------------------------------------------------------
+    def play(self, kind: int, action, who: int = 0) -> None:
+        """One OpenSpiel move: an action id (`who`: the player, CHANCE at a chance
+        node), a draw's piece, or a joint action (a list of ids); checked, recorded,
+        applied."""
+        st = self.tabula()
+        drawing = self.drawing
+        if drawing is not None:
+            if kind != DRAW or action not in {p for p, _ in drawing.outcomes()}:
+                raise IllegalAction(f"{action!r} is not a legal chance outcome here (the next "
+                                    f"piece of a shuffle into {drawing.draw.into})")
+            self.moves.append((pyspiel.PlayerId.CHANCE, action, DRAW))
+            self.draw(action)
+            return
+        if kind == DRAW:
+            raise IllegalAction("no shuffle is drawing a piece here")
+        step = self.step_of(st, kind, action)
+        self.moves.append((who, list(action) if kind == JOINT else action, kind))
+        if not self.ctx.draws:
+            _perform(st, step)
+            return
+        try:
+            _perform(st, step)
+        except NeedDraw as need:
+            base = self.rebuild()
+            self.st = base
+            self.drawing = _Drawing(base, step, [], need.draw)
+
+    def step_of(self, st: State, kind: int, action) -> tuple:
+        space, ctx = self.ctx.space, self.ctx
+        if kind == JOINT:
+            if not st.is_simultaneous_node():
+                raise IllegalAction("no simultaneous decision is pending")
+            actions = list(action)
+            if len(actions) != ctx.players:
+                raise IllegalAction(f"a joint action has one action per player "
+                                    f"({ctx.players}), not {len(actions)}")
+            choosers = st.choosers()
+            joint = {}
+            for p, a in enumerate(actions):
+                if p in choosers:
+                    joint[p] = space.action_tuple(st, a, p)
+                elif a != ctx.wait:
+                    raise IllegalAction(f"player {p} does not choose here: their action is "
+                                        f"{ctx.wait} (wait), not {a}")
+            return ("joint", joint)
+        found = self.ids().get(action) if type(action) is int else None
+        return ("apply", found if found is not None else space.action_tuple(st, action))
+
+    def draw(self, piece: int) -> None:
+        """A shuffle's next piece drawn: once the shuffle is settled (what is left is
+        all of one kind), its step runs again from the state before it with the pieces
+        drawn, up to the next decision or the next shuffle."""
+        d = self.drawing
+        assert d is not None
+        d.tape.append(piece)
+        following = d.draw.after(piece)
+        if following is not None:
+            d.draw = following
+            return
+        ctx = self.ctx
+        try:
+            if d.step[0] == "setup":
+                st = ctx.game.new_state(seed=ctx.seed, draws=Tape(d.tape))
+            else:
+                st = d.base.clone()
+                st.draws = Tape(d.tape)
+                _perform(st, d.step)
+        except NeedDraw as need:
+            d.draw = need.draw
+            return
+        st.draws = Tape()
+        self.st, self.drawing = st, None
+        self.mark = (st.clone(), len(self.moves))
+
+    def rebuild(self) -> State:
+        """The state before the last move: the mark's, played on by the moves since
+        (none of which shuffled: the mark is the last state a shuffle settled in)."""
+        ctx = self.ctx
+        origin, at = self.mark
+        if origin is None:          # the set-up did not shuffle
+            st = ctx.game.new_state(seed=ctx.seed, draws=Tape())
+        else:
+            st = _own(ctx, origin)
+        for _, action, kind in self.moves[at:-1]:
+            probe = _Box(st, ctx)
+            _perform(st, probe.step_of(st, kind, action))
+        return st
 
 
-def _unbox(key, text, from_seed=False):
+def _perform(st: State, step: tuple) -> None:
+    """Apply a step (_Drawing.step) to a Tabula state."""
+    if step[0] == "apply":
+        st.apply(step[1])
+    else:
+        st.apply_actions(step[1])
+
+
+def _replayed(ctx: Context, origin, moves, from_seed: bool) -> _Box:
+    """A box made from its origin (None: the game's seed) by playing `moves` again,
+    each checked to be legal where it is played."""
+    box = _Box(None if origin is None else _own(ctx, origin), ctx, from_seed, origin)
+    for i, entry in enumerate(moves):
+        try:
+            who, action, kind = entry
+            if kind not in (ACT, DRAW, JOINT) or not (
+                    type(action) is int or kind == JOINT and isinstance(action, list)
+                    and all(type(a) is int for a in action)):
+                raise ValueError
+            box.play(kind, action, who)
+        except (TypeError, ValueError, IllegalAction) as exc:
+            raise TabulaError(f"{UNREACHABLE}: move {i + 1} of its history is not a legal "
+                              f"move there ({str(exc)[:80]})") from None
+    return box
+
+
+def _own(ctx: Context, st: State) -> State:
+    """A copy of `st` that draws its shuffles as the game says (chance or the seed)."""
+    new = st.clone()
+    new.draws = Tape() if ctx.draws else None
+    return new
+
+
+def _unbox(key, origin_text, moves, from_seed=True):
     ctx = Context.get(key)
-    if text is None:
-        return _Box(None, ctx, True)
-    seed = ctx.seed if from_seed else None
-    return _Box(State.from_json(ctx.game, _json_of(text), seed=seed), ctx, bool(from_seed))
+    origin = None if origin_text is None else State.from_json(ctx.game, _json_of(origin_text))
+    return _replayed(ctx, origin, moves, bool(from_seed))
+
+
 
 
 def _json_of(text):
@@ -266,13 +536,42 @@ def _json_of(text):
                 if pickled else f" ({str(exc)[:80]})")) from None
 
 
+# the key of a serialized state's OpenSpiel moves, in a game whose shuffles are chance
+# nodes (its Tabula history does not hold the draws)
+MOVES_KEY = "openspiel_moves"
+
+
 def _restore(game: TabulaGame, text) -> TabulaState:
     """game.deserialize_state: the JSON checked (State.from_json), then its history
     replayed from the game's seed through OpenSpiel's apply_action / apply_actions (the
     new state has OpenSpiel's history as a state played to there), and the replay must
-    give the very state saved."""
+    give the very state saved. With chance shuffles the replay is of the OpenSpiel moves
+    saved beside the Tabula state (MOVES_KEY), the draws among them."""
     ctx = game.ctx
-    saved = State.from_json(ctx.game, _json_of(text))
+    data = _json_of(text)
+    if ctx.draws and isinstance(data, dict):
+        moves = data.pop(MOVES_KEY, None)
+        if not isinstance(moves, list):
+            raise TabulaError(f"not a saved state of this game: a game whose shuffles are "
+                              f"chance nodes saves its OpenSpiel moves as '{MOVES_KEY}'")
+        box = _replayed(ctx, None, moves, True)
+        st = box.tabula()
+        got = st.to_json()
+        # the Tabula state saved, checked as any (but in the set-up's shuffle, where it is
+        # no state a game stops in: the very state the moves play to, field for field)
+        if box.drawing is None or box.drawing.base is not None:
+            got = State.from_json(ctx.game, data).to_json()
+            want = st.to_json()
+        else:
+            want = data
+        wrong = differences(got, want)
+        if wrong:
+            raise TabulaError(f"{UNREACHABLE}: its {', '.join(wrong)} differ from the state "
+                              f"its {len(moves)} moves play from the game's seed ({ctx.seed})")
+        out = game.new_initial_state()
+        out._box = box
+        return out
+    saved = State.from_json(ctx.game, data)
     out = game.new_initial_state()
     st, space, history = out.tabula, ctx.space, saved.history
     i = 0
@@ -316,10 +615,13 @@ class TabulaGame(pyspiel.Game):
         params = dict(PARAMETERS, **(params or {}))
         options = ";".join(f"{k}:{v}"
                            for k, v in sorted(parse_option_text(params["options"]).items()))
+        shuffles = params["chance_shuffles"]
+        if not isinstance(shuffles, bool):
+            raise TabulaError(f"chance_shuffles is true or false, not {shuffles!r:.40}")
         key = (str(params["spec"]), int(params["players"]), options,
                str(params["returns"]), str(params["utility"]), int(params["seed"]),
                int(params["int_span"]), float(params["min_utility"]),
-               float(params["max_utility"]))
+               float(params["max_utility"]), shuffles, int(params["max_history"]))
         self.ctx = Context.get(key)
         super().__init__(self.ctx.game_type(), self.ctx.game_info(), params)
 
@@ -354,18 +656,25 @@ class TabulaState(pyspiel.State):
 
     @property
     def tabula(self) -> State:
-        box = self._box
-        if box.st is None:
-            box.st = box.ctx.game.new_state(seed=box.ctx.seed)
-        return box.st
+        """The Tabula state (while a shuffle waits on chance draws: the state before the
+        step that shuffles)."""
+        return self._box.tabula()
 
     @property
     def ctx(self) -> Context:
         return self._box.ctx
 
+    def drawing(self) -> bool:
+        """Does a shuffle wait on chance here (chance_shuffles)?"""
+        box = self._box
+        box.tabula()
+        return box.drawing is not None
+
     # -- OpenSpiel's API -----------------------------------------------------------------
     def current_player(self):
         st = self.tabula
+        if self._box.drawing is not None:
+            return pyspiel.PlayerId.CHANCE
         if st.terminal:
             return pyspiel.PlayerId.TERMINAL
         if st.is_chance_node():
@@ -376,6 +685,10 @@ class TabulaState(pyspiel.State):
 
     def _legal_actions(self, player):
         st = self.tabula
+        drawing = self._box.drawing
+        if drawing is not None:
+            return [p for p, _ in drawing.outcomes()] if player == pyspiel.PlayerId.CHANCE \
+                else []
         if st.terminal:
             return []
         if st.is_simultaneous_node() and player not in st.choosers():
@@ -384,36 +697,27 @@ class TabulaState(pyspiel.State):
 
     def chance_outcomes(self):
         st = self.tabula
+        drawing = self._box.drawing
+        if drawing is not None:
+            return drawing.outcomes()
         space = self.ctx.space
         return sorted((space.action_id(a), p) for a, p in st.chance_outcomes())
 
     def _apply_action(self, action):
-        st = self.tabula
-        found = self._box.ids().get(action) if type(action) is int else None
-        st.apply(found if found is not None else self.ctx.space.action_tuple(st, action))
+        box = self._box
+        who = self.current_player()
+        box.play(DRAW if box.drawing is not None else ACT, action, int(who))
 
     def _apply_actions(self, actions):
-        st = self.tabula
-        if not st.is_simultaneous_node():
-            raise IllegalAction("no simultaneous decision is pending")
-        actions = list(actions)
-        if len(actions) != self.ctx.players:
-            raise IllegalAction(f"a joint action has one action per player "
-                                f"({self.ctx.players}), not {len(actions)}")
-        choosers = st.choosers()
-        joint = {}
-        for p, a in enumerate(actions):
-            if p in choosers:
-                joint[p] = self.ctx.space.action_tuple(st, a, p)
-            elif a != self.ctx.wait:
-                raise IllegalAction(f"player {p} does not choose here: their action is "
-                                    f"{self.ctx.wait} (wait), not {a}")
-        st.apply_actions(joint)
+        self._box.play(JOINT, list(actions), int(pyspiel.PlayerId.SIMULTANEOUS))
 
     def _action_to_string(self, player, action):
         st = self.tabula
         space = self.ctx.space
         chance = player == pyspiel.PlayerId.CHANCE
+        drawing = self._box.drawing
+        if chance and drawing is not None:
+            return self._draw_string(action)
         if not chance and action == self.ctx.wait:
             return "wait"
         who = None if chance or player < 0 else player
@@ -423,26 +727,87 @@ class TabulaState(pyspiel.State):
             found = None
         if found is not None:
             return st.action_to_string(found, who)
+        if chance and self.ctx.draws and not 0 <= int(action) < space.num_outcomes \
+                and int(action) < self.ctx.num_outcomes:
+            return self._draw_string(action)
         try:
             return space.describe(int(action), chance)
         except IllegalAction:
             return f"invalid action {action}"
 
+    def _draw_string(self, action) -> str:
+        """A draw's outcome: the piece drawn, and where the shuffle puts it."""
+        names = self.ctx.prog.piece_names
+        a = int(action)
+        if not 0 <= a < len(names):
+            return f"invalid action {action}"
+        drawing = self._box.drawing
+        into = f" into {drawing.draw.into}" if drawing is not None else ""
+        return f"shuffle{into}: {names[a]}"
+
     def is_terminal(self):
-        return self.tabula.terminal
+        return self._box.drawing is None and self.tabula.terminal
 
     def returns(self):
+        if self._box.drawing is not None:
+            return [0.0] * self.ctx.players
         return self.ctx.returns(self.tabula)
 
     def rewards(self):
-        return self.returns() if self.tabula.terminal else [0.0] * self.ctx.players
+        return self.returns() if self.is_terminal() else [0.0] * self.ctx.players
+
+    # -- the history, as the box keeps it (undo_action rewinds it) --------------------------
+    def _flat_moves(self) -> list:
+        out: list = []
+        for who, action, kind in self._box.moves:
+            if kind == JOINT:
+                out.extend((p, a) for p, a in enumerate(action))
+            else:
+                out.append((who, action))
+        return out
+
+    def history(self):
+        return [a for _, a in self._flat_moves()]
+
+    def full_history(self):
+        return [pyspiel.PlayerAction(p, a) for p, a in self._flat_moves()]
+
+    def history_str(self):
+        return ", ".join(str(a) for a in self.history())
+
+    def move_number(self):
+        return len(self._box.moves)
+
+    def is_initial_state(self):
+        return not self._box.moves
+
+    def undo_action(self, player, action):
+        """OpenSpiel's State.undo_action(player, action): the last move undone, which
+        must be `action` of `player` (at a simultaneous node, player
+        PlayerId.SIMULTANEOUS and any action: the joint move is undone whole). The state
+        is played again from its origin (the game's seed, or the state wrap() was
+        given) up to the move before. OpenSpiel's C++ history of the state is not
+        rewound (no Python game can rewind it): history(), full_history(),
+        history_str() and move_number() are this state's own, which are."""
+        box = self._box
+        if not box.moves:
+            raise TabulaError("there is no move to undo: the state is its game's first")
+        who, last, kind = box.moves[-1]
+        if int(player) != who or (kind != JOINT and int(action) != last):
+            shown = "a joint move" if kind == JOINT else f"action {last}"
+            raise TabulaError(f"the last move is {shown} of player {who}, not action "
+                              f"{action} of player {player}: only the last can be undone")
+        self._box = _replayed(box.ctx, box.origin, box.moves[:-1], box.from_seed)
 
     def __str__(self):
         st = self.tabula
-        return json.dumps({"turn": st.turn, "zones": st.zones_view(None),
-                           "variables": st.gv, "player_variables": st.pv,
-                           "history": len(st.history), "terminal": st.terminal},
-                          sort_keys=True, separators=(",", ":"), default=str)
+        out = {"turn": st.turn, "zones": st.zones_view(None), "variables": st.gv,
+               "player_variables": st.pv, "history": len(st.history),
+               "terminal": st.terminal}
+        drawing = self._box.drawing
+        if drawing is not None:
+            out["shuffling"] = {"into": drawing.draw.into, "drawn": drawing.tape}
+        return json.dumps(out, sort_keys=True, separators=(",", ":"), default=str)
 
     def __deepcopy__(self, memo):      # a Python-side copy: a clone
         return self.clone()
@@ -451,12 +816,18 @@ class TabulaState(pyspiel.State):
         """The Tabula state as its JSON text (State.to_json_text), which
         game.deserialize_state reads back by replaying its history from the game's
         seed: a state made by wrap() or resample_from_infostate, whose history is not
-        its game's, is refused."""
-        if not self._box.from_seed:
+        its game's, is refused. In a game whose shuffles are chance nodes the JSON
+        holds the OpenSpiel moves too (MOVES_KEY: the Tabula history has no draws)."""
+        box = self._box
+        if not box.from_seed:
             raise TabulaError("this state was made by wrap() or resample_from_infostate: its "
                               "history is not a game played from this game's seed, so it "
                               "cannot be serialized (deserialize_state replays the history)")
-        return self.tabula.to_json_text()
+        if not self.ctx.draws:
+            return self.tabula.to_json_text()
+        data = self.tabula.to_json()
+        data[MOVES_KEY] = [[int(w), a, k] for w, a, k in box.moves]
+        return json.dumps(data, sort_keys=True, separators=(",", ":"))
 
     def resample_from_infostate(self, player_id, probability_sampler):
         """A state that `player_id` cannot tell from this one, the rest drawn at random
@@ -466,10 +837,14 @@ class TabulaState(pyspiel.State):
         float in [0, 1), as pyspiel.UniformProbabilitySampler(0., 1.) does). Its
         information state and observation for `player_id` are this state's; its
         history (OpenSpiel's and Tabula's) starts empty, as the true actions name what
-        the seat may not know."""
+        the seat may not know. Future shuffles of the sample are chance nodes as the
+        game's are (chance_shuffles). Not at a node where a shuffle is drawing."""
         player = int(player_id)
         if not 0 <= player < self.ctx.players:
             raise TabulaError(f"there is no player {player_id} in this game")
+        if self.drawing():
+            raise TabulaError("resample_from_infostate is asked where a shuffle is drawing "
+                              "(a chance node): ask it at a player's node")
         draw = probability_sampler()
         try:
             u = float(draw)
@@ -502,28 +877,42 @@ class Observer:
 
 
 class InfoStateObserver:
-    """information_state_string: Tabula's information state (perfect recall); no tensor."""
+    """information_state_string: Tabula's information state (perfect recall), and its
+    tensor (HistoryCodec) where the game gives one."""
 
     def __init__(self, ctx: Context):
         self.ctx = ctx
-        self.tensor = None
+        codec = ctx.history
+        self.encoder = ctx.encoder
+        self.tensor: np.ndarray | None = None
         self.dict: dict = {}
+        if codec.provided:
+            self.tensor = np.zeros(self.encoder.size + codec.size, np.float32)
+            self.dict = {"observation": self.tensor[:self.encoder.size],
+                         "history": self.tensor[self.encoder.size:]}
 
     def set_from(self, state, player):
-        pass
+        codec = self.ctx.history
+        if not codec.provided:
+            raise TabulaError(codec.why)
+        st = state.tabula
+        self.encoder.encode(st, player, self.dict["observation"])
+        codec.encode(st.information_state(player)["history"], self.dict["history"])
 
     def string_from(self, state, player):
         return state.tabula.information_state_string(player)
 
 
 def wrap(game: TabulaGame, st: State) -> TabulaState:
-    """An OpenSpiel state of `game` around the Tabula state `st` (a state of the same
-    spec, players and options; its history is not OpenSpiel's)."""
+    """An OpenSpiel state of `game` around a copy of the Tabula state `st` (a state of
+    the same spec, players and options; its history is not OpenSpiel's: the OpenSpiel
+    state's starts empty)."""
     if st.game is not game.ctx.game and st.prog is not game.ctx.prog:
         raise TabulaError("this state belongs to another game")
     out = TabulaState(game, game.ctx)
-    out._box.st = st
-    out._box.from_seed = False      # its history is not a game from this game's seed
+    origin = st.clone()
+    origin.draws = None
+    out._box = _Box(_own(game.ctx, origin), game.ctx, False, origin)
     return out
 
 
@@ -580,6 +969,10 @@ def _parameter(name: str, value):
         raise TabulaError(f"the tabula game has no parameter '{name}' "
                           f"(its parameters: {', '.join(sorted(PARAMETERS))})")
     kind = type(PARAMETERS[name])
+    if kind is bool:
+        if not isinstance(value, bool):
+            raise TabulaError(f"{name} is true or false, not {value!r:.40}")
+        return value
     if kind is int:
         if not isinstance(value, numbers.Integral) or isinstance(value, bool):
             raise TabulaError(f"{name} is a whole number, not {value!r:.40}")

@@ -30,6 +30,90 @@ def shuffle_list(items: list[Any], random: Callable[[], float]) -> None:
         items[i], items[j] = items[j], items[i]
 
 
+# ---- shuffles as chance draws (State.draws: the OpenSpiel adapter's chance_shuffles) -------
+class Draw:
+    """One draw of a shuffle in progress, as a chance decision: `pieces` are those the
+    draw picks among (every piece of the shuffle not yet placed), `keys` what tells them
+    apart (kind, and the changeable attributes as they are now: identical pieces are
+    one outcome, as B_merge_kinds merges them), `into` the container's name."""
+
+    __slots__ = ("pieces", "keys", "into")
+
+    def __init__(self, pieces: list[int], keys: list[tuple[Any, ...]], into: str):
+        self.pieces, self.keys, self.into = pieces, keys, into
+
+    def outcomes(self) -> list[tuple[int, int]]:
+        """[(piece, copies)]: one outcome per kind of piece left, named by its lowest
+        piece number, with how many pieces it stands for (its weight), in piece order."""
+        first: dict[tuple[Any, ...], int] = {}
+        count: dict[tuple[Any, ...], int] = {}
+        for p, k in zip(self.pieces, self.keys):
+            if k not in first or p < first[k]:
+                first[k] = p
+            count[k] = count.get(k, 0) + 1
+        return sorted((first[k], count[k]) for k in first)
+
+    def after(self, piece: int) -> Draw | None:
+        """The next draw once `piece` (an outcome) is drawn, or None when what is left is
+        all of one kind (its order is no chance: nothing tells the pieces apart)."""
+        i = self.pieces.index(piece)
+        pieces = self.pieces[:i] + self.pieces[i + 1:]
+        keys = self.keys[:i] + self.keys[i + 1:]
+        return Draw(pieces, keys, self.into) if len(set(keys)) > 1 else None
+
+
+class NeedDraw(Exception):      # (a signal to the driver, not an error)
+    """Raised by a shuffle on a state whose draws come from a Tape that has run out: the
+    driver (the OpenSpiel adapter) asks chance for the next piece (`draw`), then runs the
+    same step again, from the state before it, with the longer tape. The state that
+    raised it is half-changed and is thrown away."""
+
+    def __init__(self, draw: Draw):
+        super().__init__("a shuffle needs a chance draw")
+        self.draw = draw
+
+
+class Tape:
+    """The chance draws of shuffles, given from outside (State.draws): each shuffle puts
+    its pieces in place one at a time from the top (the last place) down, each piece the
+    one the next entry names (an outcome of its Draw: the lowest-numbered piece of a
+    kind); when the pieces left are all of one kind the shuffle is done, and when the
+    tape runs out a shuffle raises NeedDraw."""
+
+    __slots__ = ("entries", "at")
+
+    def __init__(self, entries: Sequence[int] = ()):
+        self.entries = list(entries)
+        self.at = 0
+
+    def shuffle(self, st: Any, items: list[Any], into: str) -> None:
+        if None in items:
+            return          # the move refuses a none (R_move_pieces), after this
+        prog = st.prog
+        kind, pa = prog.piece_kind, st.pa
+        keys = [(kind[v], *[row[v] for row in pa]) for v in items]
+        for i in range(len(items) - 1, 0, -1):
+            if len(set(keys[:i + 1])) < 2:
+                return
+            if self.at >= len(self.entries):
+                raise NeedDraw(Draw(items[:i + 1], keys[:i + 1], into))
+            piece = self.entries[self.at]
+            self.at += 1
+            j = items.index(piece, 0, i + 1)    # a ValueError: a tape of another game
+            items[i], items[j] = items[j], items[i]
+            keys[i], keys[j] = keys[j], keys[i]
+
+
+def shuffle_pieces(st: Any, items: list[Any], into: int) -> None:
+    """Shuffle `items` (pieces, in place) going into slot `into`: with the state's
+    generator, or, where the state takes its draws from a tape (State.draws), by it."""
+    draws = st.draws
+    if draws is None:
+        shuffle_list(items, st.rng.random)
+    else:
+        draws.shuffle(st, items, slot_name(st.prog, into))
+
+
 # st: an engine.State (Any: the engine imports this module)
 def seen_moving(st: Any, known: list[int], piece: int, s: int, dest: int) -> None:
     """State.known after `piece` moved from slot s (-1: from nowhere) to another, `dest`.
@@ -79,7 +163,7 @@ def R_move_pieces(st: Any, pieces: Sequence[int | None], dest: int, bottom: bool
         unordered(prog, dest, "moving to the bottom" if bottom else "moving shuffled", pos)
     if shuffled and len(pieces) > 1:
         pieces = list(pieces)
-        shuffle_list(pieces, st.rng.random)
+        shuffle_pieces(st, pieces, dest)
     slots = st.slots
     where = st.where
     target = slots[dest]
@@ -178,7 +262,7 @@ def R_swap_pieces(st: Any, a: int | None, b: int | None, pos: Pos) -> None:
 def R_shuffle_slot(st: Any, s: int, pos: Pos = NOWHERE) -> None:
     if s in st.prog.heaps:
         unordered(st.prog, s, "shuffle", pos)
-    shuffle_list(st.slots[s], st.rng.random)
+    shuffle_pieces(st, st.slots[s], s)
     if st.tracked is not None:
         touch_slot(st, s)
 

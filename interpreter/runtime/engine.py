@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 import random
 from fractions import Fraction
-from typing import Any, NoReturn
+from typing import TYPE_CHECKING, Any, NoReturn
 
 from ..errors import NOWHERE, IllegalAction, Pos, RuleError, TabulaError, fail
 from . import saved
@@ -22,6 +22,9 @@ from .readers import piece_names_now
 from .values import B_num, decode, encode, explain, restored
 from .values import saved as saved_value
 from .views import copy_facts, touch_slot
+
+if TYPE_CHECKING:      # effects.py is above the engine's floor: a type, never imported
+    from .effects import Tape
 
 STATE_FORMAT = 2     # 2: values saved exactly (values.saved: tables' keys keep their type)
 _new_frame = object.__new__     # a Frame without a call of Frame.__init__ (hot paths)
@@ -104,12 +107,15 @@ class Game:
     def id(self) -> str:
         return self.prog.spec_id
 
-    def new_state(self, seed: int = 0, start: str = "setup", until: str | None = None) -> State:
+    def new_state(self, seed: int = 0, start: str = "setup", until: str | None = None,
+                  draws: Tape | None = None) -> State:
         """A new game, run up to its first decision. until: the id of a top-level set-up
         step (Program.stops), or "setup": the game stops at the end of that step even if
         no decision is pending there (State.stopped()), unless a decision comes first; a
-        tool sets a position there and calls go_on."""
+        tool sets a position there and calls go_on. draws: the state's shuffles take
+        their order from this tape instead of the seeded generator (State.draws)."""
         st = State(self, seed)
+        st.draws = draws
         root = self._root_frame(start == "setup")
         if until is not None:
             if until != "setup" and until not in self.prog.stops:
@@ -173,7 +179,7 @@ class State:
     __slots__ = ("game", "prog", "slots", "where", "known", "pinned", "gv", "pv", "current",
                  "turn", "_stack",
                  "pending", "_rng", "_rng_shared", "terminal", "steps", "history", "_scores",
-                 "facts", "fired", "to_act", "_seen", "pa", "tracked", "gather")
+                 "facts", "fired", "to_act", "_seen", "pa", "tracked", "gather", "draws")
 
     def __init__(self, game: Game, seed: int = 0):
         prog = game.prog
@@ -205,6 +211,10 @@ class State:
             raise TabulaError(f"seed {seed}: a game's seed is a whole number, 0 or more")
         self._rng = random.Random(seed)
         self._rng_shared = False
+        # where shuffles take their order from: None, the generator above; a Tape
+        # (effects.py), chance draws given from outside, one piece at a time (the OpenSpiel
+        # adapter's chance_shuffles): a shuffle past its end raises effects.NeedDraw
+        self.draws: Tape | None = None
         self.terminal = False
         self.steps = 0
         self.history: list = []
@@ -725,6 +735,8 @@ class State:
         # may change the shared object, so both copy before their next draw
         new._rng = self._rng
         new._rng_shared = self._rng_shared = True
+        # a copy draws its shuffles as this state does (a tape of its own, from now on)
+        new.draws = None if self.draws is None else type(self.draws)()
         locals_map: dict = {}
         frames_map: dict = {}
         stack = []
@@ -782,6 +794,7 @@ class State:
         new.to_act = self.to_act
         new.fired = None if self.fired is None else {}     # a traced game's marks, dropped
         new._rng, new._rng_shared = self._rng, True
+        new.draws = None        # a shuffle here draws from the generator: B_settle refuses it
         new._stack = []
         new.pending = None
         new._seen = None
