@@ -1,4 +1,4 @@
-"""`from tabula_rules.pettingzoo import env`: the public name of
+"""`from tabula_rules.pettingzoo import env, parallel_env`: the public names of
 interpreter/adapters/pettingzoo.py (docs/ecosystem.md)."""
 
 from .adapters.pettingzoo import *  # noqa: F403

@@ -105,9 +105,10 @@ def test_a_whole_game_by_numbers_and_prefixes_with_undo_hint_and_bad_input(tmp_p
     log = tmp_path / "game.jsonl"
     t = Terminal(TIC, "--seats", "human,mcts:50", "--seed", "5", "--log", str(log))
     screen = t.expect("player 0> ")
-    # the board: a grid with its coordinates, every cell empty
+    # the board: a grid with its coordinates, every cell empty and so numbered with the
+    # choice that places there
     assert "board (3 x 3)" in screen and "    0 1 2" in screen
-    assert re.search(r"^  0 \. \. \.$", screen, re.M)
+    assert re.search(r"^  0 1 2 3$", screen, re.M) and "numbered: the choice" in screen
     assert actions_on(screen)[1] == "x(0,0)"
 
     # bad input re-prompts with a message, never a traceback
@@ -204,9 +205,10 @@ def test_kuhn_poker_hides_the_other_hand_and_end_of_input_leaves(tmp_path, capsy
 
 # ---- in-process sessions ------------------------------------------------------------------
 
-def session(spec_path, seats, lines, seed=1, players=None, log=None, options=None):
+def session(spec_path, seats, lines, seed=1, players=None, log=None, options=None,
+            width=100, height=24):
     """A Session whose human types `lines` (then the end of input); its printed text."""
-    spec = load_spec(ROOT / spec_path)
+    spec = load_spec(spec_path if os.path.isabs(spec_path) else ROOT / spec_path)
     agents = parse_seats(seats, players, spec.player_range[0])
     game = spec.game(len(agents), options or {})
     typed = list(lines)
@@ -220,7 +222,8 @@ def session(spec_path, seats, lines, seed=1, players=None, log=None, options=Non
 
     def say(text="", end="\n"):
         out.append(str(text) + end)
-    s = Session(spec, game, spec_path, seed, agents, log_path=log, ask=ask, say=say)
+    s = Session(spec, game, str(spec_path), seed, agents, log_path=log, ask=ask, say=say,
+                width=width, height=height)
     code = s.play()
     return s, code, "".join(out)
 
@@ -385,3 +388,99 @@ def test_command_errors(capsys):
     with pytest.raises(SystemExit) as e:
         main(["play", TIC, "--seed", "x"])
     assert e.value.code == 2
+
+
+# ---- the board kept in view --------------------------------------------------------------------
+
+def screens(out: str, prompt: str = "player 0> ") -> list:
+    """What was on the screen when each line was typed: the text before each prompt."""
+    return out.split(prompt)[:-1]
+
+
+def tail(screen: str) -> list:
+    """The lines from the last board's title to the prompt (the prompt's line too)."""
+    lines = screen.split("\n")
+    return lines[max([i for i, x in enumerate(lines) if x.startswith("board (")] + [0]):]
+
+
+def board_cells(screen: str) -> dict:
+    """{(x, y): text} of the last grid drawn on a screen."""
+    lines = tail(screen)
+    cells = {}
+    for row in lines[2:]:
+        parts = row.split()
+        if not parts or not parts[0].isdigit():
+            break
+        for x, text in enumerate(parts[1:]):
+            cells[x, int(parts[0])] = text
+    return cells
+
+
+def test_a_placement_is_numbered_on_the_board_and_fits_80x24():
+    """Medina at 80x24: a building's cells carry the numbers of the choices that place
+    there (the number on a cell chooses it), and the board and the choices fit the last
+    24 lines before every prompt; `board` draws it without the numbers."""
+    s, code, out = session("specs/medina", "human,random", ["1", "17", "board", "more", "1"],
+                           seed=1, width=80, height=24)
+    assert code == 0 and max(len(x) for x in out.splitlines()) <= 80
+    shown = screens(out)
+    assert len(shown) == 6 and all(len(tail(x)) <= 24 for x in shown)
+    put = shown[1]                         # where to put the orange building chosen
+    assert "numbered: the choice that places there" in put
+    assert re.search(r"^  1-(\d+)  orange building at \.\.\.: the numbers on the board$",
+                     put, re.M)
+    numbered = {text: xy for xy, text in board_cells(put).items() if text.isdigit()}
+    count = int(re.search(r"\((\d+) legal actions; rule:put\)", put).group(1))
+    assert sorted(map(int, numbered)) == list(range(1, count + 1))  # each on its cell
+    x, y = numbered["17"]
+    assert f"  you: orange building at {x},{y}\n" in shown[2]
+    assert board_cells(shown[2])[x, y] == "o"            # now a piece, and no number
+    assert "numbered:" not in shown[3] and board_cells(shown[3])[x, y] == "o"  # `board`
+    assert "every choice is on the screen" in shown[4]
+    assert "numbered: the choice that places there" in shown[5]
+
+
+PAGES = """\
+game: {id: pages, name: Pages, source: p.txt, players: {min: 2, max: 2}}
+components:
+  disc: {name: disc, count: 9, zone: supply}
+zones:
+  supply: {kind: set, visibility: public}
+  board: {kind: grid, width: 3, height: 3, visibility: public}
+play:
+  - turns: {first: 0, until: 'size(supply) == 0'}
+    do:
+      - choose_one:
+          - choose: c in cells(board) where size(c) == 0
+            label: 'disc at {x(c)},{y(c)}'
+            do:
+              - move first(t for t in supply) to c
+          - choose: n in range(1, 60)
+            label: 'ponder {n}'
+            do: []
+scoring:
+  points:
+    none: {value: '0'}
+"""
+
+
+def test_long_choice_lists_are_paged_under_the_board(tmp_path):
+    """At 80x14, nine cells numbered and sixty other choices: the cells' choices are one
+    line, the others in pages under the board, each page a run of numbers; `more` draws
+    the board and the next page; a number from any page chooses."""
+    (tmp_path / "pages.yaml").write_text(PAGES)
+    s, code, out = session(tmp_path / "pages.yaml", "human,random",
+                           ["more", "more", "40"], seed=1, width=80, height=14)
+    assert code == 0
+    first, second, third, after = screens(out)
+    assert re.search(r"^  1-9  disc at \.\.\.: the numbers on the board$", first, re.M)
+    assert "(page 1 of 4: 'more' shows the next" in first
+    assert "(page 2 of 4" in second and "(page 3 of 4" in third
+    runs = []
+    for screen in (first, second, third):
+        assert len(tail(screen)) <= 14
+        assert board_cells(screen)[0, 0] == "1" and board_cells(screen)[2, 2] == "9"
+        runs.append(sorted(int(k) for k in re.findall(r"(\d+)\) ponder", screen)))
+    assert runs[0][0] == 10 and all(r == list(range(r[0], r[-1] + 1)) for r in runs)
+    assert runs[1][0] == runs[0][-1] + 1 and runs[2][0] == runs[1][-1] + 1
+    assert "you: ponder 31" in after and "(page 1 of 4" in after

@@ -7,6 +7,11 @@ of their decisions, the legal actions to choose from by number or by a prefix, e
 move as it is made (as far as the human may see it), the result at the end, and
 optionally the game log (`tabula run --log`'s format, which `tabula replay` checks).
 
+The boards are drawn last, next to the choices, and a placement's cells carry the
+numbers of the choices that place there (`placements`); the choices are summarized or
+paged so that the boards and the choices fit the terminal's height (24 lines when it
+is not known).
+
 Chance and the bots draw from the generators `tabula run --agents` uses
 (agents.chance_rng(seed), agents.agent_rng(seed, seat)), so a game with no human is the
 game `run --agents` plays. `undo` restores a copy of the game saved at the human's
@@ -30,9 +35,9 @@ from ..runtime.model import CHANCE
 from ..runtime.readers import piece_names_now
 from .cmdutil import EXIT_INPUT, EXIT_OK, LOG, OPTION, PLAYERS, SEED, SPEC, Command, arg, typed_int
 from .gamelog import LogWriter, log_header
-from .textview import Drawer, known_scores, wrap
+from .textview import BOARDS, SEVERAL, Drawer, known_scores, wrap
 
-__all__ = ["COMMAND", "HUMAN", "Session", "cmd_play", "parse_seats"]
+__all__ = ["COMMAND", "HUMAN", "Session", "cmd_play", "parse_seats", "placements"]
 
 HUMAN = "human"
 DEFAULT_BOT = "mcts"
@@ -40,6 +45,8 @@ DEFAULT_HINT = "mcts"
 LIST_LINES = 16      # more lines than this for the legal actions: similar ones grouped
 SHOWN = 15           # matches of an ambiguous prefix listed
 PUBLIC = -99         # a viewer who is no player: sees what every player sees
+HEIGHT = 24          # the terminal's lines when it does not say
+LEAST_LIST = 4       # lines kept for the choices however tall the boards
 
 HELP = """\
   NUMBER        choose the action with that number
@@ -51,7 +58,9 @@ HELP = """\
   undo          take back your last decision: the game as it was saved then is
                 restored, with the bots' and chance's generators, so the same move
                 brings the same replies; the log forgets what was taken back
-  board         draw the table again
+  board         draw the table again, without the numbers on the cells (to see
+                the pieces under them)
+  more          the next page of the choices, under the boards
   actions       list every legal action, numbered
   help          this text
   quit          leave the game (Ctrl-D too); the log keeps the decisions made
@@ -141,6 +150,7 @@ class Session:
     log_path: str | None = None
     hint_bot: str = DEFAULT_HINT
     width: int = 100
+    height: int = HEIGHT
     ask: object = input
     say: object = print
     tty: bool = False
@@ -163,6 +173,10 @@ class Session:
         self.shown_seat = None          # hot-seat: the seat whose view is on the screen
         self.turn_shown = -1
         self.patterns: dict = {}        # piece names -> the pattern that finds them (_mentioned)
+        self.pages: list = [[]]         # the choices of the decision on screen, in pages
+        self.page = 0
+        self.asking = ""                # "your decision, ..." above them
+        self.boards: list = []          # the boards' lines, as drawn with the choices
         self.st = self.game.new_state(seed=self.seed)
 
     # -- who sees what ------------------------------------------------------------------------
@@ -416,7 +430,7 @@ class Session:
         st = self.st
         actions = list(st.legal_actions())
         strings = [st.action_to_string(a) for a in actions]
-        order = self.draw_turn(who, strings)
+        order = self.draw_turn(who, strings, actions)
         while True:
             line = self.read(f"player {who}> ").strip()
             choice = self.interpret(line, who, strings, order)
@@ -428,17 +442,105 @@ class Session:
             self.apply(actions[choice])
             return
 
-    def draw_turn(self, who: int, strings: list) -> list:
-        """The table and the numbered legal actions; the display order of the actions."""
+    def draw_turn(self, who: int, strings: list, actions: list) -> list:
+        """The table, its boards last with the numbers of the choices that place on their
+        cells, and the numbered legal actions under them, summarized or paged to fit
+        the screen (see choice_lines); the display order of the actions."""
         st = self.st
-        self.say(self.drawer.draw(st, who, self.names, known_scores(st, who)))
-        order, lines = self.action_lines(strings)
+        marks: dict = {}
+        marked: set = set()
+        cells = placements(st, who, actions, random.Random(f"tabula-marks:{len(st.history)}"))
+        if cells:
+            by_cell: dict = {}
+            for i, cell in cells.items():
+                by_cell.setdefault(cell, []).append(i)
+            for (zone, k), members in by_cell.items():
+                alone = len(members) == 1
+                marks.setdefault(zone, {})[k] = str(members[0] + 1) if alone else SEVERAL
+                if alone:
+                    marked.add(members[0])
+            widest = max(len(t) for m in marks.values() for t in m.values())
+            if any(widest > self.drawer.cell_room(st.prog.zones[z]) for z in marks):
+                marks, marked = {}, set()       # numbers too wide for the cells: a list
+        status, rest, self.boards = self.drawer.draw_parts(st, who, self.names,
+                                                           known_scores(st, who), marks)
+        self.say("\n".join(status + rest + self.boards))
+        budget = max(LEAST_LIST, self.height - len(self.boards) - 2)
+        order, head, items = self.choice_lines(strings, marked, budget)
         rule = st.pending.decision.rule
-        self.say(f"your decision, player {who} ({len(strings)} legal action"
-                 f"{'s' if len(strings) != 1 else ''}; {rule}):")
-        for line in lines:
-            self.say(line)
+        self.asking = (f"your decision, player {who} ({len(strings)} legal action"
+                       f"{'s' if len(strings) != 1 else ''}; {rule}):")
+        self.pages = self.paginate(head, items, budget)
+        self.page = 0
+        self.show_page()
         return order
+
+    def paginate(self, head: list, items: list, budget: int) -> list:
+        """The lines `head` then the numbered `items` in columns, in pages of `budget`
+        lines at most, the last line of each kept for the line saying which page it is:
+        each page's items in columns of their own, so a page holds a run of numbers."""
+        whole = head + columns(items, self.width)
+        if len(whole) <= budget:
+            return [whole]
+        size = max(1, budget - 1)
+        across = 1
+        if items:
+            nw = len(str(max(k for k, _ in items)))
+            cw = max(len(f"{k:>{nw}}) {t}") for k, t in items) + 3
+            across = max(1, (self.width - 2) // cw)
+        pages, lines, rest = [], list(head), list(items)
+        while len(lines) >= size:
+            pages.append(lines[:size])
+            lines = lines[size:]
+        while rest:
+            take = (size - len(lines)) * across
+            lines += columns(rest[:take], self.width)
+            rest = rest[take:]
+            pages.append(lines)
+            lines = []
+        if lines:
+            pages.append(lines)
+        return pages
+
+    def show_page(self) -> None:
+        """The header and the current page of the choices (with a line saying which page
+        it is, when there are several)."""
+        self.say(self.asking)
+        for line in self.pages[self.page]:
+            self.say(line)
+        if len(self.pages) > 1:
+            nxt = "next" if self.page + 1 < len(self.pages) else "first again"
+            self.say(f"  (page {self.page + 1} of {len(self.pages)}: 'more' shows the {nxt}; "
+                     "'actions' lists every choice)")
+
+    def choice_lines(self, strings: list, marked: set, budget: int) -> tuple:
+        """The legal actions to list: all of them, numbered in order, when they fit
+        `budget` lines (and LIST_LINES) in columns; else, when some are numbered on the
+        board (`marked`, indices into strings), those as one line per kind ("1-131  orange
+        building at ...: the numbers on the board") and the others numbered; else the
+        actions alike grouped on a line each (grouped_lines) and the others. Returns the
+        display order (indices into strings), the lines before the numbered items, and
+        the items ([(number, text)], for columns)."""
+        n = len(strings)
+        plain = list(range(n))
+        items = [(k + 1, strings[k]) for k in plain]
+        if len(columns(items, self.width)) <= min(budget, LIST_LINES):
+            return plain, [], items
+        if not marked:
+            order, head, rest = grouped_lines(strings, self.width)
+            head = [line.replace("\u00a0", " ") for line in head]
+            if head:
+                head.append("  (actions alike share a line; 'actions' lists each one)")
+            return order, head, rest
+        kinds: dict = {}
+        for i in sorted(marked):
+            m = re.search(r"\d", strings[i])
+            kinds.setdefault(strings[i][:m.start()] if m else strings[i], []).append(i + 1)
+        head = []
+        for text, numbers in kinds.items():
+            head += wrap(f"  {_ranges(numbers)}  ", f"{text.rstrip() or 'a cell'} ...: "
+                         "the numbers on the board", self.width, indent=4)
+        return plain, head, [(k + 1, strings[k]) for k in plain if k not in marked]
 
     def action_lines(self, strings: list, full: bool = False) -> tuple:
         """The legal actions as numbered lines, in columns; when they would take more
@@ -459,22 +561,8 @@ class Session:
                 groups.setdefault(key, []).append((i, s[a:b]))
             else:
                 groups.setdefault((s,), []).append((i, None))
-        order, out, singles = [], [], []
-        nw = len(str(n))
-        for key, members in groups.items():
-            if len(members) < 3 or len(key) == 1:
-                for i, _ in members:
-                    singles.append(i)
-                continue
-            lo = len(order) + 1
-            order += [i for i, _ in members]
-            hi = len(order)
-            label = f"{lo:>{nw}}-{hi:<{nw}}  "
-            text = key[0] + "[" + " ".join(m for _, m in members) + "]" + key[2]
-            out += wrap("  " + label, text.replace(", ", ",\u00a0"), self.width)
-        start = len(order) + 1
-        order += singles
-        out += columns([(start + k, strings[i]) for k, i in enumerate(singles)], self.width)
+        order, out, items = grouped_lines(strings, self.width, groups)
+        out += columns(items, self.width)
         out = [line.replace("\u00a0", " ") for line in out]
         out.append("  (actions alike share a line; 'actions' lists each one)")
         return order, out
@@ -504,7 +592,18 @@ class Session:
             self.hint(who, arg.strip() or self.hint_bot, strings, order)
             return None
         if low == "board":
-            self.draw_turn(who, strings)
+            status, rest, boards = self.drawer.draw_parts(self.st, who, self.names,
+                                                          known_scores(self.st, who))
+            self.say("\n".join(status + rest + boards))
+            self.show_page()
+            return None
+        if low == "more":
+            if len(self.pages) == 1:
+                self.say("every choice is on the screen ('actions' lists them again)")
+                return None
+            self.page = (self.page + 1) % len(self.pages)
+            self.say("\n".join(self.boards))
+            self.show_page()
             return None
         if low in ("actions", "list"):
             _, lines = self.action_lines(strings, full=True)
@@ -659,6 +758,95 @@ def _mentioned(text: str, names: set, patterns: dict) -> set:
     return set(rx.findall(text))
 
 
+def grouped_lines(strings: list, width: int, groups: dict | None = None) -> tuple:
+    """Actions alike but for their numbers (three or more) as one line each, then the
+    others: (display order, the groups' lines, the others' [(number, text)])."""
+    n = len(strings)
+    if groups is None:
+        groups = {}
+        for i, s in enumerate(strings):
+            nums = list(re.finditer(r"\d+", s))
+            if nums:
+                a, b = nums[0].start(), nums[-1].end()
+                key = (s[:a], re.sub(r"\d+", "#", s[a:b]), s[b:])
+                groups.setdefault(key, []).append((i, s[a:b]))
+            else:
+                groups.setdefault((s,), []).append((i, None))
+    order: list = []
+    out: list = []
+    singles: list = []
+    nw = len(str(n))
+    for key, members in groups.items():
+        if len(members) < 3 or len(key) == 1:
+            for i, _ in members:
+                singles.append(i)
+            continue
+        lo = len(order) + 1
+        order += [i for i, _ in members]
+        hi = len(order)
+        label = f"{lo:>{nw}}-{hi:<{nw}}  "
+        text = key[0] + "[" + " ".join(m for _, m in members) + "]" + key[2]
+        out += wrap("  " + label, text.replace(", ", ",\u00a0"), width)
+    start = len(order) + 1
+    order += singles
+    return order, out, [(start + k, strings[i]) for k, i in enumerate(singles)]
+
+
+def placements(st, who: int, actions: list, rng: random.Random) -> dict:
+    """{index into actions: (board zone's name, cell index)}: the actions that place a
+    piece on one cell of a board (grid or hex) the seat sees. An action is tried on a
+    copy of the state: it places on a cell when, played up to the next decision, it
+    puts a piece on that cell and on no other, without shuffling (a draw would be
+    chance's, not the action's). When the seat cannot see some pieces it is tried on a
+    world redealt from what the seat cannot see too (State.resample), and must place on
+    the same cell there: a cell never tells what the seat may not know."""
+    prog = st.prog
+    hidden = set(st.hidden_slots(who))
+    cells = [s for s in range(prog.nslots)
+             if prog.zone_list[prog.slot_zone[s]].kind in BOARDS and s not in hidden]
+    if not cells or st.is_simultaneous_node():
+        return {}
+    worlds = [st]
+    if any(st.slots[s] for s in hidden):
+        try:
+            worlds.append(st.resample(who, rng))
+        except TabulaError:
+            return {}
+    draws = [w.rng.getstate() for w in worlds]
+    out = {}
+    for i, a in enumerate(actions):
+        found = set()
+        for w, before in zip(worlds, draws):
+            c = w.clone()
+            try:
+                c.apply(a)
+            except TabulaError:
+                found.add(None)
+                break
+            if c.rng.getstate() != before:
+                found.add(None)
+                break
+            gained = [s for s in cells if c.slots[s] != w.slots[s]
+                      and any(p not in w.slots[s] for p in c.slots[s])]
+            found.add(gained[0] if len(gained) == 1 else None)
+        if len(found) == 1 and None not in found:
+            s = found.pop()
+            z = prog.zone_list[prog.slot_zone[s]]
+            out[i] = (z.name, prog.slot_index[s])
+    return out
+
+
+def _ranges(numbers: list) -> str:
+    """Sorted numbers as runs: "1-40, 45, 47-131"."""
+    out, start = [], 0
+    for k in range(1, len(numbers) + 1):
+        if k == len(numbers) or numbers[k] != numbers[k - 1] + 1:
+            a, b = numbers[start], numbers[k - 1]
+            out.append(str(a) if a == b else f"{a}-{b}")
+            start = k
+    return ", ".join(out)
+
+
 def _num(x) -> str:
     if isinstance(x, float) and x.is_integer():
         return str(int(x))
@@ -684,8 +872,12 @@ def columns(items: list, width: int) -> list:
 # ---- the command -------------------------------------------------------------------------------
 
 def _width() -> int:
-    cols = shutil.get_terminal_size((100, 24)).columns
+    cols = shutil.get_terminal_size((100, HEIGHT)).columns
     return max(60, min(cols, 120))
+
+
+def _height() -> int:
+    return max(12, shutil.get_terminal_size((100, HEIGHT)).lines)
 
 
 def cmd_play(args) -> int:
@@ -730,7 +922,8 @@ def cmd_play(args) -> int:
     def say(text="", end="\n"):
         print(text, end=end, flush=True)
     session = Session(spec, game, args.spec, seed, seats, log_path=args.log,
-                      hint_bot=args.hint or DEFAULT_HINT, width=_width(), say=say, tty=tty,
+                      hint_bot=args.hint or DEFAULT_HINT, width=_width(), height=_height(),
+                      say=say, tty=tty,
                       seed_drawn=args.seed is None)
     try:
         return session.play()

@@ -24,7 +24,7 @@ from ..errors import TabulaError
 from ..runtime.model import CHANCE, TERMINAL, sees
 from ..runtime.readers import piece_names_now
 
-__all__ = ["Drawer", "abbreviate", "grouped", "known_scores", "wrap"]
+__all__ = ["SEVERAL", "Drawer", "abbreviate", "grouped", "known_scores", "wrap"]
 
 BOARDS = ("grid", "hex")
 EMPTY = "-"          # an empty zone or slot
@@ -32,6 +32,7 @@ CELL_EMPTY = "."     # an empty grid cell
 SEP = " | "         # between the items of a line
 SHORT = 3            # names this long or shorter stand for themselves in grid cells
 SCORE_SAMPLES = 8    # sampled worlds that must agree before a score is shown
+SEVERAL = "*"        # a marked cell where several choices place
 
 
 # ---- text helpers ---------------------------------------------------------------------------
@@ -336,9 +337,17 @@ class Drawer:
             out += wrap(f"{indent}{label:>{width}}  ", text, self.width)
         return out
 
-    def grid(self, value, zone) -> list:
+    def cell_room(self, zone) -> int:
+        """The most characters a cell of this board can show at this width."""
+        label = len(str(zone.height - 1))
+        room = self.width - label - 3 - (1 if zone.kind == "hex" else 0)
+        return max(1, room // zone.width - 1)
+
+    def grid(self, value, zone, marks: dict | None = None) -> list:
         """A grid or hex board: rows and columns with their coordinates (x across, y
-        down, as board[x, y]); each cell its pieces' codes, bottom first."""
+        down, as board[x, y]); each cell its pieces' codes, bottom first. marks: {cell
+        index: text} shown in those cells instead of their pieces (the numbers of the
+        choices that place there: tabula play), with a line under the grid saying so."""
         w, h = zone.width, zone.height
         if value is None:
             return ["  hidden"]
@@ -360,11 +369,15 @@ class Drawer:
                         codes.append([c, 1])
                 cells.append("+".join(c if k == 1 else f"{c}*{k}" for c, k in codes)
                              or CELL_EMPTY)
+        covered = False             # a number over pieces
+        for i, text in (marks or {}).items():
+            if 0 <= i < len(cells):
+                covered = covered or cells[i] != CELL_EMPTY
+                cells[i] = text
         label = len(str(h - 1))
         hex_board = zone.kind == "hex"
         natural = max([len(c) for c in cells] + [len(str(w - 1))])
-        room = self.width - label - 3 - (1 if hex_board else 0)
-        cap = max(1, room // w - 1)
+        cap = self.cell_room(zone)
         cw = min(natural, cap)
         if hex_board and cw % 2 == 0 and cw < cap:
             cw += 1             # an odd width: the offset of half a cell is whole
@@ -381,15 +394,21 @@ class Drawer:
                   if self.code(n) != n]
         if legend:
             out += wrap("  legend: ", ", ".join(legend), self.width, indent=10)
+        if marks:
+            several = any(t == SEVERAL for t in marks.values())
+            out += wrap("  numbered: ", "the choice that places there" +
+                        (f"; {SEVERAL}: several do (listed below)" if several else "") +
+                        ("; 'board' shows the pieces under the numbers" if covered else ""),
+                        self.width, indent=4)
         return out
 
-    def zone_lines(self, zone, value, indent: str, lw: int) -> list:
+    def zone_lines(self, zone, value, indent: str, lw: int, marks: dict | None = None) -> list:
         """A zone's lines: its name and content on one line, or its name and then a
-        grid or its slots' rows."""
+        grid (marks: as for grid) or its slots' rows."""
         if zone.kind in BOARDS:
             return [f"{indent}{zone.name} ({zone.width} x {zone.height}"
                     f"{', hex' if zone.kind == 'hex' else ''})"] + \
-                   [indent + line for line in self.grid(value, zone)]
+                   [indent + line for line in self.grid(value, zone, marks)]
         if zone.nslots > 1:
             return [f"{indent}{zone.name} ({zone.kind}: {zone.nslots} slots, "
                     "numbered from 1, pieces bottom first)"] + \
@@ -431,19 +450,32 @@ class Drawer:
         """The table as `viewer` sees it (None: everything), with whose decision it is,
         the shared zones (boards first), the public variables, then one block per
         player: their seat, score, variables and zones."""
+        status, rest, boards = self.draw_parts(st, viewer, seats, scores)
+        return "\n".join(status + boards + rest)
+
+    def draw_parts(self, st, viewer, seats: list | None = None, scores: list | None = None,
+                   marks: dict | None = None) -> tuple:
+        """The table in three parts, as lists of lines: whose decision it is; the shared
+        zones that are not boards, the public variables and the players' blocks; the
+        boards. draw() puts the boards second; `tabula play` puts them last, next to the
+        choices, so that they stay on the screen. marks: {zone name: {cell index:
+        text}} (see grid)."""
         prog = self.prog
         obs = st.observation(viewer) if viewer is not None else _referee_view(st)
         seats = seats or []
-        lines = wrap("== ", SEP.join([self.title, f"turn {st.turn}",
-                                      self.status(st, seats, viewer)]
-                                     + ([] if viewer is not None else ["full view"])),
-                     self.width, indent=3)
+        status = wrap("== ", SEP.join([self.title, f"turn {st.turn}",
+                                       self.status(st, seats, viewer)]
+                                      + ([] if viewer is not None else ["full view"])),
+                      self.width, indent=3)
+        lines: list = []
         zones = obs["zones"]
         shared = [z for z in prog.zone_list if not z.per_player]
         boards = [z for z in shared if z.kind in BOARDS]
         rest = [z for z in shared if z.kind not in BOARDS]
+        board_lines: list = []
         for z in boards:
-            lines += self.zone_lines(z, zones.get(z.name), "", 0)
+            board_lines += self.zone_lines(z, zones.get(z.name), "", 0,
+                                           (marks or {}).get(z.name))
         lw = min(18, max([len(z.name) for z in rest if z.nslots == 1] + [0]))
         for z in rest:
             lines += self.zone_lines(z, zones.get(z.name), "", lw)
@@ -470,7 +502,7 @@ class Drawer:
                 lines += self.zone_lines(z, zones.get(z.name, {}).get(str(p)), "  ", plw)
         if scores is not None and any(s is None for s in scores) and not st.terminal:
             lines.append("(score ?: it depends on what you cannot see)")
-        return "\n".join(lines)
+        return status, lines, board_lines
 
 
 def _num(x) -> str:
