@@ -144,7 +144,7 @@ def test_a_log_replays_step_by_step(app, log):
     rid = app.new_replay(str(log))
     r = app.replay(rid)
     assert r.stop is None and len(r.states) == r.view(0)["steps"] + 1
-    assert r.view(0)["steps"] == len(r.log.decisions) > 10
+    assert r.view(0)["steps"] == len(r.decisions) > 10
     first, second = r.view(0), r.view(1)
     assert "decision" not in first and second["decision"]["action"]
     assert second["decision"]["rule"]
@@ -264,3 +264,32 @@ def test_the_lobby_starts_a_table(app, page):
     page.click("#seat-link-0")
     page.wait_for_selector("#status[data-state='deciding']")
     assert page.locator("svg .slot.target").count() == 9 and not page.errors
+
+
+def test_a_report_s_example_games_open_in_the_viewer(app, tmp_path):
+    """The simulate report links its shortest, a median and its longest game; the link
+    (to a running serve) plays each again: the same scores as the record; the command
+    beside it is `tabula run` with the record's seed and bots."""
+    from tabula_rules.tools.report import example_games, render_report, replay_link
+    from tabula_rules.tools.simulate import run_batch
+    from tabula_rules.spec import load_spec
+    summary = run_batch(load_spec(str(ROOT / "examples" / "tiny")), 6, agents=["greedy",
+                                                                             "random"],
+                        rotate=True, seed=3, workers=1)
+    page = render_report(summary)
+    picked = example_games(summary)
+    assert 2 <= len(picked) <= 3 and "Example games" in page
+    for _, rec in picked:
+        link = replay_link(summary.spec_path, rec)
+        assert link.replace("&", "&amp;") in page
+        path = link.split("8765", 1)[1]
+        req = urllib.request.Request(app.url + path)
+        with urllib.request.urlopen(req, timeout=60) as r:       # redirected to the page
+            assert r.status == 200 and "/replay/t" in r.url
+        r = app.replay(r.url.rsplit("/", 1)[1])
+        end = r.view(10 ** 6)
+        assert end["terminal"] and end["scores"] == rec["scores"]
+        assert end["steps"] == rec["decisions"] + rec["chance"]
+        assert f"--seed {rec['seed']} --agents {','.join(rec['agents'])}" in page
+    code, data = call(app, "/replay?spec=tic_tac_toe&seed=1&agents=random,nobody")
+    assert code == 400 and "nobody" in data["error"]

@@ -87,6 +87,8 @@ figure { margin: .5rem 0 1.5rem; }
 figure svg { max-width: 100%; height: auto; }
 figcaption { font-size: .85rem; color: #555; }
 p.note { color: #555; font-style: italic; }
+ul.games li { margin: .3rem 0; }
+ul.games code { font-size: .85rem; overflow-wrap: anywhere; }
 tr.sig td { background: #fff1d6; }
 tr.sig td:first-child { font-weight: 600; }
 table.metrics { width: 100%; table-layout: fixed; font-size: .85rem; }
@@ -134,6 +136,8 @@ def render_report(summary, title: str | None = None) -> str:
                   _designer_section(summary), _rules_section(summary)]
     else:
         parts.append('<p class="note">No finished games: no statistics and no plots.</p>')
+    if facts.ok:
+        parts.append(_examples_section(summary))
     if summary.failed:
         parts.append(_failed_section(summary, facts))
     return _page(title, parts, _plural(summary.games, "game record"))
@@ -163,6 +167,9 @@ def render_comparison_report(comparison, title: str | None = None, rule_diff=Non
         parts.append(_by_change_section(c, by_change))
     parts += [_designer_comparison_section(runs), _distributions_section(c, runs),
               _rule_changes_section(c)]
+    for label, s, f, _ in runs:
+        if f.ok:
+            parts.append(_examples_section(s, f"Example games of {label}"))
     for label, s, f, _ in runs:
         if s.failed:
             parts.append(_failed_section(s, f, f"Failed games of {label}"))
@@ -584,6 +591,63 @@ def _failed_section(s, f: _Facts, heading: str = "Failed games") -> str:
                       ("<p>Games whose rules failed count here only, not in the "
                        "statistics.</p>"),
                       _table(["games", "error", "where", "game indices"], rows, numeric={0})])
+
+
+SERVE = "http://127.0.0.1:8765"        # tabula serve's default address
+
+
+def example_games(summary) -> list:
+    """A few finished games of a run to look at: the shortest, a median one and the
+    longest (in decisions, chance's included), each once: [(why, record)]."""
+    done = sorted((r for r in summary.records if "error" not in r),
+                  key=lambda r: (r.get("decisions", 0) + r.get("chance", 0), r["index"]))
+    if not done:
+        return []
+    picked: list = []
+    for why, r in (("the shortest", done[0]), ("a median one", done[len(done) // 2]),
+                   ("the longest", done[-1])):
+        if all(r is not q for _, q in picked):
+            picked.append((why, r))
+    return picked
+
+
+def game_command(spec: str, rec: dict) -> str:
+    """The command that plays a record's game again and logs it (tabula run plays what
+    simulate played: the same seed and bots give the same game)."""
+    options = "".join(f" --option {k}={_option(v)}" for k, v in sorted(rec["options"].items()))
+    return (f"tabula run {spec} --players {rec['players']} --seed {rec['seed']} "
+            f"--agents {','.join(rec['agents'])}{options} --log game-{rec['index']}.jsonl")
+
+
+def replay_link(spec: str, rec: dict) -> str:
+    """The address at which a running `tabula serve` plays a record's game and shows it
+    step by step."""
+    from urllib.parse import urlencode
+    query = [("spec", spec), ("players", rec["players"]), ("seed", rec["seed"]),
+             ("agents", ",".join(rec["agents"]))]
+    query += [("option", f"{k}={_option(v)}") for k, v in sorted(rec["options"].items())]
+    return f"{SERVE}/replay?{urlencode(query)}"
+
+
+def _option(v) -> str:
+    """An option's value as --option writes it."""
+    return str(v).lower() if isinstance(v, bool) else str(v)
+
+
+def _examples_section(s, heading: str = "Example games") -> str:
+    spec = s.spec_path or s.spec or ""
+    items = []
+    for why, r in example_games(s):
+        length = r.get("decisions", 0) + r.get("chance", 0)
+        winners = ", ".join(f"seat {w}" for w in r.get("winners", [])) or "nobody"
+        items.append(f'<li>{_e(why)}: game {r["index"]}, {length} decisions, won by '
+                     f'{_e(winners)}: <a href="{_e(replay_link(spec, r))}">step through '
+                     f'it</a><br><code>{_e(game_command(spec, r))}</code></li>')
+    return "\n".join([f"<h2>{_e(heading)}</h2>",
+                      "<p>Each link opens the game step by step in a running "
+                      "<code>tabula serve</code> (its default address); the command plays "
+                      "it again and writes its log.</p>",
+                      '<ul class="games">', *items, "</ul>"])
 
 
 # ---- the comparison's sections ---------------------------------------------------------

@@ -33,13 +33,13 @@ from importlib import resources
 from pathlib import Path
 from urllib.parse import parse_qs, urlparse
 
-from ..bots.agents import AGENTS, View, agent_rng, chance_rng, make_agent
+from ..bots.agents import AGENTS, Sight, View, agent_rng, chance_rng, make_agent, next_action
 from ..errors import IllegalAction, Pos, TabulaError, excerpt
 from ..lang import catalog
 from ..lang.variants import all_steps
 from ..runtime.model import CHANCE
 from ..runtime.values import encode
-from ..spec import load_spec
+from ..spec import load_spec, parse_options
 from .boardsvg import draw, places
 from .cmdutil import EXIT_INPUT, EXIT_OK, OPTION, PLAYERS, Command, arg, seed_arg
 from .gamelog import read_log, replay_states, same_spec
@@ -218,27 +218,59 @@ class Table:
 
 
 class Replay:
-    """A game log's states, one per decision, to step through (tools/replay.py reads
-    and checks the log)."""
+    """A game to step through: its states, one before each decision and one at the end,
+    the decisions ({who, action, turn, rule}), and why it stopped short (None if not). Made
+    from a game log (tools/gamelog.py reads and checks it) or by playing a game again
+    (the seed and bots of a simulate record: the report's example games)."""
 
-    def __init__(self, path: str):
-        self.log = read_log(path)
-        if self.log.for_player is not None:
-            raise TabulaError(f"{self.log.path}: a player's log (for player "
-                              f"{self.log.for_player}) holds that player's view only: "
-                              "replay the full log")
-        head = self.log.header
+    def __init__(self, spec, states: list, decisions: list, stop=None):
+        self.spec, self.states, self.decisions, self.stop = spec, states, decisions, stop
+        self.steps = {f"step:{s.get('id')}": s for s, _, _ in all_steps(spec.doc)}
+        self.lock = threading.Lock()
+
+    @classmethod
+    def of_log(cls, path: str) -> Replay:
+        log = read_log(path)
+        if log.for_player is not None:
+            raise TabulaError(f"{log.path}: a player's log (for player {log.for_player}) "
+                              "holds that player's view only: replay the full log")
+        head = log.header
         try:
-            self.spec = load_spec(head["spec_path"], Pos(self.log.path, self.log.header_line, 1))
+            spec = load_spec(head["spec_path"], Pos(log.path, log.header_line, 1))
         except TabulaError as e:
-            raise TabulaError(f"{self.log.path}: cannot load the log's spec "
+            raise TabulaError(f"{log.path}: cannot load the log's spec "
                               f"{excerpt(str(head['spec_path']), 200)} "
                               f"({str(e).splitlines()[0]})") from None
-        same_spec(self.log, self.spec)
-        game = self.spec.game(head["players"], head["options"])
-        self.states, self.stop = replay_states(self.log, game)
-        self.steps = {f"step:{s.get('id')}": s for s, _, _ in all_steps(self.spec.doc)}
-        self.lock = threading.Lock()
+        same_spec(log, spec)
+        states, stop = replay_states(log, spec.game(head["players"], head["options"]))
+        decisions = [{"who": r["player"], "action": r["action"], "turn": r["turn"],
+                      "rule": st.pending.decision.rule}
+                     for (_, r), st in zip(log.decisions, states)]
+        return cls(spec, states, decisions, stop)
+
+    @classmethod
+    def played(cls, spec_name: str, players, seed, agents: str, options: dict) -> Replay:
+        """The game `tabula run SPEC --seed S --agents A,B` plays, step by step."""
+        spec = load_spec(spec_name)
+        game = spec.game(int(players) if players not in (None, "") else None, options)
+        seed = seed_arg(str(seed))
+        bots = [make_agent(a) for a in str(agents).split(",") if a.strip()]
+        if len(bots) == 1:
+            bots *= game.players
+        if len(bots) != game.players:
+            raise TabulaError(f"{len(bots)} bots for {game.players} players")
+        st = game.new_state(seed=seed)
+        crng, rngs = chance_rng(seed), [agent_rng(seed, p) for p in range(game.players)]
+        sight = Sight.of(bots, game.players)
+        states, decisions = [st.clone()], []
+        while not st.terminal:
+            who, rule = st.pending.player, st.pending.decision.rule
+            a = next_action(st, bots, rngs, crng, sight)
+            decisions.append({"who": "chance" if who == CHANCE else who, "turn": st.turn,
+                              "action": st.action_to_string(a), "rule": rule})
+            st.apply_unchecked(a)
+            states.append(st.clone())
+        return cls(spec, states, decisions)
 
     def view(self, step, seat=None) -> dict:
         with self.lock:
@@ -249,20 +281,21 @@ class Replay:
                 raise TabulaError(f"no step {excerpt(str(step), 20)}") from None
             k = max(0, min(n, k))
             st = self.states[k]
-            viewer = None if seat in (None, "", "all") else int(seat)
+            try:
+                viewer = None if seat in (None, "", "all") else int(seat)
+            except ValueError:
+                raise TabulaError(f"no seat {excerpt(str(seat), 20)}") from None
             if viewer is not None and not 0 <= viewer < st.prog.players:
                 raise TabulaError(f"no seat {viewer} in this game")
             out = {"step": k, "steps": n, "svg": draw(st, viewer), "turn": st.turn,
                    "terminal": st.terminal, "players": st.prog.players,
-                   "decisions": [{"who": r["player"], "action": r["action"],
-                                  "turn": r["turn"]} for _, r in self.log.decisions[:n]]}
+                   "decisions": [{"who": d["who"], "action": d["action"], "turn": d["turn"]}
+                                 for d in self.decisions[:n]]}
             if k:
-                rec = self.log.decisions[k - 1][1]
-                before = self.states[k - 1]
-                rule = before.pending.decision.rule if before.pending else ""
-                step_doc = self.steps.get(rule, {})
-                out["decision"] = {"who": rec["player"], "action": rec["action"],
-                                   "rule": rule.partition(":")[2],
+                d = self.decisions[k - 1]
+                step_doc = self.steps.get(d["rule"], {})
+                out["decision"] = {"who": d["who"], "action": d["action"],
+                                   "rule": d["rule"].partition(":")[2],
                                    "source": " ".join(str(step_doc.get("source", "")).split())}
             if st.terminal:
                 out["scores"] = encode(st.scores())
@@ -319,7 +352,16 @@ class Server:
         return self._key(self.tables, Table(spec, game, seats, seed))
 
     def new_replay(self, path: str) -> str:
-        return self._key(self.replays, Replay(path))
+        return self._key(self.replays, Replay.of_log(path))
+
+    def played_replay(self, query: dict) -> str:
+        """A replay of a game played again: spec, players, seed, agents, option (K=V, a
+        list) as the report's links give them."""
+        options = parse_options(query.get("option", []))
+        one = {k: v[-1] for k, v in query.items() if v}
+        return self._key(self.replays, Replay.played(
+            one.get("spec", ""), one.get("players"), one.get("seed", ""),
+            one.get("agents", "random"), options))
 
     def table(self, key: str) -> Table:
         t = self.tables.get(key)
@@ -413,8 +455,17 @@ class _Handler(BaseHTTPRequestHandler):
     def _route(self, method: str) -> None:
         url = urlparse(self.path)
         parts = [p for p in url.path.split("/") if p]
-        query = {k: v[-1] for k, v in parse_qs(url.query).items()}
+        lists = parse_qs(url.query)
+        query = {k: v[-1] for k, v in lists.items()}
         try:
+            if parts == ["replay"] and method == "GET" and "spec" in query:
+                # a report's example game: played again, then shown step by step
+                key = self.app.played_replay(lists)
+                self.send_response(HTTPStatus.SEE_OTHER)
+                self.send_header("Location", f"/replay/{key}")
+                self.send_header("Content-Length", "0")
+                self.end_headers()
+                return
             if parts[:1] == ["api"]:
                 self._json(self._api(method, parts[1:], query))
                 return

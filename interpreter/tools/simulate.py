@@ -687,6 +687,7 @@ def run_batch(spec_path, games: int, players: int | None = None, options: dict |
                              address, progress, warn)
     records.sort(key=lambda r: r["index"])
     summary = summarize(records)
+    summary.spec_path = str(spec.path) if spec.path else None
     summary.never_fired = never_fired(spec, game, records, trace)
     if depth:
         strong, weak = agent_names(list(depth_agents), 2)

@@ -174,10 +174,14 @@ class Summary:
     records: list = field(default_factory=list, repr=False)
     seconds: float | None = None
     workers: int | None = None
+    # where the spec was read (its path, or a shipped game's name): the report's example
+    # games name it in their commands; not part of the figures (to_dict leaves it out)
+    spec_path: str | None = field(default=None, repr=False)
 
     def to_dict(self) -> dict:
         out = {k: v for k, v in self.__dict__.items()
-               if k != "records" and not (k in ("seconds", "workers") and v is None)}
+               if k not in ("records", "spec_path")
+               and not (k in ("seconds", "workers") and v is None)}
         return json.loads(json.dumps(out))   # plain data: tuples become lists
 
     def table(self) -> str:
