@@ -270,9 +270,9 @@ def test_a_report_s_example_games_open_in_the_viewer(app, tmp_path):
     """The simulate report links its shortest, a median and its longest game; the link
     (to a running serve) plays each again: the same scores as the record; the command
     beside it is `tabula run` with the record's seed and bots."""
+    from tabula_rules.spec import load_spec
     from tabula_rules.tools.report import example_games, render_report, replay_link
     from tabula_rules.tools.simulate import run_batch
-    from tabula_rules.spec import load_spec
     summary = run_batch(load_spec(str(ROOT / "examples" / "tiny")), 6, agents=["greedy",
                                                                              "random"],
                         rotate=True, seed=3, workers=1)
