@@ -195,6 +195,35 @@ def test_a_human_plays_a_whole_game_by_clicks(app, page):
     assert app.table(key).st.terminal and not page.errors
 
 
+def test_a_whole_game_of_tiny_by_clicks(app, page):
+    """Tiny (cards, a market, piles, a hidden deck): every decision of seat 0 clicked on
+    the board where the action has a place, else in the list, to the end."""
+    key = app.new_table("tiny", 2, {}, ["human", "random"], 6)
+    page.goto(f"{app.url}/play/{key}?seat=0")
+    on_board = 0
+    for _ in range(200):
+        page.wait_for_selector("#status[data-state='deciding'], #status[data-state='over']")
+        if page.get_attribute("#status", "data-state") == "over":
+            break
+        before = app.table(key).version
+        targets = page.locator("svg .target")
+        if targets.count():
+            targets.first.click()
+            on_board += 1
+            # the move made, or the place's several actions listed (and "show every
+            # choice" offered): then the first of them
+            page.wait_for_function(
+                f"document.body.dataset.version !== '{before}' || "
+                "document.querySelector('#actions button:not(.action)') !== null")
+            if page.get_attribute("body", "data-version") == str(before):
+                page.click("#actions button.action >> nth=0")
+        else:
+            page.click("#actions button.action >> nth=0")
+        _wait_version(page, app, key, before)
+    assert app.table(key).st.terminal and "The game is over" in page.inner_text("#status")
+    assert on_board and not page.errors
+
+
 def _wait_version(page, app, key, before):
     """Until the server has moved on from `before` and the page shows it."""
     for _ in range(400):
