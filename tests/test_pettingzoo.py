@@ -180,6 +180,16 @@ def test_a_player_without_choices_is_not_asked(tmp_path):
         e.step(int(np.flatnonzero(obs["action_mask"])[-1]))
     assert asked == ["player_0", "player_1"] * 2
     assert e.rewards == {} and e.tabula.returns() == [2, 2, 0]
+    # in the parallel API, player 2 waits: its mask is the no-op alone
+    p = parallel_env(tmp_path / "duel.yaml")
+    obs, _ = p.reset(seed=0)
+    assert p.tabula.is_simultaneous_node()
+    assert [list(np.flatnonzero(obs[a]["action_mask"])) for a in p.agents] == \
+        [[0, 1], [0, 1], [p.wait]]
+    while p.agents:
+        obs, rewards, *_ = p.step({a: int(np.flatnonzero(obs[a]["action_mask"])[-1])
+                                   for a in p.agents})
+    assert rewards == {"player_0": 2, "player_1": 2, "player_2": 0}
 
 
 @pytest.mark.parametrize("spec", ["specs/medina", "examples/leduc_poker"])
