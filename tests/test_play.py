@@ -467,12 +467,14 @@ scoring:
 def test_long_choice_lists_are_paged_under_the_board(tmp_path):
     """At 80x14, nine cells numbered and sixty other choices: the cells' choices are one
     line, the others in pages under the board, each page a run of numbers; `more` draws
-    the board and the next page; a number from any page chooses."""
+    the board and the next page; a number from any page chooses; after `actions` (every
+    choice listed) there are no pages."""
     (tmp_path / "pages.yaml").write_text(PAGES)
     s, code, out = session(tmp_path / "pages.yaml", "human,random",
-                           ["more", "more", "40"], seed=1, width=80, height=14)
+                           ["more", "more", "40", "actions", "more"], seed=1, width=80,
+                           height=14)
     assert code == 0
-    first, second, third, after = screens(out)
+    first, second, third, after, listed, last = screens(out)
     assert re.search(r"^  1-9  disc at \.\.\.: the numbers on the board$", first, re.M)
     assert "(page 1 of 4: 'more' shows the next" in first
     assert "(page 2 of 4" in second and "(page 3 of 4" in third
@@ -484,3 +486,6 @@ def test_long_choice_lists_are_paged_under_the_board(tmp_path):
     assert runs[0][0] == 10 and all(r == list(range(r[0], r[-1] + 1)) for r in runs)
     assert runs[1][0] == runs[0][-1] + 1 and runs[2][0] == runs[1][-1] + 1
     assert "you: ponder 31" in after and "(page 1 of 4" in after
+    # `actions` lists every one, numbered in order: no pages any more
+    assert "  1) disc at 0,0" in listed and "69) ponder 60" in listed
+    assert "every choice is on the screen" in last

@@ -610,6 +610,7 @@ class Session:
             for text in lines:
                 self.say(text)
             order[:] = list(range(n))
+            self.pages, self.page = [lines], 0      # the numbers from now on: these
             return None
         if re.fullmatch(r"[+-]?\d+", line):
             # a number of any length is bad input, never int()'s ValueError past 4,300
