@@ -33,9 +33,11 @@ KUHN = "examples/kuhn_poker"
 class Terminal:
     """`tabula play ARGS` on a pseudo-terminal: what it prints, and lines typed in."""
 
-    def __init__(self, *args, timeout: float = 20.0):
+    def __init__(self, *args, timeout: float = 180.0):
+        # timeout: only a guard against a hung program (a wait that long fails the test),
+        # never a measure of speed: a loaded machine is slow, not wrong
         master, slave = pty.openpty()
-        env = dict(os.environ, COLUMNS="100", TERM="dumb", PYTHONUNBUFFERED="1")
+        env = dict(os.environ, COLUMNS="100", LINES="24", TERM="dumb", PYTHONUNBUFFERED="1")
         self.proc = subprocess.Popen([sys.executable, "-m", "tabula_rules", "play", *args],
                                      stdin=slave, stdout=slave, stderr=slave, cwd=ROOT,
                                      env=env, close_fds=True)
