@@ -237,6 +237,18 @@ def test_parallel_api_test(path):
         parallel_api_test(parallel_env(path), num_cycles=1000)
 
 
+def test_pettingzoos_conversion_of_the_parallel_env_passes_api_test():
+    """parallel_to_aec (PettingZoo's own wrapper) over Goofspiel's parallel environment is
+    an AEC environment api_test accepts; the spaces also come as dicts."""
+    from pettingzoo.utils import parallel_to_aec
+    p = parallel_env(GOOFSPIEL)
+    assert p.action_spaces["player_1"] is p.action_space("player_1")
+    assert set(p.observation_spaces) == set(p.possible_agents)
+    with warnings.catch_warnings():
+        warnings.filterwarnings("ignore", message="Observation")
+        api_test(parallel_to_aec(p), num_cycles=1000)
+
+
 def _random_joint(p, obs, rng):
     return {a: int(rng.choice(np.flatnonzero(obs[a]["action_mask"]))) for a in p.agents}
 

@@ -178,6 +178,16 @@ class _Table:
         self._agent(agent)
         return self._action_spaces[agent]
 
+    @property
+    def observation_spaces(self) -> dict:
+        """{agent: its observation space} (the older dict form some libraries read)."""
+        return dict(self._observation_spaces)
+
+    @property
+    def action_spaces(self) -> dict:
+        """{agent: its action space} (the older dict form some libraries read)."""
+        return dict(self._action_spaces)
+
     def _agent(self, agent) -> int:
         """The player of an agent's name (UnknownAgent naming the agents if it is none)."""
         player = self._index.get(agent) if isinstance(agent, str) else None
