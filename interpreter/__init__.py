@@ -1,6 +1,6 @@
 """Tabula: a declarative rules language for board games, and its generic interpreter.
 
-    from interpreter import load_game
+    from tabula_rules import load_game
     game = load_game("specs/GAME", players=3)
     state = game.new_state(seed=1)
     while not state.is_terminal():

@@ -1,4 +1,4 @@
-"""`python -m interpreter` is the `tabula` command."""
+"""`python -m tabula_rules` is the `tabula` command."""
 
 import sys
 

@@ -6,8 +6,8 @@ after `tabula:` (`tabula:NAME`, which never means a file). Output: the spec file
 `tabula list` every shipped spec with its names, title, player counts, place and what it extends.
 
 The shipped games are the spec folders of `specs/` and `examples/`: inside the package
-when it is installed from a wheel (interpreter/specs, interpreter/examples: package
-data), beside it in a checkout. They are found by scanning those folders, never from a
+when it is installed from a wheel (tabula_rules/specs, tabula_rules/examples:
+package data), beside it in a checkout. They are found by scanning those folders, never from a
 list of names: a folder added there is a game of the next wheel.
 
 A name that is also a path (a file or folder of that name in the current folder, or beside

@@ -9,7 +9,7 @@ intervals, the first player's advantage, scores, points by scoring rule and seat
 length, branching, rules taken, failed games with their messages) and its plots as inline
 SVG (scores by seat, game lengths, win rates by seat and by agent against the fair share).
 
-Input of the comparison page: a Comparison (interpreter.compare), and the rule-by-rule
+Input of the comparison page: a Comparison (tabula_rules.tools.compare), and the rule-by-rule
 diff (diff_specs's dict, or its text). Output: the verdict in plain words, the run (specs
 A and B with their own options, games, pairs, players, bots, seed, failed games), the diff
 (wrapped, the changed words of a changed line highlighted), the metrics side by side by
@@ -145,8 +145,8 @@ def render_report(summary, title: str | None = None) -> str:
 
 def render_comparison_report(comparison, title: str | None = None, rule_diff=None,
                              by_change=None) -> str:
-    """The HTML page of a Comparison of two rule variants (interpreter.compare): one
-    self-contained page (see the module's doc). rule_diff: interpreter.diff.diff_specs's
+    """The HTML page of a Comparison of two rule variants (tabula_rules.tools.compare): one
+    self-contained page (see the module's doc). rule_diff: tabula_rules.tools.diff.diff_specs's
     dict, or the text of `tabula diff A B`: each line wrapped, and the words that changed
     between a line of A (-) and the line of B (+) that follows it highlighted. by_change:
     bychange.measure's result (each change of the diff alone), a section of its own."""
@@ -193,7 +193,7 @@ def _page(title: str, sections: list, made_from: str) -> str:
         "<body>",
         f"<h1>{_e(title)}</h1>",
         *sections,
-        f"<footer>Made by tabula (interpreter.report) from {_e(made_from)}.</footer>",
+        f"<footer>Made by tabula (tabula_rules.tools.report) from {_e(made_from)}.</footer>",
         "</body>", "</html>", ""])
 
 
@@ -653,7 +653,7 @@ def _examples_section(s, heading: str = "Example games") -> str:
 # ---- the comparison's sections ---------------------------------------------------------
 
 def _verdict_section(c) -> str:
-    """The verdict in plain words (interpreter.compare.verdict): the headline, then the
+    """The verdict in plain words (tabula_rules.tools.compare.verdict): the headline, then the
     details."""
     from .compare import verdict
     lines = verdict(c)
@@ -706,7 +706,7 @@ def _diff_line(text: str, cls: str | None, pieces=None) -> str:
 def _diff_section(rule_diff: str) -> str:
     """The text of `tabula diff A B`: lines of A in red, of B in green, the top lines of
     the entries bold; a run of removed lines (-) followed by as many added ones (+) at the
-    same indentation is compared line by line, word by word (interpreter.diff.word_diff),
+    same indentation is compared line by line, word by word (tabula_rules.tools.diff.word_diff),
     the changed words highlighted. Every line wraps: no line is wider than the page."""
     from .diff import word_diff
     lines = rule_diff.splitlines()

@@ -16,7 +16,7 @@ records) is below it, in stats.py and compare.py.
 
 Every game is a pure function of (spec, players, options, agents, game_seed(seed, index)),
 so the records, and the file, do not depend on the number of workers or on resuming.
-Games are played by interpreter.agents.play_game (a record replays with
+Games are played by tabula_rules.bots.agents.play_game (a record replays with
 play_game(game, record["seed"], agents)).
 
 A record: index, seed (the game's), spec, spec_hash, players, options, agents (by seat),
