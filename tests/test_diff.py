@@ -1,5 +1,6 @@
 """tabula diff: id by id, normalised text, reformatting is not a difference."""
 
+import functools
 import json
 import re
 
@@ -17,7 +18,7 @@ VARIANT = ROOT / "examples" / "medang-prambanan"
 
 
 def test_a_spec_against_itself_has_no_difference():
-    d = diff_specs(Spec(MEDANG), Spec(MEDANG))
+    d = diff_specs(_spec(MEDANG), _spec(MEDANG))
     assert d["added"] == d["removed"] == d["changed"] == []
 
 
@@ -30,12 +31,12 @@ def test_reformatting_is_not_a_difference(tmp_path):
           .replace("value: open_slots(temple)", 'value: "open_slots( temple )"'))
     assert re != text
     (tmp_path / "medang.yaml").write_text(re)
-    d = diff_specs(Spec(MEDANG), Spec(tmp_path / "medang.yaml"))
+    d = diff_specs(_spec(MEDANG), Spec(tmp_path / "medang.yaml"))
     assert d["changed"] == [], d["changed"]
 
 
 def test_the_example_variant_lists_exactly_its_changes():
-    d = diff_specs(Spec(MEDANG), Spec(VARIANT))
+    d = diff_specs(_spec(MEDANG), _spec(VARIANT))
     assert sorted(c["id"] for c in d["changed"]) == [
         "data.temples", "data.tile_mix", "game.id", "game.name", "options.temple",
         "rules.general"]
@@ -50,7 +51,7 @@ def test_the_example_variant_lists_exactly_its_changes():
 def test_a_real_rule_change_is_found(tmp_path):
     text = (MEDANG / "medang.yaml").read_text()
     (tmp_path / "medang.yaml").write_text(text.replace("u.value <= 3", "u.value <= 2"))
-    d = diff_specs(Spec(MEDANG), Spec(tmp_path / "medang.yaml"))
+    d = diff_specs(_spec(MEDANG), Spec(tmp_path / "medang.yaml"))
     assert [c["id"] for c in d["changed"]] == ["rules.monk"]
 
 
@@ -65,9 +66,18 @@ def test_cli_text_and_json(capsys):
     assert all("id" in item for key in ("added", "removed", "changed") for item in data[key])
 
 
+MEDINA, BSW = ROOT / "specs" / "medina", ROOT / "specs" / "medina" / "bsw-dm2003.yaml"
+
+
+@functools.cache
+def _spec(path):
+    """A shipped spec loaded once for the module (no test changes a Spec or a diff)."""
+    return Spec(path)
+
+
+@functools.cache
 def _bsw_diff():
-    return diff_specs(Spec(ROOT / "specs" / "medina"),
-                      Spec(ROOT / "specs" / "medina" / "bsw-dm2003.yaml"))
+    return diff_specs(_spec(MEDINA), _spec(BSW))
 
 
 BSW_TABLE = ROOT / "tests" / "data" / "bsw_text_changes.yaml"
@@ -130,8 +140,7 @@ def test_medina_against_its_brettspielwelt_variant():
 def test_the_text_opens_with_a_summary_in_the_rulebook_s_words():
     """A line a change, with its source quote, before the details; the variant's own id,
     name and source are not in the summary and come after the other changes."""
-    d = diff_specs(Spec(ROOT / "specs" / "medina"),
-                   Spec(ROOT / "specs" / "medina" / "bsw-dm2003.yaml"))
+    d = _bsw_diff()
     lines = format_diff(d).splitlines()
     end = lines.index("")
     # the settled ruling, the renamed step and 28 other entries (the rules' inner steps
@@ -170,7 +179,7 @@ def test_a_rule_changed_in_one_step_is_that_step(tmp_path):
         'If you have only one component left, you can only build one component"', 1)
     assert edited != text
     (tmp_path / "medina.yaml").write_text(edited)
-    d = diff_specs(Spec(ROOT / "specs" / "medina"), Spec(tmp_path / "medina.yaml"))
+    d = diff_specs(_spec(MEDINA), Spec(tmp_path / "medina.yaml"))
     turn = next(c for c in d["changed"] if c["id"] == "rules.take_turn")
     assert [(f["path"], f["b"]) for f in turn["fields"]] == [
         ("do[3].then[2].source", 'medina.txt "If you have only one component left, you can '
@@ -238,8 +247,8 @@ def test_each_toggle_makes_exactly_its_changes(tmp_path):
     changes that name each other's entries are one toggle, and the colours, which take
     away the purple the tea rules read, are made with the tea rules' removal."""
     from tabula_rules.tools.bychange import toggles_of, write_toggles
-    a, b = Spec(ROOT / "specs" / "medina"), Spec(ROOT / "specs" / "medina" / "bsw-dm2003.yaml")
-    d = diff_specs(a, b)
+    a, b = _spec(MEDINA), _spec(BSW)
+    d = _bsw_diff()
     items = toggles_of(d, (a.doc, b.doc))
     assert sorted(c for t in items for c in t.changes) == \
         sorted(what for what, _ in summary_rows(d))
@@ -354,7 +363,7 @@ def _mirrors_of(a, b, tmp_path, players):
 
 
 @pytest.mark.parametrize("a, b, players, unplayed", [
-    (ROOT / "specs" / "medina", ROOT / "specs" / "medina" / "bsw-dm2003.yaml", 2,
+    (MEDINA, BSW, 2,
      ["removed step turn.tea_break (from rules.place_one) + 7 more"]),
     (MEDANG, VARIANT, 3, []),
 ])
@@ -363,7 +372,7 @@ def test_each_mirror_undoes_exactly_its_changes_on_b(tmp_path, a, b, players, un
     exactly the toggle's changes and those it undoes with them (a settled ruling is undone
     by the entries its reading wrote, so B and the mirror both have it settled); a mirror
     that cannot be written says why, and is the only one not played."""
-    a, b = Spec(a), Spec(b)
+    a, b = _spec(a), _spec(b)
     mirrors = _mirrors_of(a, b, tmp_path, players)
     assert [t.name for t, spec in mirrors if spec is None] == unplayed
     for t, spec in mirrors:
@@ -381,8 +390,8 @@ def test_mirrors_of_changes_that_name_each_other_on_b_are_undone_together():
     colours need the tea rules' removal (`also`); undone on BSW, the colours give purple
     back and the tea rules come back with it, so the two are undone together and say so."""
     from tabula_rules.tools.bychange import toggles_of
-    a, b = Spec(ROOT / "specs" / "medina"), Spec(ROOT / "specs" / "medina" / "bsw-dm2003.yaml")
-    by_name = {t.name: t for t in toggles_of(diff_specs(a, b), (a.doc, b.doc))}
+    a, b = _spec(MEDINA), _spec(BSW)
+    by_name = {t.name: t for t in toggles_of(_bsw_diff(), (a.doc, b.doc))}
     colours = by_name["changed enums.colour + 1 more"]
     assert "removed zones.teas" in colours.mirror_also
     assert "purple" in colours.mirror_grouped and "undone together" in colours.mirror_grouped

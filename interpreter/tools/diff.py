@@ -15,6 +15,7 @@ from __future__ import annotations
 import difflib
 import json
 import re
+from functools import lru_cache
 
 import networkx as nx
 import yaml
@@ -36,14 +37,23 @@ def _canonical(value):
         return {str(k): _canonical(v) for k, v in value.items()}
     if isinstance(value, list):
         return [_canonical(v) for v in value]
+    if type(value) is str:
+        return _canonical_text(value)
     if isinstance(value, str):
-        for what in ("statement", "expression", "bindings"):
-            try:
-                return f"{what}:{parse(value, what)!r}"
-            except SpecError:
-                continue
-        return " ".join(value.split())
+        return _canonical_text.__wrapped__(value)
     return value
+
+
+@lru_cache(maxsize=1 << 14)
+def _canonical_text(value: str) -> str:
+    """_canonical of one string (kept: a diff compares each entry's texts several times,
+    --by-change every toggle's against both specs, and parsing is most of its cost)."""
+    for what in ("statement", "expression", "bindings"):
+        try:
+            return f"{what}:{parse(value, what)!r}"
+        except SpecError:
+            continue
+    return " ".join(value.split())
 
 
 def _normalised(value):
