@@ -340,7 +340,8 @@ def test_aec_misuse_raises_what_pettingzoo_expects():
         if e.terminations[e.agent_selection]:
             break
         e.step(int(np.flatnonzero(e.observe(e.agent_selection)["action_mask"])[0]))
-    with pytest.raises(ValueError, match="is terminated .*step it with None") as info:
+    with pytest.raises(ValueError, match="is terminated .*the only valid action is None") \
+            as info:
         e.step(0)
     assert isinstance(info.value, DeadAgentAction)
     e.step(None)

@@ -335,8 +335,8 @@ class TabulaEnv(_Table, AECEnv):
         if self.terminations[agent] or self.truncations[agent]:
             if action is not None:
                 raise DeadAgentAction(
-                    f"{agent} is terminated (the game is over): step it with None, as "
-                    f"PettingZoo asks of a terminated agent, not {action!r:.40}")
+                    f"{agent} is terminated (the game is over): when an agent is dead, "
+                    f"the only valid action is None (PettingZoo's rule), not {action!r:.40}")
             self._was_dead_step(action)
             return
         st = self.tabula
