@@ -763,6 +763,8 @@ def unreachable(state) -> str | None:
     ctx = getattr(state, "ctx", None)
     if st is None or ctx is None:
         return "a loaded state that holds no tabula state"
+    if getattr(ctx, "draws", False):
+        return _unreached_by_moves(state)
     try:
         fresh = ctx.game.new_state(seed=ctx.seed)
         for i, a in enumerate(st.history):
@@ -775,6 +777,35 @@ def unreachable(state) -> str | None:
         a, b = fresh.to_json(), st.to_json()
         keys = sorted(k for k in set(a) | set(b) if a.get(k) != b.get(k))
         return f"its history plays to another state (differing: {', '.join(keys)})"
+    return None
+
+
+def _unreached_by_moves(state) -> str | None:
+    """unreachable() where shuffles are chance nodes (the adapter's chance_shuffles):
+    the Tabula history has no draws, so the state's OpenSpiel history is played from
+    a new state of its game (a simultaneous node takes a joint action, one entry per
+    player) and must give the same state, its shuffle in progress included."""
+    game = state.get_game()
+    fresh = game.new_initial_state()
+    history = state.history()
+    i = 0
+    try:
+        while i < len(history):
+            if fresh.is_terminal():
+                return f"its history goes on after the end (move {i + 1})"
+            if fresh.is_simultaneous_node():
+                n = game.num_players()
+                fresh.apply_actions(history[i:i + n])
+                i += n
+            else:
+                fresh.apply_action(history[i])
+                i += 1
+    except Exception as e:  # noqa: BLE001  (the history is not playable)
+        return f"its history does not play from a new state: {type(e).__name__}: {e}"
+    if str(fresh) != str(state) or fresh.tabula.to_json_text() != state.tabula.to_json_text():
+        a, b = fresh.tabula.to_json(), state.tabula.to_json()
+        keys = sorted(k for k in set(a) | set(b) if a.get(k) != b.get(k))
+        return f"its history plays to another state (differing: {', '.join(keys) or 'draws'})"
     return None
 
 

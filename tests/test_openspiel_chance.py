@@ -231,6 +231,8 @@ def test_information_state_tensor_is_the_observation_and_the_history():
         short.information_state_tensor(0)
     with pytest.raises(TabulaError, match="max_history -1"):
         load(KUHN, max_history=-1)
+    with pytest.raises(TabulaError, match="at most"):
+        load(KUHN, max_history=2 ** 31 - 1)
     pyspiel.random_sim_test(game, num_sims=2, serialize=True, verbose=False)
 
 

@@ -81,6 +81,8 @@ PARAMETERS = {"spec": "", "players": 0, "options": "", "returns": "", "utility":
               "chance_shuffles": True, "max_history": 0}
 # the largest information-state tensor given without a max_history parameter (floats)
 MAX_INFO_TENSOR = 1 << 18
+# ... and the largest with one (a float32 array of 256 MB)
+MAX_GIVEN_TENSOR = 1 << 26
 # the kinds of moves a state keeps (_Box.moves): an action (a player's or a chance
 # decision's outcome), one draw of a shuffle, a simultaneous node's joint action
 ACT, DRAW, JOINT = 0, 1, 2
@@ -274,6 +276,11 @@ class HistoryCodec:
         self.length = length
         self.size = length * self.width + 1
         self.provided = given or self.size <= MAX_INFO_TENSOR
+        if given and self.size > MAX_GIVEN_TENSOR:
+            raise TabulaError(f"max_history {length} makes an information-state tensor of "
+                              f"{self.size} floats ({self.width} per decision): at most "
+                              f"{MAX_GIVEN_TENSOR} (a max_history of "
+                              f"{(MAX_GIVEN_TENSOR - 1) // self.width} or less)")
         self.why = ("" if self.provided else
                     f"this game's information-state tensor would encode {length} decisions "
                     f"(game.max_decisions) of {self.width} floats: give the parameter "
@@ -390,6 +397,19 @@ class _Box:
         return self.known[1]
 
     # -- moves ------------------------------------------------------------------------------
+    def mover(self) -> int:
+        """Who moves now, as OpenSpiel numbers them (a player, or CHANCE, SIMULTANEOUS,
+        TERMINAL)."""
+        st = self.tabula()
+        P = pyspiel.PlayerId
+        if self.drawing is not None or st.is_chance_node():
+            return int(P.CHANCE)
+        if st.terminal:
+            return int(P.TERMINAL)
+        if st.is_simultaneous_node():
+            return int(P.SIMULTANEOUS)
+        return st.current_player()
+
     def play(self, kind: int, action, who: int = 0) -> None:
         """One OpenSpiel move: an action id (`who`: the player, CHANCE at a chance
         node), a draw's piece, or a joint action (a list of ids); checked, recorded,
@@ -414,7 +434,7 @@ class _Box:
             _perform(st, step)
         except NeedDraw as need:
             base = self.rebuild()
-            self.st = base
+            self.st, self.known = base, (None, None)
             self.drawing = _Drawing(base, step, [], need.draw)
 
     def step_of(self, st: State, kind: int, action) -> tuple:
@@ -461,7 +481,7 @@ class _Box:
             d.draw = need.draw
             return
         st.draws = Tape()
-        self.st, self.drawing = st, None
+        self.st, self.drawing, self.known = st, None, (None, None)
         self.mark = (st.clone(), len(self.moves))
 
     def rebuild(self) -> State:
@@ -494,10 +514,12 @@ def _replayed(ctx: Context, origin, moves, from_seed: bool) -> _Box:
     for i, entry in enumerate(moves):
         try:
             who, action, kind = entry
-            if kind not in (ACT, DRAW, JOINT) or not (
+            if type(kind) is not int or kind not in (ACT, DRAW, JOINT) or not (
                     type(action) is int or kind == JOINT and isinstance(action, list)
                     and all(type(a) is int for a in action)):
-                raise ValueError
+                raise ValueError("not [player, action, kind]")
+            if who != box.mover():
+                raise ValueError(f"player {who!r} does not move there")
             box.play(kind, action, who)
         except (TypeError, ValueError, IllegalAction) as exc:
             raise TabulaError(f"{UNREACHABLE}: move {i + 1} of its history is not a legal "
@@ -705,8 +727,7 @@ class TabulaState(pyspiel.State):
 
     def _apply_action(self, action):
         box = self._box
-        who = self.current_player()
-        box.play(DRAW if box.drawing is not None else ACT, action, int(who))
+        box.play(DRAW if box.drawing is not None else ACT, action, box.mover())
 
     def _apply_actions(self, actions):
         self._box.play(JOINT, list(actions), int(pyspiel.PlayerId.SIMULTANEOUS))
