@@ -17,6 +17,7 @@ from tabula_rules import TabulaError  # noqa: E402
 from tabula_rules.adapters.openspiel import load  # noqa: E402
 
 from conftest import ROOT  # noqa: E402
+from openspiel_util import Partitions  # noqa: E402
 
 KUHN = ROOT / "examples" / "kuhn_poker"
 TINY = ROOT / "examples" / "tiny"
@@ -84,6 +85,34 @@ def test_a_shuffle_is_chance_nodes_one_piece_at_a_time(shuffled_kuhn):
     seeded = load(shuffled_kuhn, chance_shuffles=False)
     assert seeded.new_initial_state().current_player() == 0
     assert seeded.get_type().chance_mode == pyspiel.GameType.ChanceMode.DETERMINISTIC
+
+
+def test_the_shuffled_deal_walks_in_lockstep_with_pyspiel(shuffled_kuhn):
+    """Every history of Kuhn poker dealt from a shuffled deck and of pyspiel's
+    kuhn_poker at once: the same players, chance outcomes (the card numbers) and their
+    probabilities, legal actions, returns, and information states that partition the
+    histories alike."""
+    ours, theirs = load(shuffled_kuhn), pyspiel.load_game("kuhn_poker")
+    parts = Partitions(2)
+    ends = 0
+    stack = [(ours.new_initial_state(), theirs.new_initial_state())]
+    while stack:
+        a, b = stack.pop()
+        assert a.current_player() == b.current_player()
+        if b.is_terminal():
+            assert a.is_terminal() and a.returns() == b.returns()
+            ends += 1
+            continue
+        if b.is_chance_node():
+            assert [x for x, _ in a.chance_outcomes()] == [x for x, _ in b.chance_outcomes()]
+            assert [p for _, p in a.chance_outcomes()] == \
+                pytest.approx([p for _, p in b.chance_outcomes()])
+        else:
+            assert a.legal_actions() == b.legal_actions()
+            parts.see(a, b)
+        for x in b.legal_actions():
+            stack.append((a.child(x), b.child(x)))
+    assert ends == 30 and parts.classes() == 24
 
 
 def test_identical_pieces_are_one_outcome_weighted_by_their_copies():
@@ -257,10 +286,11 @@ def _ismcts(game, simulations, seed):
 
 
 @pytest.mark.parametrize("spec, sims", [(ROOT / "examples" / "leduc_poker", 10),
-                                        (TINY, 4)], ids=["leduc_poker", "tiny"])
+                                        (TINY, 4), (ROOT / "examples" / "hearts", 2)],
+                         ids=["leduc_poker", "tiny", "hearts"])
 def test_openspiel_ismcts_plays_hidden_information_games_to_the_end(spec, sims):
     """OpenSpiel's IS-MCTS (resample_from_infostate at every simulation) in seat 0,
-    random play in the other; Tiny's deal and reshuffle are chance nodes."""
+    random play in the others; Tiny's deal and reshuffle are chance nodes."""
     game = load(spec, returns="win_loss")
     bot = _ismcts(game, sims * (10 if LONG else 1), 0)
     rng = random.Random(3)
@@ -276,7 +306,8 @@ def test_openspiel_ismcts_plays_hidden_information_games_to_the_end(spec, sims):
                 st.apply_action(a)
             else:
                 st.apply_action(rng.choice(st.legal_actions()))
-        assert sorted(st.returns()) in ([-1.0, 1.0], [0.0, 0.0])
+        assert set(st.returns()) <= {-1.0, 0.0, 1.0} and len(st.returns()) == \
+            game.num_players()
 
 
 def test_cfr_and_exploitability_on_kuhn_poker_dealt_from_a_shuffled_deck(shuffled_kuhn):

@@ -3,7 +3,9 @@
 Input: a Program (interpreter/runtime/model.py). Output: states that list legal actions, apply
 them, and report scores, winners and per-player observations. Play is a sequence of
 atomic decisions: the engine runs the compiled blocks until a decision (or the end) and
-waits there. Randomness (shuffles) comes from the state's own seeded generator; chance
+waits there. Randomness (shuffles) comes from the state's own seeded generator, or, for
+a driver that makes shuffles chance draws (State.draws: the OpenSpiel adapter's
+chance_shuffles), from a tape of draws it gives (runtime/effects.py Tape); chance
 decisions are made by whoever drives the state.
 """
 
