@@ -169,17 +169,35 @@ class Hung(BaseException):
     """Raised by the alarm when a call runs longer than its time limit."""
 
 
+WALL_FACTOR = 10        # the wall-clock backstop: this many times the CPU limit, at least
+WALL_LEAST = 120.0      # two minutes (a loaded two-core machine runs a test at half speed
+                        # or less; only a call blocked without working waits this long)
+
+
 @contextmanager
 def time_limit(seconds: float):
-    def on_alarm(signum, frame):
-        raise Hung(f"no answer within {seconds} s")
-    old = signal.signal(signal.SIGALRM, on_alarm)
-    signal.setitimer(signal.ITIMER_REAL, seconds)
+    """Fail a call (Hung) that works longer than `seconds` of this process's CPU time
+    (ITIMER_PROF: a loaded machine slows the clock on the wall, not the work), or that
+    blocks far longer than that by the wall clock (a backstop against a call that waits
+    without working)."""
+    wall = max(seconds * WALL_FACTOR, WALL_LEAST)
+
+    def on_cpu(signum, frame):
+        raise Hung(f"no answer within {seconds} s of CPU time")
+
+    def on_wall(signum, frame):
+        raise Hung(f"no answer within {wall} s")
+    old_cpu = signal.signal(signal.SIGPROF, on_cpu)
+    old_wall = signal.signal(signal.SIGALRM, on_wall)
+    signal.setitimer(signal.ITIMER_PROF, seconds)
+    signal.setitimer(signal.ITIMER_REAL, wall)
     try:
         yield
     finally:
+        signal.setitimer(signal.ITIMER_PROF, 0)
         signal.setitimer(signal.ITIMER_REAL, 0)
-        signal.signal(signal.SIGALRM, old)
+        signal.signal(signal.SIGPROF, old_cpu)
+        signal.signal(signal.SIGALRM, old_wall)
 
 
 def raised(fn, kind=SpecError, seconds: float = 20.0):

@@ -143,9 +143,9 @@ def test_file_without_a_document(tmp_path, text):
 def test_file_over_the_size_limit_is_refused_before_parsing(tmp_path):
     text = BASE + "# " + "x" * (loader.MAX_FILE_BYTES + 10) + "\n"
     path = write(tmp_path, text)
-    t0 = time.perf_counter()
+    t0 = time.process_time()               # CPU time: a loaded machine cannot fail it
     err = raised(lambda: Spec(path).validate())
-    assert time.perf_counter() - t0 < 2.0
+    assert time.process_time() - t0 < 2.0
     check(err, path, text, (1, 1), f"at most {loader.MAX_FILE_BYTES}")
 
 
@@ -214,9 +214,9 @@ BOMB = """\
 def test_billion_laughs_is_refused_quickly(tmp_path):
     text = edit(BASE, ("data:\n", "data:\n" + BOMB))
     path = write(tmp_path, text)
-    t0 = time.perf_counter()
+    t0 = time.process_time()               # CPU time: a loaded machine cannot fail it
     err = raised(lambda: Spec(path).validate(), seconds=10)
-    elapsed = time.perf_counter() - t0
+    elapsed = time.process_time() - t0
     assert elapsed < 1.0, f"the alias bomb took {elapsed:.1f} s to refuse"
     first, _ = at(text, "  bomb:")
     assert first <= err.pos.line <= first + BOMB.count("\n"), str(err)

@@ -83,9 +83,9 @@ def test_the_rule_text_of_a_whole_spec_is_bounded_before_it_is_parsed(tmp_path):
                     for i in range(190))
     text = BASE.replace("scoring:\n  points:\n", "scoring:\n  points:\n" + rules)
     path = write(tmp_path, text)
-    t0 = time.perf_counter()
+    t0 = time.process_time()               # CPU time: a loaded machine cannot fail it
     err = raised(lambda: Spec(path).validate())
-    assert time.perf_counter() - t0 < 15
+    assert time.process_time() - t0 < 15
     assert f"rule texts add up to more than {parser.MAX_SPEC_RULE_CHARS}" in err.message
     assert err.pos.file == str(path) and err.pos.line > 100
 
@@ -100,10 +100,10 @@ def test_long_quoted_texts_are_located_to_the_character_cheaply():
     value = doc["k"]
     assert value.pos_at(0).col == 5 and value.pos_at(2).col == 7     # a, b, then ''
     assert value.pos_at(3).col == 9                                  # c after the escape
-    t0 = time.perf_counter()
+    t0 = time.process_time()               # CPU time: a loaded machine cannot fail it
     assert value.pos_at(50_000).col == 9 + 49_997
     assert all(value.pos_at(i).line == 1 for i in range(0, 100_000, 7))
-    assert time.perf_counter() - t0 < 2
+    assert time.process_time() - t0 < 2
     assert len(value.segments) <= 4
 
 
