@@ -10,13 +10,14 @@ import re
 from conftest import ROOT
 
 # what is read by users: the README, the docs, the package's docstrings, messages and web
-# pages, the games' notes
+# pages, the games' notes, the schemas' descriptions (shown by editors)
 FILES = sorted({ROOT / "README.md",
                 *(ROOT / "docs").rglob("*.md"),
                 *(ROOT / "interpreter").rglob("*.py"),
                 *(ROOT / "interpreter" / "tools" / "web").rglob("*"),
                 *(ROOT / "specs").rglob("*.md"),
-                *(ROOT / "examples").rglob("*.md")})
+                *(ROOT / "examples").rglob("*.md"),
+                *(ROOT / "schemas").glob("*.json")})
 
 STALE = re.compile(
     r"\b(?:import|from)\s+interpreter\b"                  # import interpreter, from interpreter
