@@ -4,8 +4,9 @@ Input: a State and a seat (or None: a referee, who sees everything). Output: `dr
 SVG document of every zone: a grid or hex board as a board of cells with their pieces,
 a zone of several containers (columns, a track, a chain, a market) as a row of boxes,
 a zone of one container (a hand, a pile) as a box of pieces, and a container the seat
-sees only the count of as that count, face down; `places`, where each legal action has
-its place (the containers and pieces it binds), so a page can make them clickable.
+sees only the count of as that count, face down. Containers and pieces carry their
+numbers (data-slot, data-piece) so that a page can make the places of the legal actions
+(tools/placing.py) clickable.
 
 Only what State.zones_view(seat) gives is drawn: the names of the pieces where the seat
 may look, a count where it sees only how many, nothing where it sees nothing. Pieces
@@ -16,8 +17,6 @@ from __future__ import annotations
 
 import zlib
 from html import escape
-
-from ..runtime.model import DONE, SKIP
 
 CELL = 46           # a board cell's side, in pixels
 BOX = 56            # a container's box in a row
@@ -45,61 +44,6 @@ def colour(name: str) -> str:
     kind = "".join(ch for ch in name if not ch.isdigit()).strip("-_ ") or name
     hue = zlib.crc32(kind.encode("utf-8")) % 360
     return f"hsl({hue},55%,78%)"
-
-
-MAX_TRIED = 400     # legal actions tried on a copy to find where they put a piece
-
-
-def places(st, seat) -> list:
-    """For each legal action of `seat` (State.legal_actions order): (containers, pieces),
-    its place on the table. The containers and pieces it binds, as the compiler recorded
-    its bindings' domains (Alt.domains: a container binding its slot, a piece binding the
-    piece, where the seat sees it); for an action that binds neither (a cell chosen by
-    its number), the containers of a zone of several (a board, a track, a row) where a
-    piece arrives when the action is played on a copy of the state (at most MAX_TRIED
-    actions are tried)."""
-    prog = st.prog
-    hidden = set(st.hidden_slots(seat)) if seat is not None else set()
-    actions = st.legal_actions(seat)
-    out = []
-    for action in actions:
-        slots: list = []
-        pieces: list = []
-        did, alt = action[0], action[1]
-        if alt not in (SKIP, DONE) and 0 <= did < len(prog.decisions):
-            alts = prog.decisions[did].alts
-            domains = alts[alt].domains if 0 <= alt < len(alts) else ()
-            for dom, v in zip(domains, action[2:]):
-                kind = getattr(dom, "kind", "")
-                if kind in ("container", "any container") and type(v) is int:
-                    slots.append(v)
-                elif kind == "piece" and type(v) is int and 0 <= v < len(st.where):
-                    if st.where[v] >= 0 and st.where[v] not in hidden:
-                        pieces.append(v)
-            if not slots and not pieces and len(actions) <= MAX_TRIED:
-                slots = _arrivals(st, action, hidden)
-        out.append((slots, pieces))
-    return out
-
-
-def _arrivals(st, action, hidden: set) -> list:
-    """The containers of zones of several containers, seen, where playing `action` on a
-    copy of st puts a piece that was not there."""
-    prog = st.prog
-    copy = st.clone()
-    try:
-        copy.apply_unchecked(action)
-    except Exception:  # noqa: BLE001 (a look ahead for drawing only: no place then)
-        return []
-    found = []
-    for z in prog.zone_list:
-        if z.nslots < 2:
-            continue
-        owners = prog.players if z.per_player else 1
-        for s in range(z.base, z.base + z.nslots * owners):
-            if s not in hidden and set(copy.slots[s]) - set(st.slots[s]):
-                found.append(s)
-    return found
 
 
 class _Canvas:
@@ -257,4 +201,4 @@ def _row(c: _Canvas, z, slots, values, seen, label) -> None:
     c.y += h + 10
 
 
-__all__ = ["colour", "draw", "places"]
+__all__ = ["colour", "draw"]

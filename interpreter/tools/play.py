@@ -35,7 +35,8 @@ from ..runtime.model import CHANCE
 from ..runtime.readers import piece_names_now
 from .cmdutil import EXIT_INPUT, EXIT_OK, LOG, OPTION, PLAYERS, SEED, SPEC, Command, arg, typed_int
 from .gamelog import LogWriter, log_header
-from .textview import BOARDS, SEVERAL, Drawer, known_scores, wrap
+from .placing import placements
+from .textview import SEVERAL, Drawer, known_scores, wrap
 
 __all__ = ["COMMAND", "HUMAN", "Session", "cmd_play", "parse_seats", "placements"]
 
@@ -454,7 +455,7 @@ class Session:
             by_cell: dict = {}
             for i, cell in cells.items():
                 by_cell.setdefault(cell, []).append(i)
-            for (zone, k), members in by_cell.items():
+            for (zone, k, _), members in by_cell.items():
                 alone = len(members) == 1
                 marks.setdefault(zone, {})[k] = str(members[0] + 1) if alone else SEVERAL
                 if alone:
@@ -791,50 +792,6 @@ def grouped_lines(strings: list, width: int, groups: dict | None = None) -> tupl
     start = len(order) + 1
     order += singles
     return order, out, [(start + k, strings[i]) for k, i in enumerate(singles)]
-
-
-def placements(st, who: int, actions: list, rng: random.Random) -> dict:
-    """{index into actions: (board zone's name, cell index)}: the actions that place a
-    piece on one cell of a board (grid or hex) the seat sees. An action is tried on a
-    copy of the state: it places on a cell when, played up to the next decision, it
-    puts a piece on that cell and on no other, without shuffling (a draw would be
-    chance's, not the action's). When the seat cannot see some pieces it is tried on a
-    world redealt from what the seat cannot see too (State.resample), and must place on
-    the same cell there: a cell never tells what the seat may not know."""
-    prog = st.prog
-    hidden = set(st.hidden_slots(who))
-    cells = [s for s in range(prog.nslots)
-             if prog.zone_list[prog.slot_zone[s]].kind in BOARDS and s not in hidden]
-    if not cells or st.is_simultaneous_node():
-        return {}
-    worlds = [st]
-    if any(st.slots[s] for s in hidden):
-        try:
-            worlds.append(st.resample(who, rng))
-        except TabulaError:
-            return {}
-    draws = [w.rng.getstate() for w in worlds]
-    out = {}
-    for i, a in enumerate(actions):
-        found = set()
-        for w, before in zip(worlds, draws):
-            c = w.clone()
-            try:
-                c.apply(a)
-            except TabulaError:
-                found.add(None)
-                break
-            if c.rng.getstate() != before:
-                found.add(None)
-                break
-            gained = [s for s in cells if c.slots[s] != w.slots[s]
-                      and any(p not in w.slots[s] for p in c.slots[s])]
-            found.add(gained[0] if len(gained) == 1 else None)
-        if len(found) == 1 and None not in found:
-            s = found.pop()
-            z = prog.zone_list[prog.slot_zone[s]]
-            out[i] = (z.name, prog.slot_index[s])
-    return out
 
 
 def _ranges(numbers: list) -> str:

@@ -40,9 +40,10 @@ from ..lang.variants import all_steps
 from ..runtime.model import CHANCE
 from ..runtime.values import encode
 from ..spec import load_spec, parse_options
-from .boardsvg import draw, places
+from .boardsvg import draw
 from .cmdutil import EXIT_INPUT, EXIT_OK, OPTION, PLAYERS, Command, arg, seed_arg
 from .gamelog import read_log, replay_states, same_spec
+from .placing import places
 
 __all__ = ["COMMAND", "Server", "Table", "cmd_serve"]
 
