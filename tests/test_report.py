@@ -410,16 +410,22 @@ def test_word_diff_marks_the_changed_words():
     assert word_diff("", "new") == ([], [("new", True)])
 
 
-def test_the_rule_diff_of_diff_specs(tmp_path):
-    # the dict of diff_specs is shown as `tabula diff` prints it
+@pytest.fixture(scope="module")
+def medang_diff():
+    """diff_specs of Medang and its Prambanan variant (computed once; no test changes it)."""
     from tabula_rules.spec import load_spec
-    from tabula_rules.tools.diff import diff_specs, format_diff
-    d = diff_specs(load_spec(MEDANG), load_spec(PRAMBANAN))
+    from tabula_rules.tools.diff import diff_specs
+    return diff_specs(load_spec(MEDANG), load_spec(PRAMBANAN))
+
+
+def test_the_rule_diff_of_diff_specs(medang_diff):
+    # the dict of diff_specs is shown as `tabula diff` prints it
+    from tabula_rules.tools.diff import format_diff
+    d = medang_diff
     recs = [record(i, 2, [3, 1 + i], [0]) for i in range(3)]
     c = comparison(recs, recs)
-    assert render_comparison_report(c, rule_diff=d) == \
-        render_comparison_report(c, rule_diff=format_diff(d))
     page = render_comparison_report(c, rule_diff=d)
+    assert page == render_comparison_report(c, rule_diff=format_diff(d))
     assert "<ins>prambanan</ins>" in page and re.search(r"<ins>[^<]*above[^<]*</ins>", page)
 
 
@@ -626,15 +632,12 @@ def check_in_browser(page: str, name: str, folder) -> list:
     return shots
 
 
-def test_the_pages_fit_a_browser_window(medang, medang_pair, tmp_path):
+def test_the_pages_fit_a_browser_window(medang, medang_pair, medang_diff, tmp_path):
     """The simulation's page, the comparison's (with the whole rule diff of Medang and
     its Prambanan variant), and a page of long unbroken strings, at 1280 and 800 px in
     headless Chromium: no horizontal scroll, no element outside the page, no text wider
     than its box; a screenshot of each (left in the test's folder)."""
-    from tabula_rules.spec import load_spec
-    from tabula_rules.tools.diff import diff_specs
-    c = medang_pair[0]
-    d = diff_specs(load_spec(MEDANG), load_spec(PRAMBANAN))
+    c, d = medang_pair[0], medang_diff
     long = "x" * 300
     recs = [record(i, 2, [3, 1 + i], [0], options={"deck": long}) for i in range(4)]
     recs_b = [fired(dict(r), **{f"rule_{long}": i}) for i, r in enumerate(recs)]
