@@ -265,6 +265,31 @@ def test_information_state_tensor_is_the_observation_and_the_history():
     pyspiel.random_sim_test(game, num_sims=2, serialize=True, verbose=False)
 
 
+@pytest.mark.parametrize("spec, length", [(ROOT / "examples" / "leduc_poker", 64),
+                                          (ROOT / "examples" / "goofspiel", 64),
+                                          (TINY, 1000)], ids=["leduc_poker", "goofspiel",
+                                                              "tiny"])
+def test_information_state_tensors_partition_as_the_strings(spec, length):
+    """Over random games, for every player at every node: equal information-state
+    strings give equal tensors and equal tensors equal strings; random_sim_test checks
+    the tensors' size and type."""
+    game = load(spec, max_history=length)
+    seen: list = [{} for _ in range(game.num_players())]
+    back: list = [{} for _ in range(game.num_players())]
+    rng = random.Random(6)
+    for _ in range(3):
+        st = game.new_initial_state()
+        while not st.is_terminal():
+            for p in range(game.num_players()):
+                text = st.information_state_string(p)
+                tensor = np.asarray(st.information_state_tensor(p), np.float32).tobytes()
+                assert seen[p].setdefault(text, tensor) == tensor
+                assert back[p].setdefault(tensor, text) == text
+            _play_randomly(st, rng, limit=1)
+    assert sum(len(m) for m in seen) > 20
+    pyspiel.random_sim_test(game, num_sims=1, serialize=False, verbose=False)
+
+
 def test_bad_settings_are_clear_errors():
     with pytest.raises(TabulaError, match="chance_shuffles is true or false"):
         load(TINY, chance_shuffles=1)
