@@ -427,15 +427,15 @@ class _Box:
             raise IllegalAction("no shuffle is drawing a piece here")
         step = self.step_of(st, kind, action)
         self.moves.append((who, list(action) if kind == JOINT else action, kind))
-        if not self.ctx.draws:
-            _perform(st, step)
-            return
         try:
             _perform(st, step)
         except NeedDraw as need:
             base = self.rebuild()
             self.st, self.known = base, (None, None)
             self.drawing = _Drawing(base, step, [], need.draw)
+        except BaseException:
+            self.moves.pop()        # (a rule error: the move is not made)
+            raise
 
     def step_of(self, st: State, kind: int, action) -> tuple:
         space, ctx = self.ctx.space, self.ctx
