@@ -141,3 +141,73 @@ def test_who_knows_where_a_piece_is_is_saved_and_checked(tmp_path):
         d["known"] = bad
         with pytest.raises(TabulaError):
             State.from_json(game, d)
+
+
+# ---- the spec's invariants: a world that breaks one is drawn again ----------------------
+
+NOTED = """\
+game: {id: noted, name: Noted, source: none.txt, players: {min: 2, max: 2}}
+components:
+  card:
+    name: "{colour}{n}"
+    for_each: {colour: "['red', 'blue']", n: "[1, 2, 3]"}
+    zone: deck
+zones:
+  deck: {kind: stack, visibility: count}
+  hand: {kind: set, per_player: true, visibility: others}
+variables:
+  note: {value: '', per_player: true}
+setup:
+  - shuffle deck
+  - for: p in players
+    do:
+      - move top(deck) to p.hand
+      - p.note = top(p.hand).colour
+play:
+  - id: pass
+    choose: k in [1, 2]
+    label: "pass {k}"
+    do: [end game]
+invariants:
+  note_true:
+    description: a player's note says the colour of the card in their hand
+    value: "all(p.note == top(p.hand).colour for p in players)"
+scoring:
+  points:
+    none: {value: "0"}
+"""
+
+
+def test_a_sampled_world_keeps_the_invariants(tmp_path):
+    """The seat cannot see its own card but its note says its colour: every sampled
+    world gives it a card of that colour (one draw alone would, 3 times in 7)."""
+    from tabula_rules.runtime.engine import MAX_RESAMPLES, _broken
+    path = tmp_path / "noted.yaml"
+    path.write_text(NOTED)
+    game = load_spec(path).game(2)
+    rng = random.Random(5)
+    redrawn = 0
+    for seed in range(20):
+        st = game.new_state(seed=seed)
+        assert not _broken(st)
+        for seat in (0, 1):
+            w = st.resample(seat, rng)
+            assert not _broken(w)
+            assert w.observation(seat) == st.observation(seat)
+            once = st._resample_once(seat, rng)
+            redrawn += bool(_broken(once))
+    assert redrawn > 5                    # a single draw often breaks it: the test sees it
+    assert MAX_RESAMPLES <= 64            # the draws are bounded
+
+
+def test_a_world_that_may_not_keep_them_is_still_given(tmp_path):
+    """An invariant many redrawn worlds break (it reads the hidden deck's top card): the
+    draws stay bounded, and the world given keeps the seat's view, with no error."""
+    path = tmp_path / "noted.yaml"
+    path.write_text(NOTED.replace("all(p.note == top(p.hand).colour for p in players)",
+                                  "size(deck) < 3 or top(deck).n == 1"))
+    game = load_spec(path).game(2)
+    st = next(s for s in (game.new_state(seed=k) for k in range(50))
+              if s.violated_invariants() == [])
+    w = st.resample(0, random.Random(1))
+    assert w.observation(0) == st.observation(0)

@@ -860,6 +860,29 @@ class State:
     def resample(self, player: int, rng: random.Random) -> State:
         """A determinisation: a copy of this state in which every piece `player` cannot
         see is redistributed at random (drawn with `rng`) among the positions that hold
+        pieces `player` cannot see (see _resample_once), and which keeps the spec's
+        invariants: a world that breaks one this state keeps (a hint's notes that say
+        what a card in the seat's hand is, while the card drawn there is another) is drawn
+        again, up to MAX_RESAMPLES draws in all; past them the last world is given. A
+        spec without invariants pays nothing for this."""
+        world = self._resample_once(player, rng)
+        if not self.prog.invariants:
+            return world
+        kept = None
+        for _ in range(MAX_RESAMPLES - 1):
+            broken = _broken(world)
+            if not broken:
+                return world
+            if kept is None:
+                kept = _broken(self)
+            if broken <= kept:
+                return world
+            world = self._resample_once(player, rng)
+        return world
+
+    def _resample_once(self, player: int, rng: random.Random) -> State:
+        """One determinisation: a copy of this state in which every piece `player` cannot
+        see is redistributed at random (drawn with `rng`) among the positions that hold
         pieces `player` cannot see.
 
         Each hidden slot keeps its number of pieces, and a piece only ever takes the place
@@ -1183,6 +1206,17 @@ class State:
         when the player cannot tell them apart."""
         return json.dumps(self.information_state(player), sort_keys=True,
                           separators=(",", ":"))
+
+
+MAX_RESAMPLES = 32      # worlds State.resample draws at most to keep the invariants
+
+
+def _broken(st: State) -> set:
+    """The invariants st breaks (one that cannot be computed there counts as broken)."""
+    try:
+        return set(st.violated_invariants())
+    except TabulaError:
+        return {iid for iid, _, _ in st.prog.invariants}
 
 
 def _changing(prog: Program) -> list:
