@@ -295,6 +295,21 @@ def test_the_lobby_starts_a_table(app, page):
     assert page.locator("svg .slot.target").count() == 9 and not page.errors
 
 
+def test_the_lobby_shows_a_game_of_bots_step_by_step(app, page):
+    page.goto(f"{app.url}/")
+    page.wait_for_selector("#game option[value='tic_tac_toe']", state="attached")
+    page.select_option("#game", "tic_tac_toe")
+    page.wait_for_selector("select.seat")
+    for seat in page.locator("select.seat").all():
+        seat.select_option("random")
+    page.fill("#seed", "7")
+    page.click("#start")
+    page.wait_for_selector("#where[data-step='0']")
+    page.click("#last")
+    page.wait_for_function("document.querySelector('#where').dataset.step !== '0'")
+    assert "scores" in page.inner_text("#decision") and not page.errors
+
+
 def test_a_report_s_example_games_open_in_the_viewer(app, tmp_path):
     """The simulate report links its shortest, a median and its longest game; the link
     (to a running serve) plays each again: the same scores as the record; the command

@@ -540,21 +540,29 @@ def cmd_serve(args) -> int:
             links.append(("replay", f"{app.url}/replay/{app.new_replay(args.replay)}"))
         if args.spec:
             seats = [s.strip() for s in args.seats.split(",")] if args.seats else None
-            opts = dict(o.split("=", 1) for o in args.option if "=" in o)
-            key = app.new_table(args.spec, args.players, opts, seats, args.seed)
-            t = app.table(key)
-            for p in t.humans or [None]:
-                which = "watch" if p is None else f"player {p}"
-                links.append((which, f"{app.url}/play/{key}?seat={p if p is not None else 0}"))
+            opts = parse_options(args.option)
+            if seats and HUMAN not in seats:      # bots alone: their game, step by step
+                seed = args.seed if args.seed is not None else \
+                    random.SystemRandom().randrange(10 ** 6)
+                query = {"spec": [args.spec], "players": [str(len(seats))],
+                         "seed": [str(seed)], "agents": [",".join(seats)],
+                         "option": list(args.option)}
+                links.append(("watch", f"{app.url}/replay/{app.played_replay(query)}"))
+            else:
+                key = app.new_table(args.spec, args.players, opts, seats, args.seed)
+                t = app.table(key)
+                links += [(f"player {p}", f"{app.url}/play/{key}?seat={p}") for p in t.humans]
+                if len(t.humans) > 1:
+                    links.append(("hot seat", f"{app.url}/play/{key}?seat=hot"))
     except OSError as e:
         print(f"cannot serve on {args.host}:{args.port}: {e.strerror or e}", file=sys.stderr)
         return EXIT_INPUT
     except TabulaError as e:
         print(str(e), file=sys.stderr)
         return EXIT_INPUT
-    print(f"tabula serve: {app.url}/ (Ctrl-C stops)")
+    print(f"tabula serve: {app.url}/ (Ctrl-C stops)", flush=True)
     for what, link in links:
-        print(f"  {what}: {link}")
+        print(f"  {what}: {link}", flush=True)
     if args.open:
         webbrowser.open(links[0][1] if links else app.url + "/")
     try:

@@ -63,6 +63,14 @@ async function start() {
   const options = {};
   for (const el of document.querySelectorAll("[data-option]")) options[el.dataset.option] = el.value;
   const seats = [...document.querySelectorAll("select.seat")].map((s) => s.value);
+  if (!seats.includes("human")) {          // bots alone: watch their game step by step
+    const q = new URLSearchParams({spec: gameName(), players: seats.length,
+                                   seed: $("seed").value.trim() || String(Math.floor(Math.random() * 1e6)),
+                                   agents: seats.join(",")});
+    for (const [k, v] of Object.entries(options)) if (v !== "") q.append("option", `${k}=${v}`);
+    location.href = "/replay?" + q.toString();
+    return;
+  }
   try {
     const t = await api("tables", {game: gameName(), players: seats.length, options, seats,
                                    seed: $("seed").value.trim() || null});
