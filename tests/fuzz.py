@@ -98,17 +98,26 @@ def _on_alarm(signum, frame):
     raise Hang()
 
 
+WALL_FACTOR, WALL_LEAST = 10, 120.0     # the wall-clock backstop of `bounded`
+
+
 def bounded(fn, seconds: float):
-    """fn() under an alarm of `seconds` (in the main thread; elsewhere unbounded): its
-    result, or Hang raised when the time is up."""
+    """fn() under an alarm of `seconds` of this process's CPU time (ITIMER_PROF: a loaded
+    machine slows the clock on the wall, not the work), with a wall-clock backstop of ten
+    times that, at least 120 s, for an input that waits without working (in the main
+    thread; elsewhere unbounded): its result, or Hang raised when the time is up."""
     if threading.current_thread() is not threading.main_thread() or seconds <= 0:
         return fn()
+    old_cpu = signal.signal(signal.SIGPROF, _on_alarm)
     old = signal.signal(signal.SIGALRM, _on_alarm)
-    signal.setitimer(signal.ITIMER_REAL, seconds)
+    signal.setitimer(signal.ITIMER_PROF, seconds)
+    signal.setitimer(signal.ITIMER_REAL, max(seconds * WALL_FACTOR, WALL_LEAST))
     try:
         return fn()
     finally:
+        signal.setitimer(signal.ITIMER_PROF, 0)
         signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGPROF, old_cpu)
         signal.signal(signal.SIGALRM, old)
 
 
@@ -1511,7 +1520,7 @@ def campaign(inputs: int, seed: int, folder: Path, slow: float = 20.0, log=print
     c = Campaign(seed, folder, slow, log, big=big, memory_mb=memory_mb)
     c.out = out
     if out is not None:
-        watchdog(c, out, 3 * slow)
+        watchdog(c, out, WALL_FACTOR * slow)    # past the CPU alarm on a loaded machine
     try:
         return c.run(inputs, kinds)
     finally:
