@@ -390,3 +390,17 @@ def usage_error(capsys, *argv) -> str:
         main([str(a) for a in argv])
     assert e.value.code == 2
     return capsys.readouterr().err
+
+
+def random_game(game, seed: int) -> tuple:
+    """A game played to its end by a generator seeded with `seed` (chance drawn, every
+    choice at random): the action strings in order and player 0's last observation (the
+    referees' check that the same seed gives the same game)."""
+    st, rng, seen = game.new_state(seed=seed), random.Random(seed), []
+    while not st.is_terminal():
+        acts = st.legal_actions()
+        act = (st.sample_chance(rng) if st.is_chance_node()
+               else acts[int(rng.random() * len(acts))])
+        seen.append(st.action_to_string(act))
+        st.apply(act)
+    return seen, st.observation(0)

@@ -359,17 +359,9 @@ def test_random_games_follow_the_rules(games):
 
 
 def test_the_same_seed_gives_the_same_game(games):
-    def record(seed):
-        st, rng, seen = games[3].new_state(seed=seed), random.Random(seed), []
-        while not st.is_terminal():
-            acts = st.legal_actions()
-            act = (st.sample_chance(rng) if st.is_chance_node()
-                   else acts[int(rng.random() * len(acts))])
-            seen.append(st.action_to_string(act))
-            st.apply(act)
-        return seen, st.observation(0)
-    assert record(5) == record(5)
-    assert record(5) != record(6)
+    from helpers import random_game
+    assert random_game(games[3], 5) == random_game(games[3], 5)
+    assert random_game(games[3], 5) != random_game(games[3], 6)
 
 
 def mutant(tmp_path, change: str, players: int):

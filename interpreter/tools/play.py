@@ -553,16 +553,7 @@ class Session:
         lines = columns([(k + 1, strings[i]) for k, i in enumerate(plain)], self.width)
         if full or len(lines) <= LIST_LINES:
             return plain, lines
-        groups: dict = {}
-        for i, s in enumerate(strings):
-            nums = list(re.finditer(r"\d+", s))
-            if nums:
-                a, b = nums[0].start(), nums[-1].end()
-                key = (s[:a], re.sub(r"\d+", "#", s[a:b]), s[b:])
-                groups.setdefault(key, []).append((i, s[a:b]))
-            else:
-                groups.setdefault((s,), []).append((i, None))
-        order, out, items = grouped_lines(strings, self.width, groups)
+        order, out, items = grouped_lines(strings, self.width)
         out += columns(items, self.width)
         out = [line.replace("\u00a0", " ") for line in out]
         out.append("  (actions alike share a line; 'actions' lists each one)")
@@ -760,20 +751,19 @@ def _mentioned(text: str, names: set, patterns: dict) -> set:
     return set(rx.findall(text))
 
 
-def grouped_lines(strings: list, width: int, groups: dict | None = None) -> tuple:
+def grouped_lines(strings: list, width: int) -> tuple:
     """Actions alike but for their numbers (three or more) as one line each, then the
     others: (display order, the groups' lines, the others' [(number, text)])."""
     n = len(strings)
-    if groups is None:
-        groups = {}
-        for i, s in enumerate(strings):
-            nums = list(re.finditer(r"\d+", s))
-            if nums:
-                a, b = nums[0].start(), nums[-1].end()
-                key = (s[:a], re.sub(r"\d+", "#", s[a:b]), s[b:])
-                groups.setdefault(key, []).append((i, s[a:b]))
-            else:
-                groups.setdefault((s,), []).append((i, None))
+    groups: dict = {}
+    for i, s in enumerate(strings):
+        nums = list(re.finditer(r"\d+", s))
+        if nums:
+            a, b = nums[0].start(), nums[-1].end()
+            key = (s[:a], re.sub(r"\d+", "#", s[a:b]), s[b:])
+            groups.setdefault(key, []).append((i, s[a:b]))
+        else:
+            groups.setdefault((s,), []).append((i, None))
     order: list = []
     out: list = []
     singles: list = []
