@@ -3,11 +3,21 @@ of hostile tests. Shared plain helpers (BASE and the located-error checks, hosti
 files, DUEL, GENERATED) live in helpers.py: a test file imports them from there, never
 from another test file."""
 
+import os
+import sys
 from pathlib import Path
 
 import pytest
 
-from helpers import make_special_files
+# Bytecode caches on for the test run, whatever the environment says: where
+# PYTHONDONTWRITEBYTECODE is set (this project's machines set it), every pytest worker
+# rewrote every test module's asserts at each run (8 s of CPU a worker) and every
+# subprocess a test starts (`python -m tabula_rules ...`) compiled the package again
+# (0.4 s each). The caches go to __pycache__ folders, which git ignores.
+sys.dont_write_bytecode = False
+os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
+
+from helpers import make_special_files  # noqa: E402 (after the bytecode setting)
 
 ROOT = Path(__file__).resolve().parent.parent
 # a game's folder holds <folder>.yaml (folders with notes only are work in progress)
