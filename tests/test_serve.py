@@ -364,3 +364,48 @@ def test_every_shipped_game_is_drawn_for_every_seat(path):
         for _ in range(4):
             if not st.is_terminal():
                 st.apply(rng.choice(st.legal_actions()))
+
+
+HEXES = """\
+game: {id: hexes, name: Hexes, source: h.txt, players: {min: 2, max: 2}}
+components:
+  disc: {name: disc, count: 4, zone: supply}
+zones:
+  supply: {kind: set, visibility: public}
+  board: {kind: hex, width: 4, height: 3, visibility: public}
+play:
+  - id: turns
+    turns: {first: 0, until: 'size(supply) == 0'}
+    do:
+      - id: place
+        choose: c in cells(board) where size(c) == 0
+        label: 'disc at {x(c)},{y(c)}'
+        do:
+          - move first(t for t in supply) to c
+scoring:
+  points:
+    none: {value: '0'}
+"""
+
+
+def test_a_hex_board_is_drawn_as_hexagons_and_played_by_clicks(app, page, tmp_path):
+    """Hexagonal cells in offset rows (odd rows half a cell to the right), each a
+    clickable place: a game of Hexes played to its end by clicking cells."""
+    path = tmp_path / "hexes.yaml"
+    path.write_text(HEXES)
+    key = app.new_table(str(path), 2, {}, ["human", "human"], 1)
+    svg = app.table(key).view(0)["svg"]
+    cells = re.findall(r'<polygon class="slot" data-slot="(\d+)" points="([^"]+)"', svg)
+    assert len(cells) == 12
+    xs = [float(pts.split()[0].split(",")[0]) for _, pts in cells]
+    assert xs[4] > xs[0] and xs[8] == xs[0]             # row 1 shifted, row 2 not
+    page.goto(f"{app.url}/play/{key}?seat=hot")
+    for _ in range(4):
+        page.wait_for_selector("#status[data-state='deciding'], #status[data-state='over']")
+        if page.get_attribute("#status", "data-state") == "over":
+            break
+        before = app.table(key).version
+        page.click("svg polygon.slot.target >> nth=0")
+        _wait_version(page, app, key, before)
+    page.wait_for_selector("#status[data-state='over']")
+    assert len(app.table(key).view(None)["svg"].split(">disc<")) == 5 and not page.errors
