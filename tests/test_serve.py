@@ -288,7 +288,7 @@ def test_the_lobby_starts_a_table(app, page):
     page.goto(f"{app.url}/")
     page.wait_for_selector("#game option[value='tic_tac_toe']", state="attached")
     page.select_option("#game", "tic_tac_toe")
-    page.wait_for_selector("select.seat")
+    page.wait_for_selector("body[data-game='tic_tac_toe']")   # its options and seats drawn
     page.click("#start")
     page.wait_for_selector("#seat-link-0")
     page.click("#seat-link-0")
@@ -300,7 +300,7 @@ def test_the_lobby_shows_a_game_of_bots_step_by_step(app, page):
     page.goto(f"{app.url}/")
     page.wait_for_selector("#game option[value='tic_tac_toe']", state="attached")
     page.select_option("#game", "tic_tac_toe")
-    page.wait_for_selector("select.seat")
+    page.wait_for_selector("body[data-game='tic_tac_toe']")   # its options and seats drawn
     for seat in page.locator("select.seat").all():
         seat.select_option("random")
     page.fill("#seed", "7")

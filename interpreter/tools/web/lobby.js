@@ -32,6 +32,8 @@ function drawSeats() {
 
 async function loadGame() {
   $("error").textContent = "";
+  $("start").disabled = true;             // until the game's options and seats are drawn
+  delete document.body.dataset.game;
   try {
     const info = await api("game?name=" + encodeURIComponent(gameName()));
     $("players").min = info.players[0];
@@ -55,6 +57,8 @@ async function loadGame() {
       box.appendChild(label);
     }
     drawSeats();
+    $("start").disabled = false;
+    document.body.dataset.game = gameName();
   } catch (e) { $("error").textContent = e.message; }
 }
 
