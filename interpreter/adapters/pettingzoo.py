@@ -24,7 +24,7 @@ sees a choice before all have chosen (the engine reveals the joint move at once)
         e.step(action)
 
 The parallel environment (`parallel_env`, TabulaParallelEnv) steps every live agent at
-once, as PettingZoo's parallel API does: at a simultaneous decision (Goofspiel's bids)
+once, as PettingZoo's parallel API does: at a simultaneous decision (sealed bids, say)
 every chooser's action is applied together; at a decision only some players make (any
 sequential decision: one player) the others have one legal action, the no-op `wait`,
 the last id of their action space (num_distinct_actions, as OpenSpiel's simultaneous
@@ -32,7 +32,7 @@ games number it): their mask holds it alone, and they send it (or nothing, or No
 Any other action of theirs is refused rather than ignored.
 
     from tabula_rules.pettingzoo import parallel_env
-    p = parallel_env("examples/goofspiel")
+    p = parallel_env("path/to/a_simultaneous_game.yaml")
     obs, infos = p.reset(seed=1)
     while p.agents:
         actions = {a: p.action_space(a).sample(obs[a]["action_mask"]) for a in p.agents}

@@ -25,22 +25,10 @@ ROW_MAX = 12        # boxes of a row before it wraps
 WIDTH = 860
 
 
-# a piece whose name says a colour is drawn in it, lightened (its name stays legible)
-NAMED = {"red": 0, "orange": 30, "brown": 25, "yellow": 55, "green": 120, "blue": 215,
-         "purple": 280, "violet": 280, "pink": 330, "grey": -1, "gray": -1, "white": -2,
-         "black": -3}
-
-
 def colour(name: str) -> str:
-    """A piece's fill: the colour its name says (red1, a grey palace), else a hue fixed by
-    its kind's name (the name without its digits)."""
-    low = name.lower()
-    for word, hue in NAMED.items():
-        if word in low:
-            if hue >= 0:
-                return f"hsl({hue},{'35' if word == 'brown' else '70'}%,"\
-                       f"{'60' if word == 'brown' else '75'}%)"
-            return {-1: "#c8c8c8", -2: "#ffffff", -3: "#555555"}[hue]
+    """A piece's fill: a hue fixed by its kind's name (the name without its digits), so
+    that pieces of one kind look alike; the spec says nothing of colours, and their
+    names are not read for any."""
     kind = "".join(ch for ch in name if not ch.isdigit()).strip("-_ ") or name
     hue = zlib.crc32(kind.encode("utf-8")) % 360
     return f"hsl({hue},55%,78%)"
@@ -60,7 +48,7 @@ def _piece(c: _Canvas, x: float, y: float, name: str, piece, w=CARD_W, h=CARD_H)
     c.add(f'<g class="piece"{data}><rect x="{x:.0f}" y="{y:.0f}" width="{w}" height="{h}" '
           f'rx="5" fill="{colour(name)}" stroke="#555"/><text x="{x + w / 2:.0f}" '
           f'y="{y + h / 2 + 4:.0f}" text-anchor="middle" font-size="11" '
-          f'fill="{"#fff" if "black" in name.lower() else "#000"}">'
+          f'fill="#000">'
           f'{escape(_short(name, w))}</text></g>')
 
 
