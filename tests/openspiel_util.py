@@ -185,3 +185,32 @@ def walk_in_lockstep(game, theirs) -> tuple:
             child.apply(ours)
             stack.append((child, os_st.child(their)))
     return partitions, acting, ends
+
+
+def walk_adapted(ours, theirs) -> tuple:
+    """Every history of a Tabula game as OpenSpiel sees it (adapters/openspiel.py) and of
+    an OpenSpiel game at once: the same players, legal actions (ids),
+    strings, chance outcomes and returns; the information states partitioned alike:
+    (terminal histories, their Partitions)."""
+    parts = Partitions(2)
+    ends = 0
+    stack = [(ours.new_initial_state(), theirs.new_initial_state())]
+    while stack:
+        a, b = stack.pop()
+        assert a.current_player() == b.current_player()
+        if b.is_terminal():
+            assert a.is_terminal() and a.returns() == b.returns()
+            ends += 1
+            continue
+        if b.is_chance_node():
+            ours, theirs_ = a.chance_outcomes(), b.chance_outcomes()
+            assert [x for x, _ in ours] == [x for x, _ in theirs_]
+            assert [p for _, p in ours] == pytest.approx([p for _, p in theirs_])
+        else:
+            assert a.legal_actions() == b.legal_actions()
+            assert [a.action_to_string(x) for x in a.legal_actions()] == \
+                [b.action_to_string(x) for x in b.legal_actions()]
+            parts.see(a, b)
+        for x in b.legal_actions():
+            stack.append((a.child(x), b.child(x)))
+    return ends, parts

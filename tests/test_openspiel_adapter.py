@@ -19,7 +19,7 @@ from tabula_rules.bots.agents import make_agent  # noqa: E402
 
 from conftest import EXAMPLES, ROOT, SPEC_FILES  # noqa: E402
 from helpers import DUEL  # noqa: E402
-from openspiel_util import Partitions  # noqa: E402
+from openspiel_util import walk_adapted  # noqa: E402
 
 ALL = [*SPEC_FILES, *EXAMPLES]
 KUHN = ROOT / "examples" / "kuhn_poker"
@@ -266,35 +266,8 @@ def test_importing_the_package_imports_neither_pyspiel_nor_pettingzoo():
 
 
 # -- Kuhn poker: against pyspiel's own, CFR, exploitability ----------------------------------
-def _walk(ours, theirs):
-    """Every history of both games at once: the same players, legal actions (ids),
-    strings, chance outcomes and returns; the information states partitioned alike."""
-    parts = Partitions(2)
-    ends = 0
-    stack = [(ours.new_initial_state(), theirs.new_initial_state())]
-    while stack:
-        a, b = stack.pop()
-        assert a.current_player() == b.current_player()
-        if b.is_terminal():
-            assert a.is_terminal() and a.returns() == b.returns()
-            ends += 1
-            continue
-        if b.is_chance_node():
-            ours, theirs_ = a.chance_outcomes(), b.chance_outcomes()
-            assert [x for x, _ in ours] == [x for x, _ in theirs_]
-            assert [p for _, p in ours] == pytest.approx([p for _, p in theirs_])
-        else:
-            assert a.legal_actions() == b.legal_actions()
-            assert [a.action_to_string(x) for x in a.legal_actions()] == \
-                [b.action_to_string(x) for x in b.legal_actions()]
-            parts.see(a, b)
-        for x in b.legal_actions():
-            stack.append((a.child(x), b.child(x)))
-    return ends, parts
-
-
 def test_kuhn_poker_walks_in_lockstep_with_pyspiel():
-    ends, parts = _walk(load(KUHN), pyspiel.load_game("kuhn_poker"))
+    ends, parts = walk_adapted(load(KUHN), pyspiel.load_game("kuhn_poker"))
     assert ends == 30                # 6 deals x 5 betting sequences
     assert parts.classes() == 24     # 12 information states per player
 
@@ -311,7 +284,7 @@ def test_kuhn_poker_lockstep_notices_a_broken_rule(tmp_path, change, caught):
     variant.write_text(f"extends: {KUHN / 'kuhn_poker.yaml'}\ngame: {{id: mutant, name: M}}\n"
                        f"override:\n  {change}")
     with pytest.raises(AssertionError) as err:
-        _walk(load(variant), pyspiel.load_game("kuhn_poker"))
+        walk_adapted(load(variant), pyspiel.load_game("kuhn_poker"))
     assert caught in str(err.value) or caught == "returns"
 
 

@@ -17,7 +17,7 @@ from tabula_rules import TabulaError  # noqa: E402
 from tabula_rules.adapters.openspiel import load  # noqa: E402
 
 from conftest import ROOT  # noqa: E402
-from openspiel_util import Partitions  # noqa: E402
+from openspiel_util import walk_adapted  # noqa: E402
 
 KUHN = ROOT / "examples" / "kuhn_poker"
 TINY = ROOT / "examples" / "tiny"
@@ -92,26 +92,7 @@ def test_the_shuffled_deal_walks_in_lockstep_with_pyspiel(shuffled_kuhn):
     kuhn_poker at once: the same players, chance outcomes (the card numbers) and their
     probabilities, legal actions, returns, and information states that partition the
     histories alike."""
-    ours, theirs = load(shuffled_kuhn), pyspiel.load_game("kuhn_poker")
-    parts = Partitions(2)
-    ends = 0
-    stack = [(ours.new_initial_state(), theirs.new_initial_state())]
-    while stack:
-        a, b = stack.pop()
-        assert a.current_player() == b.current_player()
-        if b.is_terminal():
-            assert a.is_terminal() and a.returns() == b.returns()
-            ends += 1
-            continue
-        if b.is_chance_node():
-            assert [x for x, _ in a.chance_outcomes()] == [x for x, _ in b.chance_outcomes()]
-            assert [p for _, p in a.chance_outcomes()] == \
-                pytest.approx([p for _, p in b.chance_outcomes()])
-        else:
-            assert a.legal_actions() == b.legal_actions()
-            parts.see(a, b)
-        for x in b.legal_actions():
-            stack.append((a.child(x), b.child(x)))
+    ends, parts = walk_adapted(load(shuffled_kuhn), pyspiel.load_game("kuhn_poker"))
     assert ends == 30 and parts.classes() == 24
 
 
