@@ -184,14 +184,7 @@ def page():
 def test_a_human_plays_a_whole_game_by_clicks(app, page):
     key = app.new_table("tic_tac_toe", 2, {}, ["human", "random"], 4)
     page.goto(f"{app.url}/play/{key}?seat=0")
-    for _ in range(6):
-        page.wait_for_selector("#status[data-state='deciding'], #status[data-state='over']")
-        if page.get_attribute("#status", "data-state") == "over":
-            break
-        before = app.table(key).version
-        page.click("svg .slot.target >> nth=0")          # a free cell, on the board
-        _wait_version(page, app, key, before)
-    page.wait_for_selector("#status[data-state='over']")
+    _click_to_the_end(page, app, key, "svg .slot.target", 6)     # a free cell each time
     assert "The game is over" in page.inner_text("#status")
     assert app.table(key).st.terminal and not page.errors
 
@@ -223,6 +216,19 @@ def test_a_whole_game_of_tiny_by_clicks(app, page):
         _wait_version(page, app, key, before)
     assert app.table(key).st.terminal and "The game is over" in page.inner_text("#status")
     assert on_board and not page.errors
+
+
+def _click_to_the_end(page, app, key, target: str, most: int) -> None:
+    """Click the first of `target` at each decision of the page's seat, at most `most`
+    times, until the game is over."""
+    for _ in range(most):
+        page.wait_for_selector("#status[data-state='deciding'], #status[data-state='over']")
+        if page.get_attribute("#status", "data-state") == "over":
+            break
+        before = app.table(key).version
+        page.click(f"{target} >> nth=0")
+        _wait_version(page, app, key, before)
+    page.wait_for_selector("#status[data-state='over']")
 
 
 def _wait_version(page, app, key, before):
@@ -400,12 +406,5 @@ def test_a_hex_board_is_drawn_as_hexagons_and_played_by_clicks(app, page, tmp_pa
     xs = [float(pts.split()[0].split(",")[0]) for _, pts in cells]
     assert xs[4] > xs[0] and xs[8] == xs[0]             # row 1 shifted, row 2 not
     page.goto(f"{app.url}/play/{key}?seat=hot")
-    for _ in range(4):
-        page.wait_for_selector("#status[data-state='deciding'], #status[data-state='over']")
-        if page.get_attribute("#status", "data-state") == "over":
-            break
-        before = app.table(key).version
-        page.click("svg polygon.slot.target >> nth=0")
-        _wait_version(page, app, key, before)
-    page.wait_for_selector("#status[data-state='over']")
+    _click_to_the_end(page, app, key, "svg polygon.slot.target", 4)
     assert len(app.table(key).view(None)["svg"].split(">disc<")) == 5 and not page.errors
