@@ -21,7 +21,7 @@ import os
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 
-from ..errors import Pos, TabulaError, read_input
+from ..errors import Pos, TabulaError, excerpt, read_input
 from ..runtime.engine import Game, State
 from ..runtime.model import CHANCE, SIMULTANEOUS, TERMINAL
 from ..runtime.values import decode, encode, not_text
@@ -520,6 +520,39 @@ def same_spec(log: GameLog, spec) -> None:
             f"{log.path}: the log was made with another spec than {spec.path} (its hash is "
             f"{spec.hash}, the log's {head['spec_hash']}: the spec changed, or the log was "
             "edited); give --spec PATH to check the log against a variant")
+
+
+def player_log_refusal(log: GameLog) -> str:
+    return (f"{log.path}: player {log.for_player}'s log (written with --for): it lacks the "
+            "seed and the other players' and chance's decisions, so it cannot be replayed; "
+            "replay the full log")
+
+
+def log_spec(log: GameLog, load_spec, hint: str = ""):
+    """The spec a log names (its header's spec_path), loaded with `load_spec` (the
+    facade's, which this module does not import), which must be the one the log was made
+    with (same_spec); a spec that cannot be loaded is a TabulaError ending with `hint`."""
+    head = log.header
+    try:
+        # named by the log, not by the user: a file that is not a spec is refused
+        # without a line of it shown (as a file named by `extends:`)
+        spec = load_spec(head["spec_path"], Pos(log.path, log.header_line, 1))
+    except TabulaError as e:
+        first = str(e).splitlines()[0]
+        raise TabulaError(f"{log.path}: cannot load the log's spec "
+                          f"{excerpt(head['spec_path'], 200)} ({first}){hint}") from None
+    same_spec(log, spec)
+    return spec
+
+
+def log_game(log: GameLog, spec) -> Game:
+    """The game of a log's players and options, compiled from `spec`."""
+    head = log.header
+    try:
+        return spec.game(head["players"], head["options"])
+    except TabulaError as e:
+        raise TabulaError(f"{log.where(log.header_line)}: the log's players and options do "
+                          f"not fit {spec.path}:\n{e}") from None
 
 
 def replay_states(log: GameLog, game: Game) -> tuple:

@@ -13,7 +13,7 @@ import json
 import sys
 
 from ..bots.agents import Sight, next_action
-from ..errors import Pos, TabulaError, excerpt
+from ..errors import TabulaError
 from ..runtime.engine import Game, State
 from ..runtime.model import CHANCE
 from ..runtime.values import encode
@@ -24,10 +24,12 @@ from .gamelog import (
     Stop,
     header_digest,
     legal_list,
+    log_game,
+    log_spec,
     logged_action,
     logged_who,
+    player_log_refusal,
     read_log,
-    same_spec,
     state_digest,
     who_text,
 )
@@ -80,7 +82,7 @@ def replay(log: GameLog, game: Game, upto: int | None = None,
     whose integer tuples may differ); otherwise the tuple must be legal, its string the
     logged one, and the turn the logged turn."""
     if log.for_player is not None:
-        raise TabulaError(_player_log_refusal(log))
+        raise TabulaError(player_log_refusal(log))
     decisions = log.decisions if upto is None else log.decisions[:upto]
     prove = log.proven and not by_string
     if prove:
@@ -321,44 +323,12 @@ def format_view(view: dict) -> str:
 
 # ---- the command ----------------------------------------------------------------------------
 
-def _player_log_refusal(log: GameLog) -> str:
-    return (f"{log.path}: player {log.for_player}'s log (written with --for): it lacks the "
-            "seed and the other players' and chance's decisions, so it cannot be replayed; "
-            "replay the full log")
-
-
-def _game(log: GameLog, spec) -> Game:
-    head = log.header
-    try:
-        return spec.game(head["players"], head["options"])
-    except TabulaError as e:
-        raise TabulaError(f"{log.where(log.header_line)}: the log's players and options do "
-                          f"not fit {spec.path}:\n{e}") from None
-
-
-def _log_spec(log: GameLog):
-    """The spec a log names (its header's spec_path), which must be the one it was made
-    with (gamelog.same_spec)."""
-    head = log.header
-    try:
-        # named by the log, not by the user: a file that is not a spec is refused
-        # without a line of it shown (as a file named by `extends:`)
-        spec = load_spec(head["spec_path"], Pos(log.path, log.header_line, 1))
-    except TabulaError as e:
-        first = str(e).splitlines()[0]
-        raise TabulaError(f"{log.path}: cannot load the log's spec "
-                          f"{excerpt(head['spec_path'], 200)} ({first}); give --spec "
-                          "PATH") from None
-    same_spec(log, spec)
-    return spec
-
-
 def cmd_replay(args) -> int:
     """`tabula replay`: check a log (exit 0: "ok: ..."), show the state after --at K
     decisions, or, given --spec with another hash, analyse the log under that spec."""
     log = read_log(args.log)
     if log.for_player is not None:
-        raise TabulaError(_player_log_refusal(log))
+        raise TabulaError(player_log_refusal(log))
     if not log.proven:
         if not args.unproven:
             raise TabulaError(f"{log.path}: a log of version {log.header.get('version')} "
@@ -368,9 +338,10 @@ def cmd_replay(args) -> int:
                               "scores only")
         print(log.unproven_warning(), file=sys.stderr)
     head = log.header
-    spec = load_spec(args.spec) if args.spec else _log_spec(log)
+    spec = load_spec(args.spec) if args.spec else log_spec(log, load_spec,
+                                                            "; give --spec PATH")
     variant = spec.hash != head["spec_hash"]
-    game = _game(log, spec)
+    game = log_game(log, spec)
     n = len(log.decisions)
     at = args.at
     if args.for_player is not None:

@@ -34,7 +34,7 @@ from pathlib import Path
 from urllib.parse import parse_qs, urlparse
 
 from ..bots.agents import AGENTS, Sight, View, agent_rng, chance_rng, make_agent, next_action
-from ..errors import IllegalAction, Pos, TabulaError, excerpt
+from ..errors import IllegalAction, TabulaError, excerpt
 from ..lang import catalog
 from ..lang.variants import all_steps
 from ..runtime.model import CHANCE
@@ -42,7 +42,7 @@ from ..runtime.values import encode
 from ..spec import load_spec, parse_options
 from .boardsvg import draw
 from .cmdutil import EXIT_INPUT, EXIT_OK, OPTION, PLAYERS, Command, arg, seed_arg
-from .gamelog import read_log, replay_states, same_spec
+from .gamelog import log_game, log_spec, player_log_refusal, read_log, replay_states
 from .placing import places
 
 __all__ = ["COMMAND", "Server", "Table", "cmd_serve"]
@@ -233,17 +233,9 @@ class Replay:
     def of_log(cls, path: str) -> Replay:
         log = read_log(path)
         if log.for_player is not None:
-            raise TabulaError(f"{log.path}: a player's log (for player {log.for_player}) "
-                              "holds that player's view only: replay the full log")
-        head = log.header
-        try:
-            spec = load_spec(head["spec_path"], Pos(log.path, log.header_line, 1))
-        except TabulaError as e:
-            raise TabulaError(f"{log.path}: cannot load the log's spec "
-                              f"{excerpt(str(head['spec_path']), 200)} "
-                              f"({str(e).splitlines()[0]})") from None
-        same_spec(log, spec)
-        states, stop = replay_states(log, spec.game(head["players"], head["options"]))
+            raise TabulaError(player_log_refusal(log))
+        spec = log_spec(log, load_spec)
+        states, stop = replay_states(log, log_game(log, spec))
         decisions = [{"who": r["player"], "action": r["action"], "turn": r["turn"],
                       "rule": st.pending.decision.rule}
                      for (_, r), st in zip(log.decisions, states)]
