@@ -408,3 +408,19 @@ def test_a_hex_board_is_drawn_as_hexagons_and_played_by_clicks(app, page, tmp_pa
     page.goto(f"{app.url}/play/{key}?seat=hot")
     _click_to_the_end(page, app, key, "svg polygon.slot.target", 4)
     assert len(app.table(key).view(None)["svg"].split(">disc<")) == 5 and not page.errors
+
+
+def test_the_viewer_checks_a_log_as_replay_does(app, log, tmp_path):
+    """A proven log whose decision was edited (its state digest) is refused by the viewer
+    as by `tabula replay`: the line where the game diverges is named."""
+    lines = log.read_text().splitlines()
+    record = json.loads(lines[3])
+    record["state"] = "0" * len(record["state"])
+    lines[3] = json.dumps(record)
+    edited = tmp_path / "edited.jsonl"
+    edited.write_text("\n".join(lines) + "\n")
+    with pytest.raises(TabulaError, match="diverges"):
+        app.new_replay(str(edited))
+    run = subprocess.run([sys.executable, "-m", "tabula_rules", "replay", str(edited)],
+                         capture_output=True, text=True, timeout=60)
+    assert run.returncode == 1 and "diverges" in run.stderr

@@ -555,24 +555,90 @@ def log_game(log: GameLog, spec) -> Game:
                           f"not fit {spec.path}:\n{e}") from None
 
 
-def replay_states(log: GameLog, game: Game) -> tuple:
-    """A full log's game, decision by decision (a viewer's steps): the state before the
-    first decision and after each decision replayed, each checked as tools/replay.py's
-    replay checks it; and why the replay stopped short (a located text), or None. A log
-    cut short or a decision that is not legal ends the states there."""
+def check_header(log: GameLog, game: Game) -> None:
+    """A proven log's header: its digest is the digest of its fields (none was edited), and
+    it names the game being replayed (spec id, players, options)."""
+    head, where = log.header, log.where(log.header_line)
+    if head["check"] != header_digest(head):
+        raise TabulaError(f"{where}: the header was edited: its digest is {head['check']}, "
+                          f"its fields' {header_digest(head)} (the spec, players, options, "
+                          "seed or agents are not the ones the game was played with)")
+    for key, value in (("spec", game.id), ("players", game.players),
+                       ("options", plain_json(dict(game.options)))):
+        if plain_json(head[key]) != value:
+            raise TabulaError(f"{where}: the header's {key} {json.dumps(head[key])} is not "
+                              f"the replayed game's {json.dumps(value)}")
+
+
+def check_digest(log: GameLog, st: State, k: int, line: int, record: dict) -> None:
+    """Decision k's logged state digest against the replayed state it is taken in; a
+    difference names the line where the game diverged: the header (the seed or options)
+    for the first decision, else the decision before, after which the states differ."""
+    got = state_digest(st)
+    if got == record["state"]:
+        return
+    if k == 1:
+        raise TabulaError(f"{log.where(line)}: decision 1: the game diverges before it: the "
+                          f"state it was logged in (digest {record['state']}) is not the "
+                          f"replayed start (digest {got}): the header's seed or options, or "
+                          "this line's digest, were edited")
+    prev_line, prev = log.decisions[k - 2]
+    raise TabulaError(f"{log.where(prev_line)}: decision {k - 1} ({who_text(prev['player'])},"
+                      f" '{prev['action']}'): the game diverges here: after it the state is "
+                      f"not the logged one (digest {got}, logged {record['state']} at line "
+                      f"{line}): this decision was replaced, moved or edited, or the next "
+                      "line's digest was")
+
+
+def plain_json(x):
+    """`x` as it reads back from JSON (tuples as lists, keys as strings, fractions as
+    "7/3": values.encode)."""
+    return json.loads(json.dumps(encode(x)))
+
+
+def replay_log(log: GameLog, game: Game, decisions: list | None = None,
+               by_string: bool = False, seen=None) -> tuple:
+    """Apply `decisions` (default: all) of a full log to a new game with the log's seed,
+    checking each: its action found by logged_action (by its string alone with
+    `by_string`); a proven log's header and state digests too (check_header,
+    check_digest), unless by_string. seen(state) is called on the new game and after
+    each decision applied. Returns (state, None), or (state before the failing decision,
+    Stop); a rule failing after a decision is a located TabulaError."""
+    decisions = log.decisions if decisions is None else decisions
+    prove = log.proven and not by_string
+    if prove:
+        check_header(log, game)
     try:
         st = game.new_state(seed=log.header["seed"])
     except TabulaError as e:
         raise TabulaError(f"{log.path}: the game cannot be set up:\n{e}") from None
-    states = [st.clone()]
-    for k, (line, record) in enumerate(log.decisions, 1):
-        a, why = logged_action(st, record, False)
+    if seen is not None:
+        seen(st)
+    for k, (line, record) in enumerate(decisions, 1):
+        if prove:
+            check_digest(log, st, k, line, record)
+        a, why = logged_action(st, record, by_string)
         if a is None:
-            return states, Stop(k, line, record, why).text(log)
+            return st, Stop(k, line, record, why)
         try:
             st.apply_unchecked(a)
         except TabulaError as e:
-            raise TabulaError(f"{log.where(line)}: decision {k}: the rules fail after "
-                              f"it:\n{e}") from None
-        states.append(st.clone())
+            raise TabulaError(f"{log.where(line)}: decision {k} "
+                              f"({who_text(record['player'])}, '{record['action']}'): "
+                              f"the rules fail after it:\n{e}") from None
+        if seen is not None:
+            seen(st)
+    return st, None
+
+
+def replay_states(log: GameLog, game: Game) -> tuple:
+    """A full log's game, decision by decision (a viewer's steps): the state before the
+    first decision and after each decision replayed, each checked as replay_log checks it
+    (a proven log's digests included); and why the replay stopped short (a located text),
+    or None. A log cut short or a decision that does not replay ends the states there;
+    an edited header or digest is a TabulaError."""
+    states: list = []
+    _, stop = replay_log(log, game, seen=lambda st: states.append(st.clone()))
+    if stop is not None:
+        return states, stop.text(log)
     return states, (log.problem_text() if log.problem is not None else None)

@@ -22,14 +22,15 @@ from .cmdutil import FOR, JSON, Command, arg
 from .gamelog import (
     GameLog,
     Stop,
-    header_digest,
+    check_header,
     legal_list,
     log_game,
     log_spec,
-    logged_action,
     logged_who,
+    plain_json,
     player_log_refusal,
     read_log,
+    replay_log,
     state_digest,
     who_text,
 )
@@ -77,74 +78,15 @@ def play(game: Game, seed: int, agents: list, chance, seats: list, log=None) -> 
 def replay(log: GameLog, game: Game, upto: int | None = None,
            by_string: bool = False) -> tuple:
     """Apply the first `upto` (default: all) decisions of a full log to a new game with the
-    log's seed, checking each. Returns (state, None), or (state before the failing
-    decision, Stop). `by_string` finds each action by its string alone (for another spec,
-    whose integer tuples may differ); otherwise the tuple must be legal, its string the
-    logged one, and the turn the logged turn."""
+    log's seed, checking each (gamelog.replay_log). Returns (state, None), or (state
+    before the failing decision, Stop). `by_string` finds each action by its string alone
+    (for another spec, whose integer tuples may differ); otherwise the tuple must be
+    legal, its string the logged one, the turn the logged turn, and a proven log's
+    digests the replayed states'."""
     if log.for_player is not None:
         raise TabulaError(player_log_refusal(log))
-    decisions = log.decisions if upto is None else log.decisions[:upto]
-    prove = log.proven and not by_string
-    if prove:
-        check_header(log, game)
-    try:
-        st = game.new_state(seed=log.header["seed"])
-    except TabulaError as e:
-        raise TabulaError(f"{log.path}: the game cannot be set up:\n{e}") from None
-    for k, (line, record) in enumerate(decisions, 1):
-        if prove:
-            _check_digest(log, st, k, line, record)
-        a, why = logged_action(st, record, by_string)
-        if a is None:
-            return st, Stop(k, line, record, why)
-        try:
-            st.apply_unchecked(a)
-        except TabulaError as e:
-            raise TabulaError(f"{log.where(line)}: decision {k} "
-                              f"({who_text(record['player'])}, '{record['action']}'): "
-                              f"the rules fail after it:\n{e}") from None
-    return st, None
-
-
-def check_header(log: GameLog, game: Game) -> None:
-    """A proven log's header: its digest is the digest of its fields (none was edited), and
-    it names the game being replayed (spec id, players, options)."""
-    head, where = log.header, log.where(log.header_line)
-    if head["check"] != header_digest(head):
-        raise TabulaError(f"{where}: the header was edited: its digest is {head['check']}, "
-                          f"its fields' {header_digest(head)} (the spec, players, options, "
-                          "seed or agents are not the ones the game was played with)")
-    for key, value in (("spec", game.id), ("players", game.players),
-                       ("options", _json(dict(game.options)))):
-        if _json(head[key]) != value:
-            raise TabulaError(f"{where}: the header's {key} {json.dumps(head[key])} is not "
-                              f"the replayed game's {json.dumps(value)}")
-
-
-def _check_digest(log: GameLog, st: State, k: int, line: int, record: dict) -> None:
-    """Decision k's logged state digest against the replayed state it is taken in; a
-    difference names the line where the game diverged: the header (the seed or options)
-    for the first decision, else the decision before, after which the states differ."""
-    got = state_digest(st)
-    if got == record["state"]:
-        return
-    if k == 1:
-        raise TabulaError(f"{log.where(line)}: decision 1: the game diverges before it: the "
-                          f"state it was logged in (digest {record['state']}) is not the "
-                          f"replayed start (digest {got}): the header's seed or options, or "
-                          "this line's digest, were edited")
-    prev_line, prev = log.decisions[k - 2]
-    raise TabulaError(f"{log.where(prev_line)}: decision {k - 1} ({who_text(prev['player'])},"
-                      f" '{prev['action']}'): the game diverges here: after it the state is "
-                      f"not the logged one (digest {got}, logged {record['state']} at line "
-                      f"{line}): this decision was replaced, moved or edited, or the next "
-                      "line's digest was")
-
-
-def _json(x):
-    """`x` as it reads back from JSON (tuples as lists, keys as strings, fractions as
-    "7/3": values.encode)."""
-    return json.loads(json.dumps(encode(x)))
+    return replay_log(log, game, log.decisions if upto is None else log.decisions[:upto],
+                      by_string)
 
 
 def check_full(log: GameLog, game: Game) -> State:
@@ -174,9 +116,9 @@ def check_full(log: GameLog, game: Game) -> State:
                           f"{legal_list(st)}")
     for key, value in (("scores", st.scores()), ("winners", st.winners()),
                        ("points", st.points())):
-        if _json(value) != end[key]:
+        if plain_json(value) != end[key]:
             raise TabulaError(f"{where}: the logged {key} {json.dumps(end[key])} are not the "
-                              f"replayed {key} {json.dumps(_json(value))}")
+                              f"replayed {key} {json.dumps(plain_json(value))}")
     return st
 
 
@@ -201,8 +143,8 @@ def check_variant(log: GameLog, game: Game, spec) -> dict:
         return out
     out["over"] = st.terminal
     if st.terminal:
-        out["scores"]["variant"] = _json(st.scores())
-        out["winners"]["variant"] = _json(st.winners())
+        out["scores"]["variant"] = plain_json(st.scores())
+        out["winners"]["variant"] = plain_json(st.winners())
         out["scores_differ"] = out["scores"]["variant"] != out["scores"]["logged"]
         out["winners_differ"] = out["winners"]["variant"] != out["winners"]["logged"]
     else:
@@ -376,7 +318,7 @@ def cmd_replay(args) -> int:
     if args.json:
         print(json.dumps({"ok": True, "log": log.path, "spec": game.id,
                           "spec_hash": spec.hash, "decisions": n,
-                          "scores": _json(st.scores()), "winners": _json(st.winners())}))
+                          "scores": plain_json(st.scores()), "winners": plain_json(st.winners())}))
     else:
         print(f"ok: {n} decisions replayed, scores match")
     return 0
