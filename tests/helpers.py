@@ -23,6 +23,7 @@ import os
 import random
 import re
 import signal
+import textwrap
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -30,7 +31,7 @@ import pytest
 
 from tabula_rules.compiler.codegen import SAFE_BUILTINS
 from tabula_rules.errors import MAX_INPUT_BYTES, SpecError
-from tabula_rules.spec import Spec
+from tabula_rules.spec import Spec, load_game
 from tabula_rules.tools.cli import main
 
 # ---- the valid base spec ------------------------------------------------------------------
@@ -404,3 +405,15 @@ def random_game(game, seed: int) -> tuple:
         seen.append(st.action_to_string(act))
         st.apply(act)
     return seen, st.observation(0)
+
+
+def mutant(tmp_path, spec_path, change: str, players: int | None = None,
+           recall: bool = False, options: dict | None = None):
+    """The game of a variant of `spec_path` made by `change` (the variant's YAML below
+    `extends:`, e.g. an `override:` of one function): a spec with one rule broken, to
+    show that a lockstep test or a referee notices. recall=True for the information
+    states."""
+    variant = tmp_path / "mutant.yaml"
+    variant.write_text(f"extends: {spec_path}\ngame: {{id: mutant, name: Mutant}}\n"
+                       + textwrap.dedent(change))
+    return load_game(variant, players=players, options=options, recall=recall)

@@ -3,11 +3,10 @@
 
 import os
 import random
-import textwrap
 
 import pytest
 
-from tabula_rules import load_game
+from helpers import mutant  # noqa: F401 (the lockstep tests import it from here)
 
 # random trajectories per lockstep test: 200 in the default suite; the documented longer
 # run sets TABULA_LOCKSTEP_GAMES=1000 (docs/classic-games.md)
@@ -134,18 +133,6 @@ def play_moves_in_lockstep(game, theirs, moves, check=None) -> tuple:
     if check:
         check(st, os_st)
     return check_end(st, os_st, "the last move")
-
-
-def mutant(tmp_path, spec_path, change: str, players: int | None = None,
-           recall: bool = False, options: dict | None = None):
-    """The game of a variant of `spec_path` made by `change` (the variant's YAML below
-    `extends:`, e.g. an `override:` of one function): the mutation check loads a spec
-    with one rule broken, to show that the lockstep test notices. recall=True for the
-    information states (Partitions)."""
-    variant = tmp_path / "mutant.yaml"
-    variant.write_text(f"extends: {spec_path}\ngame: {{id: mutant, name: Mutant}}\n"
-                       + textwrap.dedent(change))
-    return load_game(variant, players=players, options=options, recall=recall)
 
 
 def assert_leak_caught(game, theirs, seeds, play_seeds=None) -> None:

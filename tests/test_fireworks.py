@@ -28,7 +28,6 @@ gives the same game."""
 import os
 import random
 import re
-import textwrap
 from collections import Counter
 from fractions import Fraction
 
@@ -37,6 +36,7 @@ import pytest
 from tabula_rules import load_game
 
 from conftest import ROOT
+from helpers import mutant
 
 SPEC = ROOT / "examples" / "fireworks" / "fireworks.yaml"
 # 24 games by default (under 2 s); TABULA_REFEREE_GAMES=400 for a long run
@@ -286,13 +286,6 @@ def test_the_same_seed_gives_the_same_game(games):
     assert random_game(games[3], 5) != random_game(games[3], 6)
 
 
-def mutant(tmp_path, change: str, players: int):
-    variant = tmp_path / "mutant.yaml"
-    variant.write_text(f"extends: {SPEC}\ngame: {{id: mutant, name: Mutant}}\n"
-                       + textwrap.dedent(change))
-    return load_game(variant, players=players, recall=True)
-
-
 BROKEN = {
     # the drawer sees the card drawn (in their history)
     "drawer_sees_the_draw": """
@@ -347,7 +340,8 @@ BROKEN = {
 
 @pytest.mark.parametrize("change", BROKEN.values(), ids=BROKEN.keys())
 def test_broken_rules_are_caught(tmp_path, change):
-    broken = mutant(tmp_path, change, 3)     # one player count: a compile costs 0.25 s
+    # one player count: a compile costs 0.25 s
+    broken = mutant(tmp_path, SPEC, change, 3, recall=True)
     with pytest.raises(AssertionError):
         for seed in range(GAMES):
             play(broken, 3, seed)

@@ -28,7 +28,6 @@ the same game."""
 import os
 import random
 import re
-import textwrap
 from fractions import Fraction
 
 import pytest
@@ -36,6 +35,7 @@ import pytest
 from tabula_rules import load_game
 
 from conftest import ROOT
+from helpers import mutant
 
 SPEC = ROOT / "examples" / "hamlet" / "hamlet.yaml"
 GAMES = int(os.environ.get("TABULA_REFEREE_GAMES", "200"))
@@ -364,13 +364,6 @@ def test_the_same_seed_gives_the_same_game(games):
     assert random_game(games[3], 5) != random_game(games[3], 6)
 
 
-def mutant(tmp_path, change: str, players: int):
-    variant = tmp_path / "mutant.yaml"
-    variant.write_text(f"extends: {SPEC}\ngame: {{id: mutant, name: Mutant}}\n"
-                       + textwrap.dedent(change))
-    return load_game(variant, players=players)
-
-
 BROKEN = {
     # the west side of a new tile is not checked
     "west_side_unchecked": """
@@ -430,5 +423,5 @@ def test_broken_rules_are_caught(tmp_path, change):
         for seed in range(GAMES):
             players = 2 + seed % 3
             if players not in broken:
-                broken[players] = mutant(tmp_path, change, players)
+                broken[players] = mutant(tmp_path, SPEC, change, players)
             play(broken[players], players, seed)
