@@ -232,12 +232,17 @@ def _click_to_the_end(page, app, key, target: str, most: int) -> None:
 
 
 def _wait_version(page, app, key, before):
-    """Until the server has moved on from `before` and the page shows it."""
+    """Until the server has moved on from `before` and the page shows it. The version is
+    read under the table's lock: a decision and the bots' moves after it hold the lock
+    throughout, and the page is drawn from the version they end at, never one between."""
+    t = app.table(key)
     for _ in range(400):
-        if app.table(key).version > before:
+        if t.version > before:
             break
         page.wait_for_timeout(25)
-    page.wait_for_selector(f"body[data-version='{app.table(key).version}']")
+    with t.lock:
+        version = t.version
+    page.wait_for_selector(f"body[data-version='{version}']")
 
 
 def test_medina_s_board_is_played_by_clicks(app, page):
