@@ -571,9 +571,12 @@ def next_action(st: State, agents: list, rngs: list, crng: random.Random,
     return a
 
 
-def play_game(game: Game, seed: int, agents: list, record: bool = True) -> dict:
+def play_game(game: Game, seed: int, agents: list, record: bool = True,
+              on_decision=None) -> dict:
     """Play one game: chance uniformly (chance_rng(seed)), each seat by its agent (with
-    agent_rng(seed, seat)). The same seed and agents give the same game.
+    agent_rng(seed, seat)). The same seed and agents give the same game. on_decision(st,
+    a), if given, is called at each decision (chance's too) with the state and the action
+    chosen, before the action is applied (a replay viewer clones the state there).
 
     Returns {"scores", "winners", "points" (per scoring rule), "decisions" (agents'
     decisions), "chance" (chance decisions), "actions" ([player, action string] in
@@ -593,6 +596,8 @@ def play_game(game: Game, seed: int, agents: list, record: bool = True) -> dict:
         pend: Pending = st.pending  # type: ignore[assignment]  # a game not over: one is
         who = pend.player
         a = next_action(st, agents, rngs, crng, sight)
+        if on_decision is not None:
+            on_decision(st, a)
         if who == CHANCE:
             chances += 1
         else:

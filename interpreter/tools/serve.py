@@ -33,7 +33,7 @@ from importlib import resources
 from pathlib import Path
 from urllib.parse import parse_qs, urlparse
 
-from ..bots.agents import AGENTS, Sight, View, agent_rng, chance_rng, make_agent, next_action
+from ..bots.agents import AGENTS, View, agent_rng, chance_rng, make_agent, make_agents, play_game
 from ..errors import IllegalAction, TabulaError, excerpt
 from ..lang import catalog
 from ..lang.variants import all_steps
@@ -247,22 +247,19 @@ class Replay:
         spec = load_spec(spec_name)
         game = spec.game(int(players) if players not in (None, "") else None, options)
         seed = seed_arg(str(seed))
-        bots = [make_agent(a) for a in str(agents).split(",") if a.strip()]
-        if len(bots) == 1:
-            bots *= game.players
-        if len(bots) != game.players:
-            raise TabulaError(f"{len(bots)} bots for {game.players} players")
-        st = game.new_state(seed=seed)
-        crng, rngs = chance_rng(seed), [agent_rng(seed, p) for p in range(game.players)]
-        sight = Sight.of(bots, game.players)
-        states, decisions = [st.clone()], []
-        while not st.terminal:
-            who, rule = st.pending.player, st.pending.decision.rule
-            a = next_action(st, bots, rngs, crng, sight)
-            decisions.append({"who": "chance" if who == CHANCE else who, "turn": st.turn,
-                              "action": st.action_to_string(a), "rule": rule})
-            st.apply_unchecked(a)
-            states.append(st.clone())
+        trail: list = []                       # (the state at each decision, its action)
+        play_game(game, seed, make_agents(str(agents), game.players), record=False,
+                  on_decision=lambda st, a: trail.append((st.clone(), a)))
+        decisions = [{"who": "chance" if st.pending.player == CHANCE else st.pending.player,
+                      "turn": st.turn, "action": st.action_to_string(a),
+                      "rule": st.pending.decision.rule} for st, a in trail]
+        if trail:
+            last, a = trail[-1]
+            last = last.clone()
+            last.apply_unchecked(a)
+            states = [st for st, _ in trail] + [last]
+        else:
+            states = [game.new_state(seed=seed)]
         return cls(spec, states, decisions)
 
     def view(self, step, seat=None) -> dict:
