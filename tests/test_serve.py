@@ -161,6 +161,39 @@ def test_the_command_line_refuses_bad_input(tmp_path):
     assert "Traceback" not in run.stderr
 
 
+@pytest.mark.parametrize("argv, code, said", [
+    (["tic_tac_toe", "--seed", "abc"], 2, "argument --seed: not a whole number"),
+    (["tic_tac_toe", "--seed", "-1"], 2, "a negative seed"),
+    (["tic_tac_toe", "--seed", "99999999999999999999"], 2, "too large"),
+    (["tic_tac_toe", "--seats", "random,random", "--seed", "abc"], 2, "--seed"),
+    (["tic_tac_toe", "--port", "99999"], 2, "argument --port: not a port"),
+    (["tic_tac_toe", "--port=-5"], 2, "argument --port: not a port"),
+    (["tic_tac_toe", "--players", "3", "--seats", "random,random"], 1,
+     "2 seats named for 3 players"),
+    (["tic_tac_toe", "--seats", "random,nobody"], 1, "nobody"),
+    (["--replay", "game.jsonl", "--seats", "human,human"], 2, "--seats: for the table of a"),
+    (["--option", "x=1"], 2, "--option: for the table of a SPEC, and no SPEC"),
+    (["--seed", "3", "--players", "2"], 2, "--players, --seed: for the table"),
+])
+def test_the_command_line_s_bad_arguments_are_one_line_errors(capsys, monkeypatch, argv, code,
+                                                             said):
+    """Each bad argument is a one-line error (a usage error, exit 2, for a flag's value
+    or a flag that has nothing to go with; exit 1 for a table that cannot be made),
+    never a traceback, and never silently ignored (the server is never started)."""
+    from tabula_rules.tools.cli import main
+    monkeypatch.setattr(Server, "serve_forever", lambda self: pytest.fail("served"))
+    try:
+        got = main(["serve", *argv, "--port", "0"] if "--port" not in " ".join(argv)
+                   else ["serve", *argv])
+    except SystemExit as e:
+        got = e.code
+    err = capsys.readouterr().err
+    assert got == code and said in err, err
+    assert "Traceback" not in err and len(err.splitlines()[-1]) > 10
+    assert [line for line in err.splitlines() if not line.startswith((" ", "usage:"))] == \
+        [err.splitlines()[-1]]                    # the usage, then one line: the error
+
+
 # ---- in a real browser --------------------------------------------------------------------------
 
 @pytest.fixture(scope="module")

@@ -22,6 +22,7 @@ agents.agent_rng), so a table with the same seed and seats plays as `tabula play
 
 from __future__ import annotations
 
+import argparse
 import json
 import random
 import sys
@@ -41,7 +42,18 @@ from ..runtime.model import CHANCE
 from ..runtime.values import encode
 from ..spec import load_spec, parse_options
 from .boardsvg import draw
-from .cmdutil import EXIT_INPUT, EXIT_OK, OPTION, PLAYERS, Command, arg, seed_arg
+from .cmdutil import (
+    EXIT_INPUT,
+    EXIT_OK,
+    OPTION,
+    PLAYERS,
+    SEED_RANGE,
+    Command,
+    arg,
+    seed_arg,
+    seed_problem,
+    typed_int,
+)
 from .gamelog import log_game, log_spec, player_log_refusal, read_log, replay_states
 from .placing import places
 
@@ -51,6 +63,33 @@ HUMAN = "human"
 MAX_TABLES = 64          # tables kept at once (the oldest goes first)
 MAX_BODY = 1_000_000     # bytes of a request's body (a pasted log)
 WEB = "web"              # the page, script and style: interpreter/tools/web/
+
+
+def _seed(value) -> int:
+    """A seed from a request or the command line (a whole number, or its digits), as
+    seed_arg takes it; anything else a TabulaError (a JSON error, or exit 1)."""
+    n = value if type(value) is int else typed_int(value) if isinstance(value, str) else None
+    why = f"not a whole number; {SEED_RANGE}" if n is None else seed_problem(n)
+    if why is not None:
+        raise TabulaError(f"seed {excerpt(_text(value), 30)}: {why}")
+    return n  # type: ignore[return-value]  # checked: a whole number
+
+
+def _text(value) -> str:
+    """A request's value as it was sent (JSON), to quote in an error."""
+    return value if isinstance(value, str) else json.dumps(value)
+
+
+def port_arg(text: str) -> int:
+    """The argparse type of --port: 0 (any free port) to 65535, else a usage error."""
+    value = typed_int(text)
+    if value is None or not 0 <= value <= 65535:
+        raise argparse.ArgumentTypeError(f"not a port: {excerpt(text)}; a port is a whole "
+                                         "number from 0 (any free one) to 65535")
+    return value
+
+
+port_arg.__name__ = "port"
 
 
 def _who(p: int, seats: list) -> str:
@@ -246,7 +285,7 @@ class Replay:
         """The game `tabula run SPEC --seed S --agents A,B` plays, step by step."""
         spec = load_spec(spec_name)
         game = spec.game(int(players) if players not in (None, "") else None, options)
-        seed = seed_arg(str(seed))
+        seed = _seed(seed)
         trail: list = []                       # (the state at each decision, its action)
         play_game(game, seed, make_agents(str(agents), game.players), record=False,
                   on_decision=lambda st, a: trail.append((st.clone(), a)))
@@ -338,7 +377,7 @@ class Server:
         game = spec.game(n, opts, recall=True)
         if seed in (None, ""):
             seed = random.SystemRandom().randrange(10 ** 6)
-        seed = seed_arg(str(seed))
+        seed = _seed(seed)
         return self._key(self.tables, Table(spec, game, seats, seed))
 
     def new_replay(self, path: str) -> str:
@@ -518,19 +557,35 @@ class _NotFound(Exception):
     pass
 
 
+TABLE_ARGS = ("players", "seats", "option", "seed")     # what a SPEC's table is made of
+
+
 def cmd_serve(args) -> int:
+    if not args.spec:           # a table's arguments without a table: refused, not ignored
+        given = [f"--{a}" for a in TABLE_ARGS if getattr(args, a) not in (None, [])]
+        if given:
+            args.usage_error(f"{', '.join(given)}: for the table of a SPEC, and no SPEC is "
+                             "given" + (" (--replay opens a log, whose game is set)"
+                                        if args.replay else ""))
     try:
         if args.host not in ("127.0.0.1", "localhost", "::1"):
             print(f"warning: serving on {args.host}: anyone who reaches this machine can "
                   "play at its tables and read the spec paths given to it", file=sys.stderr)
         app = Server(args.host, args.port)
-        links = []
+    except (OSError, OverflowError, ValueError) as e:
+        why = e.strerror if isinstance(e, OSError) and e.strerror else str(e)
+        print(f"cannot serve on {args.host}:{args.port}: {why}", file=sys.stderr)
+        return EXIT_INPUT
+    links = []
+    try:
         if args.replay:
             links.append(("replay", f"{app.url}/replay/{app.new_replay(args.replay)}"))
         if args.spec:
             seats = [s.strip() for s in args.seats.split(",")] if args.seats else None
             opts = parse_options(args.option)
             if seats and HUMAN not in seats:      # bots alone: their game, step by step
+                if args.players is not None and args.players != len(seats):
+                    raise TabulaError(f"{len(seats)} seats named for {args.players} players")
                 seed = args.seed if args.seed is not None else \
                     random.SystemRandom().randrange(10 ** 6)
                 query = {"spec": [args.spec], "players": [str(len(seats))],
@@ -543,10 +598,8 @@ def cmd_serve(args) -> int:
                 links += [(f"player {p}", f"{app.url}/play/{key}?seat={p}") for p in t.humans]
                 if len(t.humans) > 1:
                     links.append(("hot seat", f"{app.url}/play/{key}?seat=hot"))
-    except OSError as e:
-        print(f"cannot serve on {args.host}:{args.port}: {e.strerror or e}", file=sys.stderr)
-        return EXIT_INPUT
     except TabulaError as e:
+        app.httpd.server_close()
         print(str(e), file=sys.stderr)
         return EXIT_INPUT
     print(f"tabula serve: {app.url}/ (Ctrl-C stops)", flush=True)
@@ -571,11 +624,12 @@ COMMAND = Command(
             help=f"who plays each seat: {HUMAN} or a bot (" + ", ".join(AGENTS.values())
                  + f"); default {HUMAN} in seat 0, random in the others"),
         OPTION,
-        arg("--seed", default=None, metavar="S", help="the table's seed (default: a new one)"),
+        arg("--seed", type=seed_arg, default=None, metavar="S",
+            help="the table's seed, 0 to 2^53 - 1 (default: a new one)"),
         arg("--replay", metavar="LOG", help="a game log (tabula run --log) to step through"),
         arg("--host", default="127.0.0.1",
             help="the address to serve on (default 127.0.0.1: this machine only)"),
-        arg("--port", type=int, default=8765, help="the port (default 8765; 0: any free one)"),
+        arg("--port", type=port_arg, default=8765, help="the port (default 8765; 0: any free one)"),
         arg("--open", action="store_true", help="open the page in the browser")),
     description="A local web server: the lobby at /, a page per seat that shows only that "
                 "seat's view, and a replay viewer for game logs.")
