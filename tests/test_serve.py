@@ -108,14 +108,67 @@ def test_actions_undo_and_hint(app):
     ("/api/tables", {"game": "tic_tac_toe", "seats": ["human", "nobody"]}, 400, "nobody"),
     ("/api/game?name=/etc/passwd", None, 400, "/etc/passwd"),
     ("/api/replays", {"path": "/nonexistent.jsonl"}, 400, None),
+    ("/api/replays", {"path": ["x"]}, 400, """a log's path '["x"]': not a name"""),
     ("/static/../serve.py", None, 404, None),
+    ("/api/tables", {"game": "tic_tac_toe", "players": "abc"}, 400, "players 'abc': not a"),
+    ("/api/tables", {"game": "tic_tac_toe", "players": 2.5}, 400, "players '2.5': not a"),
+    ("/api/tables", {"game": "tic_tac_toe", "players": True}, 400, "not a whole number"),
+    ("/api/tables", {"game": "tic_tac_toe", "options": [1, 2]}, 400, "options '[1, 2]'"),
+    ("/api/tables", {"game": "tic_tac_toe", "options": {"a": [1]}}, 400, "an object of"),
+    ("/api/tables", {"game": "tic_tac_toe", "seats": 5}, 400, "seats '5': a list of names"),
+    ("/api/tables", {"game": "tic_tac_toe", "seats": ["human", 3]}, 400, "a list of names"),
+    ("/api/tables", {"game": "tic_tac_toe", "seed": "x"}, 400, "seed 'x': not a whole"),
+    ("/api/tables", {"game": "tic_tac_toe", "seed": [1]}, 400, "seed '[1]': not a whole"),
+    ("/api/tables", {"game": "tic_tac_toe", "seed": -1}, 400, "a negative seed"),
+    ("/api/tables", {"game": 7}, 400, "a game '7': not a name"),
+    ("/api/tables", {}, 400, "name a game"),
+    ("/api/tables", b"[1]", 400, "not a JSON object"),
+    ("/api/game", None, 400, "name a game"),
+    ("/api/tables/t999/act", {"seat": 0}, 400, "no table"),
+    ("/replay?spec=tic_tac_toe&seed=abc", None, 400, "seed 'abc': not a whole number"),
+    ("/replay?spec=tic_tac_toe&seed=1&players=x", None, 400, "players 'x': not a whole"),
 ])
 def test_bad_requests_are_clear_errors(app, path, body, status, said):
     code, data = call(app, path, body)
-    assert code == status and "error" in data
+    assert code == status and "error" in data, data
     assert "Traceback" not in data["error"] and "root:" not in data["error"]
     if said:
         assert said in data["error"]
+
+
+def raw(app, request: bytes) -> tuple:
+    """(status, JSON) of a request written byte for byte (its headers as given)."""
+    import socket
+    host, port = app.httpd.server_address[:2]
+    with socket.create_connection((host, port), timeout=10) as sock:
+        sock.sendall(request)
+        got = b""
+        while chunk := sock.recv(65536):
+            got += chunk
+    head, _, body = got.partition(b"\r\n\r\n")
+    return int(head.split()[1]), json.loads(body)
+
+
+@pytest.mark.parametrize("length", ["abc", "-1", "99999999999999999999", "2000000"])
+def test_a_bad_content_length_is_a_clear_error(app, length):
+    code, data = raw(app, (f"POST /api/tables HTTP/1.1\r\nHost: x\r\nContent-Length: "
+                           f"{length}\r\n\r\n{{}}").encode())
+    assert code == 400 and "Content-Length" in data["error"], data
+
+
+def test_a_seats_string_is_split_at_commas(app):
+    code, made = call(app, "/api/tables", {"game": "tic_tac_toe", "seats": "human, random"})
+    assert code == 200 and app.table(made["id"]).seats == ["human", "random"]
+
+
+def test_a_fault_of_the_server_is_a_json_500(app, monkeypatch):
+    """Any exception a request meets is answered (a JSON error of one line, 500), never a
+    dropped connection."""
+    def broken(*args, **kwargs):
+        raise ValueError("a fault\nover two lines")
+    monkeypatch.setattr(Server, "games", staticmethod(broken))
+    code, data = call(app, "/api/games")
+    assert code == 500 and data["error"] == "internal error (ValueError): a fault over two lines"
 
 
 def test_a_request_to_act_through_http(app):

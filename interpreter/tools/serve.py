@@ -75,6 +75,49 @@ def _seed(value) -> int:
     return n  # type: ignore[return-value]  # checked: a whole number
 
 
+def _count(value, what: str) -> int | None:
+    """A whole number a request gives (a JSON integer, or its digits in a query), None if
+    it gives none; anything else (2.5, "abc", true, a list) a TabulaError."""
+    if value is None or value == "":
+        return None
+    n = value if type(value) is int else typed_int(value) if isinstance(value, str) else None
+    if n is None:
+        raise TabulaError(f"{what} {excerpt(_text(value), 30)}: not a whole number")
+    return n
+
+
+def _name(value, what: str) -> str:
+    """A name a request gives (a game, a path, a bot): a string, else a TabulaError."""
+    if not isinstance(value, str) or not value.strip():
+        raise TabulaError(f"name {what}" if value in (None, "") else
+                          f"{what} {excerpt(_text(value), 30)}: not a name")
+    return value.strip()
+
+
+def _seats(value) -> list | None:
+    """A request's seats: a list of names, or one string of them separated by commas (as
+    --seats takes them); None if none are given."""
+    if value is None or value == "" or value == []:
+        return None
+    if isinstance(value, str):
+        value = value.split(",")
+    if not isinstance(value, list) or not all(isinstance(s, str) for s in value):
+        raise TabulaError(f"seats {excerpt(_text(value), 40)}: a list of names (human or "
+                          "a bot), one a seat")
+    return [s.strip() for s in value]
+
+
+def _options(value) -> dict:
+    """A request's options: an object of KEY: VALUE (a string, number or true/false)."""
+    if value is None:
+        return {}
+    if not isinstance(value, dict) or not all(
+            isinstance(v, (str, int, float, bool)) or v is None for v in value.values()):
+        raise TabulaError(f"options {excerpt(_text(value), 40)}: an object of KEY: VALUE, "
+                          "each value a string, a number or true/false")
+    return {str(k): v for k, v in value.items() if v not in (None, "")}
+
+
 def _text(value) -> str:
     """A request's value as it was sent (JSON), to quote in an error."""
     return value if isinstance(value, str) else json.dumps(value)
@@ -143,10 +186,10 @@ class Table:
             self.version += 1
 
     def _seat(self, seat) -> int:
-        try:
-            seat = int(seat)
-        except (TypeError, ValueError):
-            raise TabulaError(f"no seat {excerpt(str(seat), 20)} at this table") from None
+        n = seat if type(seat) is int else typed_int(seat) if isinstance(seat, str) else None
+        if n is None:
+            raise TabulaError(f"no seat {excerpt(_text(seat), 20)} at this table")
+        seat = n
         if not 0 <= seat < self.game.players:
             raise TabulaError(f"no seat {seat} at this table")
         return seat
@@ -283,8 +326,8 @@ class Replay:
     @classmethod
     def played(cls, spec_name: str, players, seed, agents: str, options: dict) -> Replay:
         """The game `tabula run SPEC --seed S --agents A,B` plays, step by step."""
-        spec = load_spec(spec_name)
-        game = spec.game(int(players) if players not in (None, "") else None, options)
+        spec = load_spec(_name(spec_name, "a game"))
+        game = spec.game(_count(players, "players"), options)
         seed = _seed(seed)
         trail: list = []                       # (the state at each decision, its action)
         play_game(game, seed, make_agents(str(agents), game.players), record=False,
@@ -361,10 +404,11 @@ class Server:
 
     def new_table(self, game_name: str, players=None, options=None, seats=None,
                   seed=None) -> str:
-        spec = load_spec(str(game_name))
+        spec = load_spec(_name(game_name, "a game"))
         low, high = spec.player_range
-        seats = [str(s).strip() for s in (seats or [])] or None
-        n = int(players) if players not in (None, "") else (len(seats) if seats else low)
+        seats = _seats(seats)
+        n = _count(players, "players")
+        n = n if n is not None else (len(seats) if seats else low)
         if not low <= n <= high:
             raise TabulaError(f"{spec.id} is for {low} to {high} players, not {n}")
         seats = seats or [HUMAN] + ["random"] * (n - 1)
@@ -373,15 +417,15 @@ class Server:
         for s in seats:
             if s != HUMAN:
                 make_agent(s)             # a bad bot name: a clear error
-        opts = {str(k): v for k, v in (options or {}).items() if v not in (None, "")}
+        opts = _options(options)
         game = spec.game(n, opts, recall=True)
         if seed in (None, ""):
             seed = random.SystemRandom().randrange(10 ** 6)
         seed = _seed(seed)
         return self._key(self.tables, Table(spec, game, seats, seed))
 
-    def new_replay(self, path: str) -> str:
-        return self._key(self.replays, Replay.of_log(path))
+    def new_replay(self, path) -> str:
+        return self._key(self.replays, Replay.of_log(_name(path, "a log's path")))
 
     def played_replay(self, query: dict) -> str:
         """A replay of a game played again: spec, players, seed, agents, option (K=V, a
@@ -412,7 +456,7 @@ class Server:
     @staticmethod
     def game_info(name: str) -> dict:
         """A game's players and options, as the lobby offers them."""
-        spec = load_spec(str(name))
+        spec = load_spec(_name(name, "a game"))
         low, high = spec.player_range
         options = {}
         for key, o in spec.doc.get("options", {}).items():
@@ -463,9 +507,12 @@ class _Handler(BaseHTTPRequestHandler):
         self._send(status, json.dumps(obj).encode("utf-8"), "application/json")
 
     def _body(self) -> dict:
-        n = int(self.headers.get("Content-Length") or 0)
-        if n > MAX_BODY:
-            raise TabulaError(f"a request of more than {MAX_BODY:,} bytes")
+        length = self.headers.get("Content-Length")
+        n = typed_int(length, 12) if length is not None else 0
+        if n is None or n < 0 or n > MAX_BODY:
+            self.close_connection = True          # its body, if any, is left unread
+            raise TabulaError(f"a request's Content-Length is a number of bytes from 0 to "
+                              f"{MAX_BODY:,}, not {excerpt(str(length), 20)}")
         raw = self.rfile.read(n) if n else b"{}"
         try:
             body = json.loads(raw.decode("utf-8"))
@@ -482,11 +529,11 @@ class _Handler(BaseHTTPRequestHandler):
         self._route("POST")
 
     def _route(self, method: str) -> None:
-        url = urlparse(self.path)
-        parts = [p for p in url.path.split("/") if p]
-        lists = parse_qs(url.query)
-        query = {k: v[-1] for k, v in lists.items()}
         try:
+            url = urlparse(self.path)
+            parts = [p for p in url.path.split("/") if p]
+            lists = parse_qs(url.query)
+            query = {k: v[-1] for k, v in lists.items()}
             if parts == ["replay"] and method == "GET" and "spec" in query:
                 # a report's example game: played again, then shown step by step
                 key = self.app.played_replay(lists)
@@ -517,6 +564,12 @@ class _Handler(BaseHTTPRequestHandler):
             self._json({"error": "not found"}, HTTPStatus.NOT_FOUND)
         except (TabulaError, IllegalAction) as e:
             self._json({"error": str(e)}, HTTPStatus.BAD_REQUEST)
+        except Exception as e:  # noqa: BLE001  # a fault of our own: one line, not a drop
+            self.close_connection = True
+            said = f"internal error ({type(e).__name__}): {' '.join(str(e).split())[:200]}"
+            print(f"tabula serve: {method} {excerpt(self.path, 80)}: {said}",
+                  file=sys.stderr, flush=True)
+            self._json({"error": said}, HTTPStatus.INTERNAL_SERVER_ERROR)
 
     def _api(self, method: str, parts: list, query: dict):
         app = self.app
@@ -547,7 +600,7 @@ class _Handler(BaseHTTPRequestHandler):
                 return t.hint(query.get("seat"), query.get("bot") or "mcts:200")
         if parts == ["replays"] and method == "POST":
             b = self._body()
-            return {"id": app.new_replay(str(b.get("path", "")))}
+            return {"id": app.new_replay(b.get("path"))}
         if len(parts) == 2 and parts[0] == "replays" and method == "GET":
             return app.replay(parts[1]).view(query.get("step", 0), query.get("seat"))
         raise _NotFound()
