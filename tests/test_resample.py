@@ -211,3 +211,107 @@ def test_a_world_that_may_not_keep_them_is_still_given(tmp_path):
               if s.violated_invariants() == [])
     w = st.resample(0, random.Random(1))
     assert w.observation(0) == st.observation(0)
+
+
+SECRET = """\
+game: {id: secret, name: Secret, source: none.txt, players: {min: 2, max: 2}}
+variables:
+  secret: {value: 0, per_player: true, visibility: owner}
+  guessed: {value: 0}
+setup:
+  - for: p in players
+    do:
+      - choose: k in range(1, 6)
+        player: chance
+        visible_to: p
+        label: "roll {k}"
+        do:
+          - p.secret = k
+play:
+  - choose: k in range(1, 6)
+    player: "players[1]"
+    label: "guess {k}"
+    do:
+      - guessed = k
+      - end game
+scoring:
+  points:
+    right: {value: "if player == players[1] and guessed == players[0].secret then 1 else 0"}
+"""
+
+
+def _secret_game(tmp_path):
+    path = tmp_path / "secret.yaml"
+    path.write_text(SECRET, encoding="utf-8")
+    return load_spec(path).game(2)
+
+
+def _rolled(game, seed: int):
+    """The game of `seed` after both rolls, at player 1's guess."""
+    st = game.new_state(seed=seed)
+    rng = random.Random(seed)
+    while st.is_chance_node():
+        st.apply(st.sample_chance(rng))
+    return st
+
+
+def test_a_variable_the_seat_cannot_see_is_drawn_again(tmp_path):
+    """Player 0's number, rolled by chance in secret: in player 1's sampled worlds it
+    takes every value the roll can give (a bot that searched the true world would
+    always guess right); player 1's own number, which it saw, is kept; the world's
+    observation for the seat is the real one."""
+    game = _secret_game(tmp_path)
+    rng = random.Random(3)
+    for seed in range(3):
+        st = _rolled(game, seed)
+        assert st.origin == seed
+        worlds = [st.resample(1, rng) for _ in range(60)]
+        assert {w.pv[0][0] for w in worlds} == {1, 2, 3, 4, 5, 6}
+        assert {w.pv[1][0] for w in worlds} == {st.pv[1][0]}
+        assert all(w.observation(1) == st.observation(1) for w in worlds)
+        assert {w.pv[0][0] for w in (st.resample(0, rng) for _ in range(10))} == {st.pv[0][0]}
+
+
+def test_a_bot_cannot_see_a_hidden_number_through_its_search(tmp_path):
+    """MCTS as player 1 guesses player 0's secret number no better than chance allows:
+    over 30 games it is right far less often than always (it was right every time when
+    the sampled worlds kept the true number)."""
+    from tabula_rules.bots.agents import make_agents, play_game
+    game = _secret_game(tmp_path)
+    right = sum(play_game(game, seed, make_agents("random,mcts:60", 2))["scores"][1]
+                for seed in range(30))
+    assert right <= 15, right
+
+
+def test_a_state_without_an_origin_keeps_its_variables(tmp_path):
+    """A state that does not know the seed its history plays from (restored without one)
+    cannot be played again: its hidden variables are kept (the documented limit), the
+    pieces still redrawn; with the seed given, they are drawn again."""
+    from tabula_rules.runtime.engine import State
+    game = _secret_game(tmp_path)
+    st = _rolled(game, 4)
+    loose = State.from_json(game, st.to_json())
+    assert loose.origin is None
+    assert {loose.resample(1, random.Random(k)).pv[0][0] for k in range(20)} == {st.pv[0][0]}
+    seeded = State.from_json(game, st.to_json(), seed=4)
+    assert seeded.origin == 4
+    assert len({seeded.resample(1, random.Random(k)).pv[0][0] for k in range(40)}) > 3
+
+
+def test_openspiel_resample_draws_a_hidden_die_again():
+    """resample_from_infostate on Liar's dice (its shuffles as chance nodes, so the
+    history plays from chance's moves, not the seed): player 0's die, hidden from player
+    1, takes several values; player 1's own is kept."""
+    pyspiel = pytest.importorskip("pyspiel")
+    import tabula_rules.openspiel  # noqa: F401  (registers the game)
+
+    from conftest import ROOT
+    game = pyspiel.load_game("tabula", {"spec": str(ROOT / "examples" / "liars_dice")})
+    st = game.new_initial_state()
+    while st.is_chance_node():
+        st.apply_action(st.legal_actions()[2])
+    face = st.tabula.prog.pvar_names.index("face")
+    sampler = pyspiel.UniformProbabilitySampler(7, 0., 1.)
+    worlds = [st.resample_from_infostate(1, sampler).tabula for _ in range(40)]
+    assert len({w.pv[0][face] for w in worlds}) > 3
+    assert {w.pv[1][face] for w in worlds} == {st.tabula.pv[1][face]}

@@ -118,6 +118,8 @@ class Game:
         their order from this tape instead of the seeded generator (State.draws)."""
         st = State(self, seed)
         st.draws = draws
+        if start == "setup" and until is None and draws is None:
+            st.origin = seed
         root = self._root_frame(start == "setup")
         if until is not None:
             if until != "setup" and until not in self.prog.stops:
@@ -161,6 +163,14 @@ class Game:
             got = self._hidden[player] = hidden_slots(self.prog, player)
         return got
 
+    def hides_variables(self, player: int) -> bool:
+        """Does the game have a variable `player` cannot see (the rule of
+        State.observation): a global that is not public, a per-player variable hidden from
+        everyone or held by a player `player` may not look at?"""
+        prog = self.prog
+        return any(vis != "public" for vis in prog.gvar_vis) or any(
+            not sees(vis, p, player) for vis in prog.pvar_vis for p in range(prog.players))
+
     def piece_index(self, name: str) -> list:
         return [i for i, n in enumerate(self.prog.piece_names) if n == name]
 
@@ -181,7 +191,8 @@ class State:
     __slots__ = ("game", "prog", "slots", "where", "known", "pinned", "gv", "pv", "current",
                  "turn", "_stack",
                  "pending", "_rng", "_rng_shared", "terminal", "steps", "history", "_scores",
-                 "facts", "fired", "to_act", "_seen", "pa", "tracked", "gather", "draws")
+                 "facts", "fired", "to_act", "_seen", "pa", "tracked", "gather", "draws",
+                 "origin")
 
     def __init__(self, game: Game, seed: int = 0):
         prog = game.prog
@@ -217,6 +228,9 @@ class State:
         # (effects.py), chance draws given from outside, one piece at a time (the OpenSpiel
         # adapter's chance_shuffles): a shuffle past its end raises effects.NeedDraw
         self.draws: Tape | None = None
+        # the seed the history plays from (Game.new_state(origin) then every action of
+        # the history gives this state), or None where it is not known: resample replays it
+        self.origin: int | None = None
         self.terminal = False
         self.steps = 0
         self.history: list = []
@@ -739,6 +753,7 @@ class State:
         new._rng_shared = self._rng_shared = True
         # a copy draws its shuffles as this state does (a tape of its own, from now on)
         new.draws = None if self.draws is None else type(self.draws)()
+        new.origin = self.origin
         locals_map: dict = {}
         frames_map: dict = {}
         stack = []
@@ -797,6 +812,7 @@ class State:
         new.fired = None if self.fired is None else {}     # a traced game's marks, dropped
         new._rng, new._rng_shared = self._rng, True
         new.draws = None        # a shuffle here draws from the generator: B_settle refuses it
+        new.origin = None
         new._stack = []
         new.pending = None
         new._seen = None
@@ -805,7 +821,9 @@ class State:
     # ---- changes made from outside, and determinisation ------------------------------------
     def changed(self) -> None:
         """The position was changed from outside the rules (a tool set pieces or variables
-        by hand): forget the derived facts and the scores kept, which are stale."""
+        by hand): forget the derived facts and the scores kept, which are stale, and the
+        origin (the history no longer plays to this position)."""
+        self.origin = None
         self.facts.clear()
         self.tracked = None
         self._scores = None
@@ -864,8 +882,25 @@ class State:
         invariants: a world that breaks one this state keeps (a hint's notes that say
         what a card in the seat's hand is, while the card drawn there is another) is drawn
         again, up to MAX_RESAMPLES draws in all; past them the last world is given. A
-        spec without invariants pays nothing for this."""
-        world = self._resample_once(player, rng)
+        spec without invariants pays nothing for this.
+
+        Where the spec has variables `player` cannot see (a die rolled in secret, another
+        player's hidden value) and the state knows the seed its history plays from
+        (State.origin), the world is first played again from that seed (_replayed_world):
+        every decision the seat saw is made again as it was, every chance decision and
+        other player's decision it did not see is drawn again (chance by its weights,
+        a player's choice uniformly among the legal ones), and a replay whose observation
+        for the seat differs from this state's is drawn again; the pieces are then
+        redistributed as above. So a hidden variable takes a value the seat cannot rule
+        out, never its true value for certain."""
+        base = self
+        if self.origin is not None and self.game.hides_variables(player):
+            for _ in range(MAX_RESAMPLES):
+                replayed = self._replayed_world(player, rng)
+                if replayed is not None:
+                    base = replayed
+                    break
+        world = base._resample_once(player, rng)
         if not self.prog.invariants:
             return world
         kept = None
@@ -877,8 +912,28 @@ class State:
                 kept = _broken(self)
             if broken <= kept:
                 return world
-            world = self._resample_once(player, rng)
+            world = base._resample_once(player, rng)
         return world
+
+    def _replayed_world(self, player: int, rng: random.Random) -> State | None:
+        """This state's history played again from its origin, each decision `player`
+        saw made as it was and each it did not see drawn again (see resample); None if
+        the replay does not give the seat this state's observation (a decision it saw is
+        not legal there, or what it sees differs)."""
+        st = self.game.new_state(seed=self.origin)    # type: ignore[arg-type]
+        for real in self.history:
+            p = st.pending
+            if p is None or real not in p.actions:
+                return None
+            if p.joint is None and p.player != player:
+                sees = st.who_sees(real)
+                if sees is not None and player not in sees:
+                    real = (st.sample_chance(rng) if p.player == CHANCE
+                            else p.actions[int(rng.random() * len(p.actions))])
+            st._apply(p, real)
+        if st.observation(player) != self.observation(player):
+            return None
+        return st
 
     def _resample_once(self, player: int, rng: random.Random) -> State:
         """One determinisation: a copy of this state in which every piece `player` cannot
@@ -901,8 +956,9 @@ class State:
         decide: there the copy's scores may differ from the true ones.
         A piece `player` knows to be in a hidden slot (State.known: it saw it go there, a
         card taken from the open market into another's hand) stays in that slot; only
-        the others are redrawn. Limits: hidden variables are kept as they are; the order
-        of a face-down pile the seat watched being built is not known (redrawn).
+        the others are redrawn. Limits: variables are kept as they are (resample redraws
+        those the seat cannot see first); the order of a face-down pile the seat watched
+        being built is not known (redrawn).
         """
         new = self.clone()
         prog = self.prog
@@ -932,6 +988,7 @@ class State:
             new.pin_known()
         new.rng = random.Random(rng.getrandbits(64))
         new.history = []
+        new.origin = None
         if new._seen is not None:     # what others chose out of sight stays unknown
             new._seen = [e if e[3] is None or player in e[3] else (e[0], e[1], "", e[3])
                          for e in new._seen]
@@ -1087,7 +1144,11 @@ class State:
                     p.advance(a)
                 p.seen = chosen_seen
         saved.check_relisted(st, d)
-        return st if seed is None else saved.replay(game, st, seed)
+        if seed is None:
+            return st
+        st = saved.replay(game, st, seed)
+        st.origin = seed
+        return st
 
     # ---- what a player may see ------------------------------------------------------------
     def zones_view(self, player: int | None) -> dict:
