@@ -1,8 +1,9 @@
-"""The package as pip installs it: the wheel holds the games (specs/, examples/), and
-after `pip install` into a fresh environment, from a folder outside the repository,
-`tabula list`, `tabula run medang`, `tabula test medang` and a variant that extends a
-shipped game by name all work. Also: the shipped games have names that do not collide,
-and the package's code names no game (it finds them by scanning its data).
+"""The package as pip installs it: the wheel holds the games (specs/, examples/) and
+`tabula serve`'s web client (interpreter/tools/web/), and after `pip install` into a fresh
+environment, from a folder outside the repository, `tabula list`, `tabula run medang`,
+`tabula test medang` and a variant that extends a shipped game by name all work. Also:
+the shipped games have names that do not collide, and the package's code names no game (it
+finds them by scanning its data).
 
 The wheel is built from a copy of the sources (the repository stays clean) without build
 isolation (offline: setuptools and wheel come with the test extra), and installed with
@@ -89,6 +90,12 @@ def test_the_wheel_holds_every_shipped_file(wheel):
             for f in (ROOT / section).rglob(pattern):
                 inside = f"tabula_rules/{section}/{f.relative_to(ROOT / section).as_posix()}"
                 assert inside in names, f"{inside} is not in the wheel"
+    # the web client of `tabula serve` (package-data of tabula_rules.tools): every file of
+    # interpreter/tools/web/, so a new asset missing from pyproject.toml's patterns fails
+    web = [f for f in (ROOT / "interpreter" / "tools" / "web").iterdir() if f.is_file()]
+    assert {"table.html", "app.js", "style.css"} <= {f.name for f in web}
+    for f in web:
+        assert f"tabula_rules/tools/web/{f.name}" in names, f"web/{f.name} is not in the wheel"
     assert "tabula_rules/grammar/tabula.lark" in names
     assert "tabula_rules/schemas/spec.schema.json" in names
     assert not any(n.startswith("interpreter/") for n in names)   # no top-level `interpreter`
