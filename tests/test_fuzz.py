@@ -263,11 +263,11 @@ def test_the_watchdog_ends_an_input_the_alarm_cannot_stop(tmp_path):
             "    time.sleep(30)\n"
             "c.do_rule = stuck\n"
             "c.one('rule')\n")
-    t0 = time.perf_counter()
+    # the subprocess's timeout guards against a hang; exit code 3 (not the 0 of a sleep
+    # that ran its 30 s out) and found.txt prove the watchdog fired, whatever the load
     proc = subprocess.run([sys.executable, "-c", code, str(tmp_path)], capture_output=True,
                           text=True, cwd=ROOT, timeout=60)
-    # the watchdog's 1.5 s, far from the input's 30 s sleep even on a loaded machine
-    assert proc.returncode == 3 and time.perf_counter() - t0 < 28, proc.stderr[-2000:]
+    assert proc.returncode == 3, proc.stderr[-2000:]
     assert "== hang the alarm could not stop (rule" in (tmp_path / "found.txt").read_text()
 
 
