@@ -207,6 +207,30 @@ def test_a_log_replays_step_by_step(app, log):
     assert r.view(3, 0)["svg"] != r.view(3)["svg"]    # a seat's view hides a hand
 
 
+def test_a_replay_names_the_rule_of_a_decision_made_inside_rules():
+    """Medina's placements are chosen inside its `rules:` (rule:place_one, rule:put): the
+    replay viewer gives their source and ruling as a table's page does."""
+    from tabula_rules.spec import load_spec
+    from tabula_rules.tools.serve import Replay
+    spec = load_spec("medina")
+    st = spec.game(2).new_state(seed=1)
+    states, decisions, rng = [], [], random.Random(1)
+    while not {"rule:place_one", "rule:put"} <= {d["rule"] for d in decisions}:
+        a = rng.choice(st.legal_actions())
+        states.append(st.clone())
+        decisions.append({"who": st.pending.player, "action": st.action_to_string(a),
+                          "turn": st.turn, "rule": st.pending.decision.rule})
+        st.apply(a)
+    replay = Replay(spec, [*states, st], decisions)
+    shown = {d["rule"]: replay.view(k + 1)["decision"] for k, d in enumerate(decisions)}
+    place, put = shown["rule:place_one"], shown["rule:put"]
+    assert place["rule"] == "place_one" and "any type" in place["source"]
+    assert place["ruling"].startswith("R8")
+    assert put["rule"] == "put" and "empty space" in put["source"]
+    first = next(iter(shown.values()))                  # a step's too: setup's, by chance
+    assert first["source"] and first["ruling"]
+
+
 def test_the_command_line_refuses_bad_input(tmp_path):
     run = subprocess.run([sys.executable, "-m", "tabula_rules", "serve", "no_such_game",
                           "--port", "0"], capture_output=True, text=True, timeout=60)

@@ -135,6 +135,28 @@ def port_arg(text: str) -> int:
 port_arg.__name__ = "port"
 
 
+def decision_docs(spec) -> dict:
+    """The spec's entries a decision may come from, by the name a state gives the
+    decision (Pending.decision.rule): `step:ID` for a step of the play, `rule:NAME` for a
+    rule of `rules:` (a choice made inside a rule)."""
+    docs = {f"step:{step.get('id')}": step for step, _, _ in all_steps(spec.doc)}
+    for name, rule in (spec.doc.get("rules") or {}).items():
+        if isinstance(rule, dict):
+            docs[f"rule:{name}"] = rule
+    return docs
+
+
+def rule_words(docs: dict, key: str) -> dict:
+    """The words of a decision's rule (decision_docs' entry of `key`): its id, the
+    source it quotes, its ruling, its description (those it has), each on one line."""
+    entry = docs.get(key) or {}
+    out = {"id": key.partition(":")[2]}
+    for field in ("source", "ruling", "description"):
+        if entry.get(field):
+            out[field] = " ".join(str(entry[field]).split())
+    return out
+
+
 def _who(p: int, seats: list) -> str:
     if p == CHANCE:
         return "chance"
@@ -154,12 +176,7 @@ class Table:
         self.st = game.new_state(seed=seed)
         self.snapshots: list = []      # (seat, state, chance's and the bots' generators)
         self.lock = threading.Lock()
-        self.steps = {}
-        for step, _, _ in all_steps(spec.doc):
-            self.steps[f"step:{step.get('id')}"] = step
-        for name, rule in spec.doc.get("rules", {}).items():
-            if isinstance(rule, dict):
-                self.steps[f"rule:{name}"] = rule
+        self.steps = decision_docs(spec)
         self.version = 0
         self._advance()
 
@@ -250,12 +267,7 @@ class Table:
 
     def rule(self, key: str) -> dict:
         """The words of a decision's rule: its id, source quote, ruling, description."""
-        step = self.steps.get(key, {})
-        out = {"id": key.partition(":")[2]}
-        for field in ("source", "ruling", "description"):
-            if step.get(field):
-                out[field] = " ".join(str(step[field]).split())
-        return out
+        return rule_words(self.steps, key)
 
     def view(self, seat) -> dict:
         """What the seat's page shows: only what the seat's observation gives."""
@@ -308,7 +320,7 @@ class Replay:
 
     def __init__(self, spec, states: list, decisions: list, stop=None):
         self.spec, self.states, self.decisions, self.stop = spec, states, decisions, stop
-        self.steps = {f"step:{s.get('id')}": s for s, _, _ in all_steps(spec.doc)}
+        self.steps = decision_docs(spec)
         self.lock = threading.Lock()
 
     @classmethod
@@ -365,10 +377,9 @@ class Replay:
                                  for d in self.decisions[:n]]}
             if k:
                 d = self.decisions[k - 1]
-                step_doc = self.steps.get(d["rule"], {})
+                words = rule_words(self.steps, d["rule"])
                 out["decision"] = {"who": d["who"], "action": d["action"],
-                                   "rule": d["rule"].partition(":")[2],
-                                   "source": " ".join(str(step_doc.get("source", "")).split())}
+                                   "rule": words.pop("id"), **words}
             if st.terminal:
                 out["scores"] = encode(st.scores())
             if self.stop is not None and k == n:

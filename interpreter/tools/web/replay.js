@@ -29,8 +29,15 @@ function render(v) {
     d.appendChild(p);
     const r = document.createElement("p");
     r.className = "rule";
-    r.textContent = `rule ${v.decision.rule}` + (v.decision.source ? `; source: ${v.decision.source}` : "");
+    r.textContent = `rule ${v.decision.rule}`;
     d.appendChild(r);
+    for (const key of ["source", "ruling", "description"]) {
+      if (!v.decision[key]) continue;
+      const q = document.createElement("p");
+      q.className = key;
+      q.textContent = `${key}: ${v.decision[key]}`;
+      d.appendChild(q);
+    }
   } else d.textContent = "the set-up";
   if (v.terminal) { const s = document.createElement("p"); s.textContent = `scores: ${v.scores.join(", ")}`; d.appendChild(s); }
   if (v.problem) { const s = document.createElement("p"); s.id = "problem"; s.textContent = v.problem; d.appendChild(s); }
