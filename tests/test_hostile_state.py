@@ -609,3 +609,18 @@ def test_an_option_given_twice_on_the_command_line_is_refused(capsys):
     captured = capsys.readouterr()
     assert "--option 'deck' is given twice" in captured.err and captured.out == ""
     assert "Traceback" not in captured.err
+
+
+def test_a_table_nested_past_the_recursion_limit_is_refused():
+    """A saved local of 200 tables each holding the next (a JSON text about 600 levels
+    deep, which json.loads reads): a TabulaError, never a RecursionError, whether loaded
+    by State.from_json or through OpenSpiel's deserialize_state."""
+    game = load_game(ROOT / "examples" / "kuhn_poker", 2)
+    d = game.new_state(seed=1).to_json()
+    deep: object = [1]
+    for _ in range(200):
+        deep = {"#table": [[1, deep]]}
+    d["locals"] = [[deep, *d["locals"][0][1:]], *d["locals"][1:]]
+    text = json.dumps(d)
+    with pytest.raises(TabulaError, match="nests too deeply"):
+        State.from_json(game, json.loads(text))

@@ -351,9 +351,13 @@ def check_loaded(st) -> None:
 
 
 def differences(a: dict, b: dict) -> list:
-    """The fields of two saved states (to_json) that differ, in order."""
-    return sorted(k for k in set(a) | set(b) if k not in a or k not in b or a[k] != b[k]
-                  or _kinds(a[k]) != _kinds(b[k]))
+    """The fields of two saved states (to_json) that differ, in order. Data nested past
+    Python's recursion limit (which json.loads reads) is refused as a TabulaError."""
+    try:
+        return sorted(k for k in set(a) | set(b) if k not in a or k not in b
+                      or a[k] != b[k] or _kinds(a[k]) != _kinds(b[k]))
+    except RecursionError:
+        raise TabulaError(f"{UNREACHABLE}: its data nests too deeply") from None
 
 
 def _kinds(x: Any) -> Any:
