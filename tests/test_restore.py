@@ -6,7 +6,7 @@ and the restored state and a clone of the original are played on with the same c
 the same legal actions, state and, at the end, scores and winners.
 
 The default suite takes some 200 restore points; `TABULA_RESTORE_POINTS=20000 pytest
-tests/test_restore.py` takes that many in all (docs/testing.md)."""
+tests/test_restore.py` takes that many in all (docs/ecosystem.md, README.md)."""
 
 from __future__ import annotations
 
