@@ -186,6 +186,34 @@ def test_a_request_to_act_through_http(app):
     assert code == 400 and "not player 0's decision" in v["error"]
 
 
+def test_a_simultaneous_decision_asks_every_chooser_at_once(app):
+    """Goofspiel's bids (issue 25): each human seat is offered its own bids at once, in
+    any order; a seat's page is the same before and after another's bid (nobody learns
+    who has committed); the bids are revealed when both are in."""
+    key = app.new_table("goofspiel", 2, {}, ["human", "human"], 3)
+    t = app.table(key)
+    before = [t.view(0), t.view(1)]
+    for v in before:
+        assert v["status"] == "simultaneous: choose" and len(v["actions"]) == 13
+        assert v["to_move"] == [0, 1] and v["rule"]["id"]
+    assert t.hint(1, "random")["action"].startswith("[P1]")
+    t.act(1, 2, before[1]["version"])                   # seat 1 first
+    assert t.view(0) == before[0]                       # seat 0 sees nothing of it
+    mine = t.view(1)
+    assert mine["actions"] == [] and "you chose [P1]Bid: 3" in mine["status"]
+    with pytest.raises(TabulaError, match="has chosen already"):
+        t.act(1, 0)
+    t.undo(1)                                           # a held bid, taken back alone
+    assert t.view(0) == before[0] and t.view(1) == before[1]
+    t.act(1, 2, before[1]["version"])
+    t.act(0, 5, before[0]["version"])
+    after = t.view(1)
+    assert after["version"] > before[1]["version"]
+    bids = [e["action"] for e in after["history"] if e["rule"] == "step:round.bid"]
+    assert bids == ["[P0]Bid: 6", "[P1]Bid: 3"]         # both revealed, in seat order
+    assert after["status"] == "simultaneous: choose"    # the next bid
+
+
 @pytest.fixture(scope="module")
 def log(tmp_path_factory):
     path = tmp_path_factory.mktemp("log") / "game.jsonl"

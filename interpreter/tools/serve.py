@@ -163,10 +163,26 @@ def _who(p: int, seats: list) -> str:
     return f"player {p} ({seats[p]})"
 
 
+def _as_chooser(st, seat: int):
+    """A copy of `st` where `seat` is the one asked: at a simultaneous decision, the
+    choosers before it in the engine's order choose their first action (a seat's view
+    never shows the others' choices, so what they are does not matter)."""
+    c = st.clone()
+    while c.pending.joint is not None and c.pending.player != seat:
+        c.apply_unchecked(c.pending.actions[0])
+    return c
+
+
 class Table:
     """One game at the table: its state, the seats (HUMAN or a bot's name), chance's
     and the bots' generators, the snapshots undo goes back to. Every method takes the
-    table's lock: a page of each seat may ask at once."""
+    table's lock: a page of each seat may ask at once.
+
+    At a simultaneous decision (st.pending.joint) every human chooser is asked at once:
+    each one's choice is held aside (self.held) until every human chooser has chosen,
+    then the choices are applied in the engine's order of choosers, a bot choosing at its
+    place in that order (as `tabula play` asks them). Nothing of the table changes while
+    choices are held, its version neither: no seat learns who has already chosen."""
 
     def __init__(self, spec, game, seats: list, seed: int):
         self.spec, self.game, self.seats, self.seed = spec, game, list(seats), seed
@@ -175,6 +191,7 @@ class Table:
         self.rngs = [agent_rng(seed, p) for p in range(game.players)]
         self.st = game.new_state(seed=seed)
         self.snapshots: list = []      # (seat, state, chance's and the bots' generators)
+        self.held: dict = {}           # at a simultaneous decision: seat -> its action
         self.lock = threading.Lock()
         self.steps = decision_docs(spec)
         self.version = 0
@@ -185,10 +202,12 @@ class Table:
         return [p for p, s in enumerate(self.seats) if s == HUMAN]
 
     def _advance(self) -> None:
-        """Chance and the bots move until a human is to decide or the game is over."""
+        """Chance and the bots move until a human is to decide or the game is over; at a
+        simultaneous decision, the humans' held choices are applied once all are in."""
         st = self.st
         while not st.terminal:
-            who = st.pending.player
+            p = st.pending
+            who = p.player
             if who == CHANCE:
                 st.apply_unchecked(st.sample_chance(self.crng))
             elif who in self.agents:
@@ -198,9 +217,22 @@ class Table:
                     raise IllegalAction(f"the bot {self.seats[who]} (player {who}) chose "
                                         f"{a!r}, which is not a legal action here")
                 st.apply_unchecked(a)
+            elif p.joint is not None and not self.choosing():
+                st.apply_unchecked(self.held.pop(who))
             else:
                 break
             self.version += 1
+
+    def choosing(self) -> list:
+        """The human seats the pending decision asks now: its player, or at a simultaneous
+        decision every human chooser who has not chosen yet (in no order that matters)."""
+        st = self.st
+        if st.terminal:
+            return []
+        p = st.pending
+        if p.joint is None:
+            return [p.player] if p.player in self.humans else []
+        return [w for w, _ in p.waiting if w in self.humans and w not in self.held]
 
     def _seat(self, seat) -> int:
         n = seat if type(seat) is int else typed_int(seat) if isinstance(seat, str) else None
@@ -212,10 +244,10 @@ class Table:
         return seat
 
     def hot_seat(self) -> int | None:
-        """The human seat a shared screen shows: the human to decide, else the first."""
-        st = self.st
-        if not st.terminal and st.pending.player in self.humans:
-            return int(st.pending.player)
+        """The human seat a shared screen shows: a human to decide, else the first."""
+        asked = self.choosing()
+        if asked:
+            return int(asked[0])
         return self.humans[0] if self.humans else None
 
     def act(self, seat, index: int, version: int | None = None) -> None:
@@ -225,26 +257,44 @@ class Table:
             st = self.st
             if version is not None and version != self.version:
                 raise TabulaError("the game moved on since this page was drawn: look again")
-            if st.terminal or st.pending.player != seat or seat not in self.humans:
-                raise TabulaError(f"it is not player {seat}'s decision")
+            if seat not in self.choosing():
+                raise TabulaError(f"it is not player {seat}'s decision" if seat not in
+                                  self.held else f"player {seat} has chosen already")
             actions = st.legal_actions(seat)
             if type(index) is not int or not 0 <= index < len(actions):
-                raise TabulaError(f"no action {excerpt(str(index), 20)}: there are "
+                raise TabulaError(f"no action {excerpt(_text(index), 20)}: there are "
                                   f"{len(actions)}")
-            self.snapshots.append((seat, st.clone(), self.crng.getstate(),
-                                   [r.getstate() for r in self.rngs]))
-            st.apply_unchecked(actions[index])
-            self.version += 1
+            if st.pending.joint is not None:
+                self.held[seat] = actions[index]
+                if self.choosing():             # others still to choose: nothing shows
+                    return
+                # every human has chosen: back to this decision undoes any of them
+                for w, _ in st.pending.waiting:
+                    if w in self.held:
+                        self._snapshot(w)
+            else:
+                self._snapshot(seat)
+                st.apply_unchecked(actions[index])
+                self.version += 1
             self._advance()
 
+    def _snapshot(self, seat: int) -> None:
+        self.snapshots.append((seat, self.st.clone(), self.crng.getstate(),
+                               [r.getstate() for r in self.rngs]))
+
     def undo(self, seat) -> None:
-        """Back to the seat's previous decision, chance's and the bots' generators too."""
+        """Back to the seat's previous decision, chance's and the bots' generators too; a
+        choice held at a simultaneous decision is taken back alone (nothing else moved)."""
         with self.lock:
             seat = self._seat(seat)
+            if seat in self.held:
+                del self.held[seat]
+                return
             while self.snapshots:
                 who, state, chance, rngs = self.snapshots.pop()
                 if who == seat:
                     self.st = state
+                    self.held = {}
                     self.crng.setstate(chance)
                     for r, s in zip(self.rngs, rngs):
                         r.setstate(s)
@@ -256,11 +306,12 @@ class Table:
         """What a bot would choose in the seat's place (from what the seat sees)."""
         with self.lock:
             seat = self._seat(seat)
-            st = self.st
-            if st.terminal or st.pending.player != seat:
+            if seat not in self.choosing():
                 raise TabulaError(f"it is not player {seat}'s decision")
+            st = self.st
             agent = make_agent(bot)
-            a = tuple(agent.act(View(st.clone(), seat, random.Random(self.version))))
+            a = tuple(agent.act(View(_as_chooser(st, seat), seat,
+                                     random.Random(self.version))))
             actions = st.legal_actions(seat)
             return {"index": actions.index(a), "action": st.action_to_string(a, seat),
                     "bot": bot}
@@ -270,7 +321,8 @@ class Table:
         return rule_words(self.steps, key)
 
     def view(self, seat) -> dict:
-        """What the seat's page shows: only what the seat's observation gives."""
+        """What the seat's page shows: only what the seat's observation gives. At a
+        simultaneous decision, the same to a seat whoever else has chosen."""
         with self.lock:
             if seat == "hot":
                 seat = self.hot_seat()
@@ -281,7 +333,8 @@ class Table:
             out = {"game": title, "seat": viewer, "seats": self.seats,
                    "version": self.version, "turn": st.turn, "terminal": st.terminal,
                    "svg": draw(st, viewer, names=names), "actions": [],
-                   "undo": any(w == viewer for w, *_ in self.snapshots)}
+                   "undo": viewer in self.held or any(w == viewer for w, *_ in
+                                                      self.snapshots)}
             if viewer is not None:
                 obs = st.observation(viewer, legal_actions=False)
                 out["variables"] = encode(obs["variables"])
@@ -292,17 +345,30 @@ class Table:
                 out["scores"] = encode(st.scores())
                 out["winners"] = st.winners()
                 out["status"] = "the game is over"
+                return out
+            joint = st.pending.joint is not None
+            deciding = st.deciding()
+            out["to_move"] = deciding if joint else st.pending.player
+            asked = viewer is not None and viewer in self.choosing()
+            if joint:
+                who = ", ".join(str(w) for w in deciding)
+                if asked:
+                    out["status"] = "simultaneous: choose"
+                elif viewer in self.held:
+                    mine = st.action_to_string(self.held[viewer], viewer)
+                    out["status"] = (f"simultaneous: you chose {mine}; the choices are "
+                                     "revealed when every player has chosen")
+                else:
+                    out["status"] = f"simultaneous: players {who} choose"
             else:
-                who = st.pending.player
-                out["to_move"] = who
-                out["status"] = ("your decision" if who == viewer else
-                                 f"waiting for {_who(who, self.seats)}")
-                if who == viewer and viewer is not None:
-                    strings = st.legal_action_strings(viewer)
-                    spots = places(st, viewer)
-                    out["actions"] = [{"index": i, "text": s, "slots": sl, "pieces": pc}
-                                      for i, (s, (sl, pc)) in enumerate(zip(strings, spots))]
-                    out["rule"] = self.rule(st.pending.decision.rule)
+                out["status"] = ("your decision" if asked else
+                                 f"waiting for {_who(st.pending.player, self.seats)}")
+            if asked:
+                strings = st.legal_action_strings(viewer)
+                spots = places(st, viewer)
+                out["actions"] = [{"index": i, "text": s, "slots": sl, "pieces": pc}
+                                  for i, (s, (sl, pc)) in enumerate(zip(strings, spots))]
+                out["rule"] = self.rule(st.pending.decision.rule)
             return out
 
     def _event(self, e: dict) -> dict:
