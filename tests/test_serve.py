@@ -176,42 +176,62 @@ def test_a_request_to_act_through_http(app):
                                            "seed": 3})
     assert code == 200 and made["humans"] == [0, 1]
     key = made["id"]
-    code, v = call(app, f"/api/tables/{key}?seat=1")
+    tokens = {p: made["links"][str(p)].split("token=")[1] for p in (0, 1)}
+    hot = made["hot"].split("token=")[1]
+    assert made["links"]["1"] == f"/play/{key}?seat=1&token={tokens[1]}"
+    code, v = call(app, f"/api/tables/{key}?seat=1&token={tokens[1]}")
     assert code == 200 and v["actions"] == [] and v["status"].startswith("waiting")
-    code, v = call(app, f"/api/tables/{key}/act", {"seat": 0, "index": 0, "version": 0})
+    code, v = call(app, f"/api/tables/{key}/act", {"seat": 0, "token": tokens[0], "index": 0,
+                                                  "version": 0})
     assert code == 200 and v["history"][0]["action"]
-    code, v = call(app, f"/api/tables/{key}?seat=hot")
+    code, v = call(app, f"/api/tables/{key}?seat=hot&token={hot}")
     assert v["seat"] == 1 and len(v["actions"]) == 8
-    code, v = call(app, f"/api/tables/{key}/act", {"seat": 0, "index": 0})
+    code, v = call(app, f"/api/tables/{key}/act", {"seat": 0, "token": tokens[0], "index": 0})
     assert code == 400 and "not player 0's decision" in v["error"]
+    code, v = call(app, f"/api/tables/{key}/act", {"seat": 1, "token": hot, "index": 0})
+    assert code == 200 and len(v["history"]) == 2          # the hot seat acts for each
 
 
-def test_a_simultaneous_decision_asks_every_chooser_at_once(app):
-    """Goofspiel's bids (issue 25): each human seat is offered its own bids at once, in
-    any order; a seat's page is the same before and after another's bid (nobody learns
-    who has committed); the bids are revealed when both are in."""
-    key = app.new_table("goofspiel", 2, {}, ["human", "human"], 3)
+def seat_page(app, key, seat) -> str:
+    """The address of a seat's page (or "hot"), with its token."""
+    return f"{app.url}/play/{key}{app.table(key).link(seat)}"
+
+
+def test_a_seat_s_page_needs_its_token(app):
+    """Each human seat's page is opened by its link (a token no one can guess); without
+    it, with another seat's, or for a bot's seat, a 403; a page without a seat watches a
+    game that hides nothing, and is refused one that hides something."""
+    key = app.new_table("kuhn_poker", 2, {}, ["human", "random"], 5)
     t = app.table(key)
-    before = [t.view(0), t.view(1)]
-    for v in before:
-        assert v["status"] == "simultaneous: choose" and len(v["actions"]) == 13
-        assert v["to_move"] == [0, 1] and v["rule"]["id"]
-    assert t.hint(1, "random")["action"].startswith("[P1]")
-    t.act(1, 2, before[1]["version"])                   # seat 1 first
-    assert t.view(0) == before[0]                       # seat 0 sees nothing of it
-    mine = t.view(1)
-    assert mine["actions"] == [] and "you chose [P1]Bid: 3" in mine["status"]
-    with pytest.raises(TabulaError, match="has chosen already"):
-        t.act(1, 0)
-    t.undo(1)                                           # a held bid, taken back alone
-    assert t.view(0) == before[0] and t.view(1) == before[1]
-    t.act(1, 2, before[1]["version"])
-    t.act(0, 5, before[0]["version"])
-    after = t.view(1)
-    assert after["version"] > before[1]["version"]
-    bids = [e["action"] for e in after["history"] if e["rule"] == "step:round.bid"]
-    assert bids == ["[P0]Bid: 6", "[P1]Bid: 3"]         # both revealed, in seat order
-    assert after["status"] == "simultaneous: choose"    # the next bid
+    token = t.tokens[0]
+    assert len(token) >= 20 and t.hot_token is None
+    for path, body in [("?seat=0", None), (f"?seat=0&token=x{token}", None),
+                       (f"?seat=1&token={token}", None), ("/hint?seat=0", None),
+                       ("/act", {"seat": 0, "index": 0}), ("/undo", {"seat": 0}),
+                       ("/act", {"seat": 0, "token": ["x"], "index": 0}),
+                       (f"?seat=hot&token={token}", None), ("", None)]:
+        code, v = call(app, f"/api/tables/{key}{path}", body)
+        assert code == 403 and v["error"], (path, v)
+    code, v = call(app, f"/api/tables/{key}?seat=0&token={token}")
+    assert code == 200 and v["seat"] == 0
+    code, v = call(app, f"/api/tables/{key}/hint?seat=0&token={token}&bot=random")
+    assert code == 200 and v["action"]
+    public = app.new_table("tic_tac_toe", 2, {}, ["human", "random"], 5)
+    code, v = call(app, f"/api/tables/{public}")             # nothing hidden: watched
+    assert code == 200 and v["seat"] is None and v["actions"] == [] and v["svg"]
+    code, v = call(app, f"/api/tables/{public}/act", {"index": 0})
+    assert code == 400 and "name the seat" in v["error"]
+
+
+def test_the_command_line_prints_each_seat_s_link(capsys, monkeypatch):
+    from tabula_rules.tools.cli import main
+    monkeypatch.setattr(Server, "serve_forever", lambda self: self.httpd.server_close())
+    assert main(["serve", "tic_tac_toe", "--seats", "human,human", "--port", "0"]) == 0
+    out = capsys.readouterr().out
+    links = re.findall(r"(player \d|hot seat): (http://\S+)", out)
+    assert [w for w, _ in links] == ["player 0", "player 1", "hot seat"]
+    assert all(re.search(r"\?seat=(\d|hot)&token=[\w-]{20,}$", link) for _, link in links)
+    assert len({link.rsplit("=", 1)[1] for _, link in links}) == 3
 
 
 @pytest.fixture(scope="module")
@@ -321,7 +341,7 @@ def page():
 
 def test_a_human_plays_a_whole_game_by_clicks(app, page):
     key = app.new_table("tic_tac_toe", 2, {}, ["human", "random"], 4)
-    page.goto(f"{app.url}/play/{key}?seat=0")
+    page.goto(seat_page(app, key, 0))
     _click_to_the_end(page, app, key, "svg .slot.target", 6)     # a free cell each time
     assert "The game is over" in page.inner_text("#status")
     assert app.table(key).st.terminal and not page.errors
@@ -331,7 +351,7 @@ def test_a_whole_game_of_tiny_by_clicks(app, page):
     """Tiny (cards, a market, piles, a hidden deck): every decision of seat 0 clicked on
     the board where the action has a place, else in the list, to the end."""
     key = app.new_table("tiny", 2, {}, ["human", "random"], 6)
-    page.goto(f"{app.url}/play/{key}?seat=0")
+    page.goto(seat_page(app, key, 0))
     on_board = 0
     for _ in range(200):
         page.wait_for_selector("#status[data-state='deciding'], #status[data-state='over']")
@@ -385,7 +405,7 @@ def _wait_version(page, app, key, before):
 
 def test_medina_s_board_is_played_by_clicks(app, page):
     key = app.new_table("medina", 2, {}, ["human", "random"], 2)
-    page.goto(f"{app.url}/play/{key}?seat=0")
+    page.goto(seat_page(app, key, 0))
     page.wait_for_selector("#status[data-state='deciding']")
     cells = page.locator("svg .slot").count()
     assert cells > 200                                   # the 16 x 12 board and the rest
@@ -407,11 +427,15 @@ def test_a_hidden_hand_is_absent_from_the_other_seat_s_page(app, page):
     st = app.table(key).st
     card0 = st.zones_view(0)["hand"]["0"][0]
     card1 = st.zones_view(1)["hand"]["1"][0]
-    page.goto(f"{app.url}/play/{key}?seat=1")
+    page.goto(seat_page(app, key, 1))
     page.wait_for_selector("#status:not(:empty)")
     html = page.content()
     assert f">{card1}<" in html and f">{card0}<" not in html
     assert "1 face down" in html
+    page.goto(f"{app.url}/play/{key}?seat=0")                # seat 0's page, no token
+    page.wait_for_selector("#error:not(:empty)")
+    assert "needs its link" in page.inner_text("#error")
+    assert f">{card0}<" not in page.content()
 
 
 def test_the_replay_viewer_steps(app, page, log):
@@ -548,7 +572,7 @@ def test_a_hex_board_is_drawn_as_hexagons_and_played_by_clicks(app, page, tmp_pa
     assert len(cells) == 12
     xs = [float(pts.split()[0].split(",")[0]) for _, pts in cells]
     assert xs[4] > xs[0] and xs[8] == xs[0]             # row 1 shifted, row 2 not
-    page.goto(f"{app.url}/play/{key}?seat=hot")
+    page.goto(seat_page(app, key, "hot"))
     _click_to_the_end(page, app, key, "svg polygon.slot.target", 4)
     assert len(app.table(key).view(None)["svg"].split(">disc<")) == 5 and not page.errors
 

@@ -25,6 +25,7 @@ from __future__ import annotations
 import argparse
 import json
 import random
+import secrets
 import sys
 import threading
 import webbrowser
@@ -163,6 +164,15 @@ def _who(p: int, seats: list) -> str:
     return f"player {p} ({seats[p]})"
 
 
+class Forbidden(TabulaError):
+    """A request for a seat's page without that seat's token (403)."""
+
+
+def _same(token, expected) -> bool:
+    return (isinstance(token, str) and isinstance(expected, str)
+            and secrets.compare_digest(token.encode("utf-8"), expected.encode("utf-8")))
+
+
 def _as_chooser(st, seat: int):
     """A copy of `st` where `seat` is the one asked: at a simultaneous decision, the
     choosers before it in the engine's order choose their first action (a seat's view
@@ -192,6 +202,14 @@ class Table:
         self.st = game.new_state(seed=seed)
         self.snapshots: list = []      # (seat, state, chance's and the bots' generators)
         self.held: dict = {}           # at a simultaneous decision: seat -> its action
+        # each human seat's page is opened with its token (its link), the hot seat's
+        # (one screen for every human) with its own; a page without one watches
+        self.tokens = {p: secrets.token_urlsafe(18) for p in self.humans}
+        self.hot_token = secrets.token_urlsafe(18) if len(self.humans) > 1 else None
+        # does the game keep anything from some seat (a zone, a variable)? then a watcher,
+        # who is no seat, sees nothing, and a hot seat hands the screen over
+        self.hides = any(game.hidden_slots(p) or game.hides_variables(p)
+                         for p in range(game.players))
         self.lock = threading.Lock()
         self.steps = decision_docs(spec)
         self.version = 0
@@ -242,6 +260,31 @@ class Table:
         if not 0 <= seat < self.game.players:
             raise TabulaError(f"no seat {seat} at this table")
         return seat
+
+    def link(self, seat) -> str:
+        """The query of a seat's page (seat "hot": the hot seat's), with its token."""
+        token = self.hot_token if seat == "hot" else self.tokens[seat]
+        return f"?seat={seat}&token={token}"
+
+    def admit(self, seat, token):
+        """The seat a request with `token` may see and act for: a human seat with its own
+        token (or the hot seat's token, which speaks for every human), "hot" with the hot
+        seat's, None (a watcher) without a seat; anything else is Forbidden."""
+        if seat is None or seat == "":
+            return None
+        if seat == "hot":
+            if self.hot_token is None:
+                raise Forbidden("this table has no hot seat (it has fewer than two humans)")
+            if not _same(token, self.hot_token):
+                raise Forbidden("the hot seat's page needs its link (with its token)")
+            return "hot"
+        n = self._seat(seat)
+        if n not in self.tokens:
+            raise Forbidden(f"player {n} is a bot ({self.seats[n]}): nobody plays its seat")
+        if _same(token, self.tokens[n]) or (n in self.humans and _same(token, self.hot_token)):
+            return n
+        raise Forbidden(f"player {n}'s page needs its link (with its token): it shows what "
+                        "only that seat may see")
 
     def hot_seat(self) -> int | None:
         """The human seat a shared screen shows: a human to decide, else the first."""
@@ -327,6 +370,9 @@ class Table:
             if seat == "hot":
                 seat = self.hot_seat()
             viewer = None if seat is None else self._seat(seat)
+            if viewer is None and self.hides:
+                raise Forbidden("this game keeps things from its seats, and a page without "
+                                "a seat would show them: open a seat's page with its link")
             st = self.st
             title = str(self.spec.doc.get("game", {}).get("name") or self.game.id)
             names = [f"player {p} ({s})" for p, s in enumerate(self.seats)]
@@ -335,10 +381,11 @@ class Table:
                    "svg": draw(st, viewer, names=names), "actions": [],
                    "undo": viewer in self.held or any(w == viewer for w, *_ in
                                                       self.snapshots)}
+            # a watcher (no seat) of a game that hides nothing sees what every seat sees
+            obs = st.observation(0 if viewer is None else viewer, legal_actions=False)
+            out["variables"] = encode(obs["variables"])
+            out["player_variables"] = encode(obs["player_variables"])
             if viewer is not None:
-                obs = st.observation(viewer, legal_actions=False)
-                out["variables"] = encode(obs["variables"])
-                out["player_variables"] = encode(obs["player_variables"])
                 info = st.information_state(viewer)
                 out["history"] = [self._event(e) for e in info["history"]]
             if st.terminal:
@@ -639,6 +686,8 @@ class _Handler(BaseHTTPRequestHandler):
             raise _NotFound()
         except _NotFound:
             self._json({"error": "not found"}, HTTPStatus.NOT_FOUND)
+        except Forbidden as e:
+            self._json({"error": str(e)}, HTTPStatus.FORBIDDEN)
         except (TabulaError, IllegalAction) as e:
             self._json({"error": str(e)}, HTTPStatus.BAD_REQUEST)
         except Exception as e:  # noqa: BLE001  # a fault of our own: one line, not a drop
@@ -659,22 +708,29 @@ class _Handler(BaseHTTPRequestHandler):
             key = app.new_table(b.get("game", ""), b.get("players"), b.get("options"),
                                 b.get("seats"), b.get("seed"))
             t = app.table(key)
-            return {"id": key, "humans": t.humans, "seed": t.seed}
+            return {"id": key, "humans": t.humans, "seed": t.seed,
+                    "links": {str(p): f"/play/{key}{t.link(p)}" for p in t.humans},
+                    "hot": f"/play/{key}{t.link('hot')}" if t.hot_token else None}
         if len(parts) >= 2 and parts[0] == "tables":
             t = app.table(parts[1])
             rest = parts[2:]
             if rest == [] and method == "GET":
-                return t.view(query.get("seat", "hot"))
-            if rest == ["act"] and method == "POST":
+                return t.view(t.admit(query.get("seat"), query.get("token")))
+            if rest in (["act"], ["undo"]) and method == "POST":
                 b = self._body()
-                t.act(b.get("seat"), b.get("index"), b.get("version"))
-                return t.view(b.get("seat"))
-            if rest == ["undo"] and method == "POST":
-                b = self._body()
-                t.undo(b.get("seat"))
-                return t.view(b.get("seat"))
+                seat = t.admit(b.get("seat"), b.get("token"))
+                if seat is None or seat == "hot":
+                    raise TabulaError("name the seat that acts (a number)")
+                if rest == ["act"]:
+                    t.act(seat, b.get("index"), b.get("version"))
+                else:
+                    t.undo(seat)
+                return t.view(seat)
             if rest == ["hint"] and method == "GET":
-                return t.hint(query.get("seat"), query.get("bot") or "mcts:200")
+                seat = t.admit(query.get("seat"), query.get("token"))
+                if seat is None or seat == "hot":
+                    raise TabulaError("name the seat to hint (a number)")
+                return t.hint(seat, query.get("bot") or "mcts:200")
         if parts == ["replays"] and method == "POST":
             b = self._body()
             return {"id": app.new_replay(b.get("path"))}
@@ -725,9 +781,10 @@ def cmd_serve(args) -> int:
             else:
                 key = app.new_table(args.spec, args.players, opts, seats, args.seed)
                 t = app.table(key)
-                links += [(f"player {p}", f"{app.url}/play/{key}?seat={p}") for p in t.humans]
-                if len(t.humans) > 1:
-                    links.append(("hot seat", f"{app.url}/play/{key}?seat=hot"))
+                links += [(f"player {p}", f"{app.url}/play/{key}{t.link(p)}")
+                          for p in t.humans]
+                if t.hot_token:
+                    links.append(("hot seat", f"{app.url}/play/{key}{t.link('hot')}"))
     except TabulaError as e:
         app.httpd.server_close()
         print(str(e), file=sys.stderr)

@@ -5,7 +5,8 @@
 const $ = (id) => document.getElementById(id);
 const table = location.pathname.split("/").filter(Boolean)[1];
 const params = new URLSearchParams(location.search);
-const seatParam = params.get("seat") || "hot";
+const seatParam = params.get("seat") || "";     // none: watching
+const token = params.get("token") || "";         // the seat's (or the hot seat's) token
 let view = null;
 let filter = null;          // a clicked place: the actions that have it
 let timer = null;
@@ -22,7 +23,7 @@ function seat() { return view && view.seat !== null ? view.seat : seatParam; }
 
 async function refresh() {
   try {
-    const v = await api(`?seat=${encodeURIComponent(seatParam)}`);
+    const v = await api(`?seat=${encodeURIComponent(seatParam)}&token=${encodeURIComponent(token)}`);
     if (!view || v.version !== view.version || v.seat !== view.seat) { filter = null; render(v); }
   } catch (e) { $("error").textContent = e.message; }
 }
@@ -30,7 +31,7 @@ async function refresh() {
 async function act(index) {
   $("error").textContent = "";
   try {
-    render(await api("/act", {seat: seat(), index, version: view.version}));
+    render(await api("/act", {seat: seat(), token, index, version: view.version}));
   } catch (e) { $("error").textContent = e.message; await refresh(); }
 }
 
@@ -148,11 +149,11 @@ $("board").addEventListener("click", (ev) => {
   if (slot) clicked("slot", parseInt(slot.dataset.slot, 10));
 });
 $("undo").addEventListener("click", async () => {
-  try { render(await api("/undo", {seat: seat()})); } catch (e) { $("error").textContent = e.message; }
+  try { render(await api("/undo", {seat: seat(), token})); } catch (e) { $("error").textContent = e.message; }
 });
 $("hint").addEventListener("click", async () => {
   try {
-    const h = await api(`/hint?seat=${seat()}`);
+    const h = await api(`/hint?seat=${seat()}&token=${encodeURIComponent(token)}`);
     $("hinted").textContent = `${h.bot} would choose ${h.index + 1}. ${h.action}`;
   } catch (e) { $("error").textContent = e.message; }
 });

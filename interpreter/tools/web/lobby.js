@@ -80,21 +80,19 @@ async function start() {
                                    seed: $("seed").value.trim() || null});
     const links = $("links");
     links.innerHTML = "";
-    const humans = t.humans.length ? t.humans : [0];
-    for (const p of humans) {
+    // each seat's page is opened by its link alone (its token): give each player theirs
+    const add = (id, href, text) => {
       const a = document.createElement("a");
-      a.href = `/play/${t.id}?seat=${p}`;
-      a.textContent = t.humans.length ? `player ${p}'s page` : "watch";
-      a.id = `seat-link-${p}`;
+      a.id = id;
+      a.href = href;
+      a.textContent = text;
       const li = document.createElement("li");
       li.appendChild(a);
       links.appendChild(li);
-    }
-    if (t.humans.length > 1) {
-      const li = document.createElement("li");
-      li.innerHTML = `<a id="hot-link" href="/play/${t.id}?seat=hot">hot seat (one screen for all)</a>`;
-      links.appendChild(li);
-    }
+    };
+    for (const p of t.humans) add(`seat-link-${p}`, t.links[String(p)], `player ${p}'s page (only for player ${p})`);
+    if (t.hot) add("hot-link", t.hot, "hot seat (one screen for all)");
+    if (!t.humans.length) add("watch-link", `/play/${t.id}`, "watch");
   } catch (e) { $("error").textContent = e.message; }
 }
 
