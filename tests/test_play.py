@@ -491,3 +491,58 @@ def test_long_choice_lists_are_paged_under_the_board(tmp_path):
     # `actions` lists every one, numbered in order: no pages any more
     assert "  1) disc at 0,0" in listed and "69) ponder 60" in listed
     assert "every choice is on the screen" in last
+
+
+def shipped() -> list:
+    """Every shipped spec and example: its folder, as `tabula play` takes it."""
+    return [f"{d}/{p.name}" for d in ("specs", "examples") for p in sorted((ROOT / d).iterdir())
+            if (p / f"{p.name}.yaml").is_file()]
+
+
+@pytest.mark.parametrize("path", shipped())
+def test_the_first_decision_fits_80x24(path):
+    """At a game's first human decision at 80x24 (the least players, the others random),
+    every line fits 80 columns; where the table has a board, the lines from the turn's
+    header (whose decision it is) to the prompt fit 24: the boards, and the choices."""
+    least = load_spec(ROOT / path).player_range[0]
+    s, code, out = session(path, ",".join(["human"] + ["random"] * (least - 1)), ["quit"],
+                           width=80, height=24)
+    assert code == 0 and max(len(x) for x in out.splitlines()) <= 80
+    boards = any(not z.per_player and z.kind in ("grid", "hex") for z in s.st.prog.zone_list)
+    assert boards or path not in ("examples/quoridor", "examples/hamlet", "specs/medina")
+    if boards:
+        lines = screens(out)[0].split("\n")
+        header = max(i for i, x in enumerate(lines) if x.startswith("== "))
+        assert len(lines[header:]) <= 24, "\n".join(lines[header:])
+
+
+def test_several_boards_side_by_side_and_their_numbers_by_kind():
+    """Quoridor: the pawn's board and the two boards of walls, too tall one under the
+    other, are drawn side by side, a legend for them all; where the choices are too many
+    to list, those numbered on the boards are one line per alternative and board."""
+    s, code, out = session("examples/quoridor", "human,random", ["quit"], width=80, height=16)
+    screen = screens(out)[0]
+    assert re.search(r"^board \(5 x 5\) +hwalls \(4 x 4\) +vwalls \(4 x 4\)$", screen, re.M)
+    assert re.search(r"^  0 \.  \.  p1 \.  \. +0 4  5  6  7 +0 20 21 22 23$", screen, re.M)
+    assert screen.count("legend: ") == 1 and screen.count("numbered: ") == 1
+    assert re.findall(r"^  (\S+)  (.*)$", screen[screen.index("your decision"):], re.M) == [
+        ("1-3", "the numbers on board"), ("4-19", "the numbers on hwalls"),
+        ("20-35", "the numbers on vwalls")]
+    lines = screen.split("\n")
+    assert len(lines[max(i for i, x in enumerate(lines) if x.startswith("== ")):]) <= 16
+
+
+def test_boards_no_choice_acts_on_are_a_line_when_all_do_not_fit():
+    """Hamlet at 80x24: four boards, too tall together. The tile is laid on the board,
+    drawn in full; what does not fit beside it is named on a line with what is on it;
+    `board` draws every board in full."""
+    s, code, out = session("examples/hamlet", "human,random", ["board"], width=80, height=24)
+    first, again = screens(out)
+    titles = ["board (9 x 9)", "net (19 x 19)", "town_posts (9 x 9)", "road_posts (9 x 9)"]
+    brief = re.search(r"^the other boards \('board' draws them\): (.*)$", first, re.M)
+    assert brief and "road_posts (9 x 9) empty" in brief.group(1)
+    assert re.search(r"^board \(9 x 9\) ", first, re.M)          # drawn, numbered
+    drawn = [t for t in titles if re.search(rf"^(\S.*   )?{re.escape(t)}( |$)", first, re.M)]
+    named = [t for t in titles if t in brief.group(1)]
+    assert sorted(drawn + named) == sorted(titles)
+    assert all(re.search(rf"^{re.escape(t)}$", again, re.M) for t in titles)

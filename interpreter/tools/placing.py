@@ -2,10 +2,12 @@
 or the board cell it puts a piece on.
 
 Input: a State, a seat and its legal actions. Output: `places` (for a page: tabula serve
-outlines them, tools/serve.py) and `placements` (the board cells of the actions that
-place one piece: tabula play numbers them, tools/play.py). A place never tells a seat
-what it may not know: a piece is named only where the seat sees it, and a cell only when
-the action puts a piece there in a world redealt from what the seat cannot see too.
+outlines them, tools/serve.py), `placements` (the board cells of the actions that
+place one piece: tabula play numbers them, tools/play.py) and `bindings` (the containers
+and pieces they bind: tabula play draws the boards they touch in full). A place never
+tells a seat what it may not know: a piece is named only where the seat sees it, and a
+cell only when the action puts a piece there in a world redealt from what the seat
+cannot see too.
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ from ..errors import TabulaError
 from ..runtime.model import DONE, SKIP
 from .textview import BOARDS
 
-__all__ = ["MAX_TRIED", "placements", "places"]
+__all__ = ["MAX_TRIED", "bindings", "placements", "places"]
 
 
 MAX_TRIED = 400     # legal actions tried on a copy to find where they put a piece
@@ -29,9 +31,22 @@ def places(st, seat) -> list:
     piece, where the seat sees it); for an action that binds neither (a cell chosen by
     its number), the board cell `placements` finds (when there are at most MAX_TRIED
     actions)."""
+    actions = st.legal_actions(seat)
+    out = bindings(st, seat, actions)
+    if len(actions) <= MAX_TRIED and any(not s and not p for s, p in out):
+        rng = random.Random(f"tabula-places:{len(st.history)}")
+        cells = placements(st, seat, actions, rng)
+        for i, (s, p) in enumerate(out):
+            if not s and not p and i in cells:
+                s.append(cells[i][2])
+    return out
+
+
+def bindings(st, seat, actions: list) -> list:
+    """For each of `actions`: (containers, pieces), the slots and the pieces it binds, as
+    the compiler recorded its bindings' domains (a piece only where the seat sees it)."""
     prog = st.prog
     hidden = set(st.hidden_slots(seat)) if seat is not None else set()
-    actions = st.legal_actions(seat)
     out = []
     for action in actions:
         slots: list = []
@@ -48,12 +63,6 @@ def places(st, seat) -> list:
                     if st.where[v] >= 0 and st.where[v] not in hidden:
                         pieces.append(v)
         out.append((slots, pieces))
-    if len(actions) <= MAX_TRIED and any(not s and not p for s, p in out):
-        rng = random.Random(f"tabula-places:{len(st.history)}")
-        cells = placements(st, seat, actions, rng)
-        for i, (s, p) in enumerate(out):
-            if not s and not p and i in cells:
-                s.append(cells[i][2])
     return out
 
 

@@ -8,9 +8,12 @@ move as it is made (as far as the human may see it), the result at the end, and
 optionally the game log (`tabula run --log`'s format, which `tabula replay` checks).
 
 The boards are drawn last, next to the choices, and a placement's cells carry the
-numbers of the choices that place there (`placements`); the choices are summarized or
-paged so that the boards and the choices fit the terminal's height (24 lines when it
-is not known).
+numbers of the choices that place there (`placements`). The line saying whose decision
+it is, the boards and the choices are fitted to the terminal's height (24 lines when it
+is not known): the boards side by side where the width allows, else those no choice
+acts on as a line saying what is on them (`board` draws every one), the choices
+summarized or paged; when the whole table does not fit, its other zones and the
+players' blocks come before that line.
 
 Chance and the bots draw from the generators `tabula run --agents` uses
 (agents.chance_rng(seed), agents.agent_rng(seed, seat)), so a game with no human is the
@@ -35,8 +38,8 @@ from ..runtime.model import CHANCE
 from ..runtime.readers import piece_names_now
 from .cmdutil import EXIT_INPUT, EXIT_OK, LOG, OPTION, PLAYERS, SEED, SPEC, Command, arg, typed_int
 from .gamelog import LogWriter, log_header
-from .placing import placements
-from .textview import SEVERAL, Drawer, known_scores, wrap
+from .placing import bindings, placements
+from .textview import BOARDS, SEP, SEVERAL, Drawer, grouped, known_scores, wrap
 
 __all__ = ["COMMAND", "HUMAN", "Session", "cmd_play", "parse_seats", "placements"]
 
@@ -48,6 +51,7 @@ SHOWN = 15           # matches of an ambiguous prefix listed
 PUBLIC = -99         # a viewer who is no player: sees what every player sees
 HEIGHT = 24          # the terminal's lines when it does not say
 LEAST_LIST = 4       # lines kept for the choices however tall the boards
+GAP = 3              # spaces between boards drawn side by side
 
 HELP = """\
   NUMBER        choose the action with that number
@@ -59,8 +63,8 @@ HELP = """\
   undo          take back your last decision: the game as it was saved then is
                 restored, with the bots' and chance's generators, so the same move
                 brings the same replies; the log forgets what was taken back
-  board         draw the table again, without the numbers on the cells (to see
-                the pieces under them)
+  board         draw the table again, every board in full, without the numbers on
+                the cells (to see the pieces under them)
   more          the next page of the choices, under the boards
   actions       list every legal action, numbered
   help          this text
@@ -446,10 +450,17 @@ class Session:
     def draw_turn(self, who: int, strings: list, actions: list) -> list:
         """The table, its boards last with the numbers of the choices that place on their
         cells, and the numbered legal actions under them, summarized or paged to fit
-        the screen (see choice_lines); the display order of the actions."""
+        the screen (see choice_lines); the display order of the actions.
+
+        The boards, the choices and the line saying whose decision it is should fit the
+        terminal's height together: when they do not, the boards are drawn side by side
+        where the width allows, then the boards that no choice acts on shrink to a line
+        each (`board` draws them); and when the whole table does not fit, its other
+        zones and the players' blocks come first and the line saying whose decision it is
+        right above the boards."""
         st = self.st
         marks: dict = {}
-        marked: set = set()
+        marked: dict = {}        # the choices numbered on a cell: {index: (alternative, zone)}
         cells = placements(st, who, actions, random.Random(f"tabula-marks:{len(st.history)}"))
         if cells:
             by_cell: dict = {}
@@ -459,22 +470,96 @@ class Session:
                 alone = len(members) == 1
                 marks.setdefault(zone, {})[k] = str(members[0] + 1) if alone else SEVERAL
                 if alone:
-                    marked.add(members[0])
+                    marked[members[0]] = (actions[members[0]][1], zone)
             widest = max(len(t) for m in marks.values() for t in m.values())
             if any(widest > self.drawer.cell_room(st.prog.zones[z]) for z in marks):
-                marks, marked = {}, set()       # numbers too wide for the cells: a list
-        status, rest, self.boards = self.drawer.draw_parts(st, who, self.names,
-                                                           known_scores(st, who), marks)
-        self.say("\n".join(status + rest + self.boards))
-        budget = max(LEAST_LIST, self.height - len(self.boards) - 2)
-        order, head, items = self.choice_lines(strings, marked, budget)
+                marks, marked = {}, {}      # numbers too wide for the cells: a list
+        status, rest, full = self.drawer.draw_parts(st, who, self.names,
+                                                    known_scores(st, who), marks)
         rule = st.pending.decision.rule
         self.asking = (f"your decision, player {who} ({len(strings)} legal action"
                        f"{'s' if len(strings) != 1 else ''}; {rule}):")
-        self.pages = self.paginate(head, items, budget)
+        layouts: list = [(full, None)]      # (lines, the boards drawn; None: all of them)
+        boards = self.board_parts(st, who, marks) if full else []
+        if len(boards) > 1:
+            layouts.append((side_by_side(boards, self.width), None))
+            touched = set(marks) | self.touched(st, who, actions)
+            first = ([b for b in boards if b.name in touched] +
+                     [b for b in boards if b.name not in touched])
+            for k in range(len(boards) - 1, 0, -1):
+                names = {b.name for b in first[:k]}
+                drawn = [b for b in boards if b.name in names]
+                brief = wrap("the other boards ('board' draws them): ",
+                             SEP.join(b.summary for b in boards if b.name not in names),
+                             self.width, indent=2)
+                layouts += [(brief + [x for b in drawn for x in b.grid + b.notes], names),
+                            (brief + side_by_side(drawn, self.width), names)]
+        chosen = paged = None       # the first layout whose choices fit one page, or pages
+        for lines, names in layouts:
+            budget = self.height - len(status) - len(lines) - 2
+            if budget < 1:
+                continue
+            seen = {i: m for i, m in marked.items() if names is None or m[1] in names}
+            order, head, items = self.choice_lines(strings, seen, budget)
+            pages = self.paginate(head, items, budget)
+            if len(pages) == 1:
+                chosen = lines, order, pages
+                break
+            if paged is None and budget >= LEAST_LIST:
+                paged = lines, order, pages
+        if chosen is None:
+            chosen = paged
+        if chosen is None:              # the boards leave too few lines: the fewest
+            lines, names = min(layouts, key=lambda layout: len(layout[0]))
+            seen = {i: m for i, m in marked.items() if names is None or m[1] in names}
+            order, head, items = self.choice_lines(strings, seen, LEAST_LIST)
+            chosen = lines, order, self.paginate(head, items, LEAST_LIST)
+        lines, order, self.pages = chosen
         self.page = 0
+        self.boards = status + lines
+        shown = len(self.pages[0]) + (len(self.pages) > 1)
+        if lines and len(status) + len(rest) + len(lines) + 2 + shown > self.height:
+            self.say("\n".join(rest + status + lines))
+        else:
+            self.say("\n".join(status + rest + lines))
         self.show_page()
         return order
+
+    def board_parts(self, st, who: int, marks: dict) -> list:
+        """The boards the table draws (Drawer.draw_parts), each as a Board."""
+        prog = st.prog
+        zones = st.observation(who)["zones"]
+        out = []
+        for z in prog.zone_list:
+            if z.per_player or z.kind not in BOARDS:
+                continue
+            value = zones.get(z.name)
+            lines = self.drawer.zone_lines(z, value, "", 0, marks.get(z.name))
+            grid = lines[:2 + z.height] if value is not None else lines
+            if value is None:
+                content = "hidden"
+            elif isinstance(value, dict):
+                n = sum(value.get("count") or [])
+                content = f"{n} face down" if n else "empty"
+            else:
+                content = grouped([name for cell in value for name in cell]) or "empty"
+            room = max(12, self.width // 2)
+            if len(content) > room:
+                content = content[:room - 4].rstrip(" ,") + " ..."
+            out.append(Board(z.name, grid, lines[len(grid):], f"{lines[0]} {content}"))
+        return out
+
+    def touched(self, st, who: int, actions: list) -> set:
+        """The boards whose cells or pieces the actions bind."""
+        prog = st.prog
+        out = set()
+        for slots, pieces in bindings(st, who, actions):
+            for s in list(slots) + [st.where[p] for p in pieces]:
+                if 0 <= s < prog.nslots:
+                    z = prog.zone_list[prog.slot_zone[s]]
+                    if z.kind in BOARDS:
+                        out.add(z.name)
+        return out
 
     def paginate(self, head: list, items: list, budget: int) -> list:
         """The lines `head` then the numbered `items` in columns, in pages of `budget`
@@ -514,14 +599,15 @@ class Session:
             self.say(f"  (page {self.page + 1} of {len(self.pages)}: 'more' shows the {nxt}; "
                      "'actions' lists every choice)")
 
-    def choice_lines(self, strings: list, marked: set, budget: int) -> tuple:
+    def choice_lines(self, strings: list, marked: dict, budget: int) -> tuple:
         """The legal actions to list: all of them, numbered in order, when they fit
         `budget` lines (and LIST_LINES) in columns; else, when some are numbered on the
-        board (`marked`, indices into strings), those as one line per kind ("1-131  orange
-        building at ...: the numbers on the board") and the others numbered; else the
-        actions alike grouped on a line each (grouped_lines) and the others. Returns the
-        display order (indices into strings), the lines before the numbered items, and
-        the items ([(number, text)], for columns)."""
+        board (`marked`: {index into strings: (its decision's alternative, the board)}),
+        those as one line per alternative and board ("1-131  orange building at ...: the
+        numbers on the board"; the board named when there are several) and the others
+        numbered; else the actions alike grouped on a line each (grouped_lines) and the
+        others. Returns the display order (indices into strings), the lines before the
+        numbered items, and the items ([(number, text)], for columns)."""
         n = len(strings)
         plain = list(range(n))
         items = [(k + 1, strings[k]) for k in plain]
@@ -535,12 +621,15 @@ class Session:
             return order, head, rest
         kinds: dict = {}
         for i in sorted(marked):
-            m = re.search(r"\d", strings[i])
-            kinds.setdefault(strings[i][:m.start()] if m else strings[i], []).append(i + 1)
+            kinds.setdefault(marked[i], []).append(i)
+        several = len({zone for _, zone in marked.values()}) > 1
         head = []
-        for text, numbers in kinds.items():
-            head += wrap(f"  {_ranges(numbers)}  ", f"{text.rstrip() or 'a cell'} ...: "
-                         "the numbers on the board", self.width, indent=4)
+        for (_, zone), members in kinds.items():
+            start = _common_start([strings[i] for i in members])
+            text = (f"{start} ...: " if start else "") + \
+                f"the numbers on {zone if several else 'the board'}"
+            head += wrap(f"  {_ranges([i + 1 for i in members])}  ", text, self.width,
+                         indent=4)
         return plain, head, [(k + 1, strings[k]) for k in plain if k not in marked]
 
     def action_lines(self, strings: list, full: bool = False) -> tuple:
@@ -670,8 +759,9 @@ class Session:
     def intro(self) -> None:
         g = self.game
         opts = ", ".join(f"{k}={v}" for k, v in g.options.items()) or "none"
-        self.say(f"{self.drawer.title}: {g.players} players, options {opts}, seed {self.seed}"
-                 + (f" (--seed {self.seed} plays this game again)" if self.seed_drawn else ""))
+        again = f" (--seed {self.seed} plays this game again)" if self.seed_drawn else ""
+        self.say("\n".join(wrap(f"{self.drawer.title}: ", f"{g.players} players, options "
+                                f"{opts}, seed {self.seed}{again}", self.width, indent=2)))
         self.say("seats: " + ", ".join(f"player {p} {'(you)' if p == self.viewer else ''}"
                                        f"{'' if p == self.viewer else self.names[p]}".rstrip()
                                        for p in range(g.players)))
@@ -782,6 +872,70 @@ def grouped_lines(strings: list, width: int) -> tuple:
     start = len(order) + 1
     order += singles
     return order, out, [(start + k, strings[i]) for k, i in enumerate(singles)]
+
+
+def _common_start(strings: list) -> str:
+    """The words the strings all start with, up to their first number: "orange building
+    at" for "orange building at 3,4" and "orange building at 5,6"; "" for "c4", "d5"."""
+    start = os.path.commonprefix(strings)
+    if start[-1:].isalnum() and any(len(s) > len(start) and s[len(start)].isalnum()
+                                    for s in strings):
+        start = start[:start.rfind(" ") + 1]        # a word cut short: without it
+    number = re.search(r"\d", start)
+    return (start[:number.start()] if number else start).rstrip()
+
+
+@dataclass
+class Board:
+    """A board as the table draws it: its title and grid (a line per row), the notes
+    under it (its legend, what the numbers in its cells are), and what stands for it
+    when it is not drawn (its title and the pieces on it)."""
+    name: str
+    grid: list
+    notes: list
+    summary: str
+
+
+def side_by_side(boards: list, width: int) -> list:
+    """Boards next to each other, as many in a row as fit `width`, GAP apart, each row's
+    notes merged under it (a legend naming each code once)."""
+    rows: list = []
+    for b in boards:
+        w = max(len(x) for x in b.grid)
+        if rows and rows[-1][1] + GAP + w <= width:
+            rows[-1][0].append(b)
+            rows[-1][1] += GAP + w
+        else:
+            rows.append([[b], w])
+    out = []
+    for row, _ in rows:
+        widths = [max(len(x) for x in b.grid) for b in row]
+        for k in range(max(len(b.grid) for b in row)):
+            out.append((" " * GAP).join(f"{b.grid[k] if k < len(b.grid) else '':<{w}}"
+                                        for b, w in zip(row, widths)).rstrip())
+        if len(row) == 1:
+            out += row[0].notes
+            continue
+        notes: dict = {}            # "legend" -> its items, "numbered" -> its clauses
+        for line in (x for b in row for x in b.notes):
+            m = re.match(r"  (\w+): (.*)", line)
+            if m:
+                label = m.group(1)
+                notes.setdefault(label, []).append(m.group(2))
+            elif notes:
+                last = notes[label]
+                last[-1] += " " + line.strip()
+        for label, texts in notes.items():
+            sep = ", " if label == "legend" else "; "
+            items: list = []
+            for item in (x for text in texts for x in text.split(sep)):
+                if item not in items:
+                    items.append(item)
+            if label == "legend":               # by code, as each board's legend
+                items.sort(key=lambda item: item.split(" ", 1)[0])
+            out += wrap(f"  {label}: ", sep.join(items), width,
+                        indent=len(label) + 4 if label == "legend" else 4)
+    return out
 
 
 def _ranges(numbers: list) -> str:
