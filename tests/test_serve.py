@@ -438,6 +438,28 @@ def test_a_hidden_hand_is_absent_from_the_other_seat_s_page(app, page):
     assert f">{card0}<" not in page.content()
 
 
+def test_the_hot_seat_hands_the_screen_over(app, page):
+    """Hot seat with hidden hands (Kuhn poker): before a seat's view is drawn, a panel
+    asks to pass the screen to that player, and nothing of the last seat's view stays on
+    the page meanwhile."""
+    key = app.new_table("kuhn_poker", 2, {}, ["human", "human"], 11)
+    st = app.table(key).st
+    cards = [st.zones_view(p)["hand"][str(p)][0] for p in (0, 1)]
+    page.goto(seat_page(app, key, "hot"))
+    for p in (0, 1):
+        page.wait_for_selector(f"body[data-handover='{p}']")
+        assert f"pass the screen to player {p}" in page.inner_text("#handover").lower()
+        html = page.content()
+        assert f">{cards[0]}<" not in html and f">{cards[1]}<" not in html
+        page.click("#handover-ready")
+        page.wait_for_selector("#status[data-state='deciding']")
+        html = page.content()
+        assert page.inner_text("#who") == f"player {p}"
+        assert f">{cards[p]}<" in html and f">{cards[1 - p]}<" not in html
+        page.click("#actions button.action >> nth=0")
+    assert not page.errors
+
+
 def test_the_replay_viewer_steps(app, page, log):
     rid = app.new_replay(str(log))
     page.goto(f"{app.url}/replay/{rid}")

@@ -286,6 +286,12 @@ class Table:
         raise Forbidden(f"player {n}'s page needs its link (with its token): it shows what "
                         "only that seat may see")
 
+    def hot(self) -> dict:
+        """The hot seat's next view, told before it is drawn: the seat, and whether the
+        screen must be handed over to it (the game hides something from some seat)."""
+        with self.lock:
+            return {"seat": self.hot_seat(), "version": self.version, "hides": self.hides}
+
     def hot_seat(self) -> int | None:
         """The human seat a shared screen shows: a human to decide, else the first."""
         asked = self.choosing()
@@ -716,6 +722,9 @@ class _Handler(BaseHTTPRequestHandler):
             rest = parts[2:]
             if rest == [] and method == "GET":
                 return t.view(t.admit(query.get("seat"), query.get("token")))
+            if rest == ["hot"] and method == "GET":     # whose view the hot seat shows next
+                t.admit("hot", query.get("token"))
+                return t.hot()
             if rest in (["act"], ["undo"]) and method == "POST":
                 b = self._body()
                 seat = t.admit(b.get("seat"), b.get("token"))

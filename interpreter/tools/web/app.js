@@ -10,6 +10,8 @@ const token = params.get("token") || "";         // the seat's (or the hot seat'
 let view = null;
 let filter = null;          // a clicked place: the actions that have it
 let timer = null;
+let shownSeat = null;       // the hot seat: the seat whose view is on the screen
+const tokenQuery = `token=${encodeURIComponent(token)}`;
 
 async function api(path, body) {
   const r = await fetch(`/api/tables/${table}${path}`, body === undefined ? {} :
@@ -23,15 +25,47 @@ function seat() { return view && view.seat !== null ? view.seat : seatParam; }
 
 async function refresh() {
   try {
-    const v = await api(`?seat=${encodeURIComponent(seatParam)}&token=${encodeURIComponent(token)}`);
+    let ask = seatParam;
+    if (seatParam === "hot") {          // one screen for every human: whose view is next?
+      const h = await api(`/hot?${tokenQuery}`);
+      if (h.hides && h.seat !== shownSeat) { handOver(h.seat); return; }
+      ask = h.seat === null ? "hot" : String(h.seat);
+    }
+    const v = await api(`?seat=${encodeURIComponent(ask)}&${tokenQuery}`);
     if (!view || v.version !== view.version || v.seat !== view.seat) { filter = null; render(v); }
   } catch (e) { $("error").textContent = e.message; }
 }
 
+// The hot seat passes to another human in a game that hides something: nothing of the
+// last seat's view stays on the screen, and the next one's is drawn when they say so.
+function handOver(next) {
+  clearTimeout(timer);
+  view = null;
+  for (const id of ["board", "actions", "rule", "vars", "history", "hinted", "error", "status"]) $(id).innerHTML = "";
+  delete $("status").dataset.state;
+  $("table").hidden = true;
+  $("who").textContent = "";
+  $("handover-text").textContent = `Pass the screen to player ${next}.`;
+  $("handover-ready").textContent = `I am player ${next}: show my view`;
+  $("handover").dataset.seat = next;
+  $("handover").hidden = false;
+  document.body.dataset.handover = next;
+}
+
+$("handover-ready").addEventListener("click", () => {
+  shownSeat = parseInt($("handover").dataset.seat, 10);
+  $("handover").hidden = true;
+  $("table").hidden = false;
+  delete document.body.dataset.handover;
+  refresh();
+});
+
 async function act(index) {
   $("error").textContent = "";
   try {
-    render(await api("/act", {seat: seat(), token, index, version: view.version}));
+    const v = await api("/act", {seat: seat(), token, index, version: view.version});
+    if (seatParam === "hot") await refresh();    // the next human's turn, maybe handed over
+    else render(v);
   } catch (e) { $("error").textContent = e.message; await refresh(); }
 }
 
@@ -149,11 +183,14 @@ $("board").addEventListener("click", (ev) => {
   if (slot) clicked("slot", parseInt(slot.dataset.slot, 10));
 });
 $("undo").addEventListener("click", async () => {
-  try { render(await api("/undo", {seat: seat(), token})); } catch (e) { $("error").textContent = e.message; }
+  try {
+    const v = await api("/undo", {seat: seat(), token});
+    if (seatParam === "hot") await refresh(); else render(v);
+  } catch (e) { $("error").textContent = e.message; }
 });
 $("hint").addEventListener("click", async () => {
   try {
-    const h = await api(`/hint?seat=${seat()}&token=${encodeURIComponent(token)}`);
+    const h = await api(`/hint?seat=${seat()}&${tokenQuery}`);
     $("hinted").textContent = `${h.bot} would choose ${h.index + 1}. ${h.action}`;
   } catch (e) { $("error").textContent = e.message; }
 });
