@@ -320,7 +320,8 @@ def fail(message: str, pos: Pos = NOWHERE, hint: str = "",
 
 def did_you_mean(word: str, candidates: Iterable[str]) -> str:
     """A hint naming the closest candidate, or the empty string."""
-    close = difflib.get_close_matches(word, sorted(set(candidates)), n=1, cutoff=0.6)
+    close = difflib.get_close_matches(str(word), sorted({str(c) for c in candidates}), n=1,
+                                      cutoff=0.6)
     return f"did you mean '{close[0]}'?" if close else ""
 
 

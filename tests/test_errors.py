@@ -93,6 +93,18 @@ YAML = [
             "YAML reads yes as the truth value true", "or write true"),
     located("on_as_a_key", ("  source: mini.txt\n", "  source: mini.txt\n  on: 1\n"),
             ("  on: 1", "on"), "YAML reads on as the truth value true"),
+    # a name YAML reads as another value (a number, null, a truth value): refused at the
+    # key, not a KeyError or a sort of mixed keys in the compiler
+    located("a_number_as_a_variable_name",
+            ("  rounds: {value: 0}\n", "  rounds: {value: 0}\n  1: {value: 0}\n"),
+            ("  1: {value", "1"), "YAML reads the key '1' as a number, not as a name",
+            "a name is a word"),
+    located("null_as_a_variable_name",
+            ("  rounds: {value: 0}\n", "  rounds: {value: 0}\n  ~: {value: 0}\n"),
+            ("  ~: {value", "~"), "as null, not as a name"),
+    located("true_as_a_variable_name",
+            ("  rounds: {value: 0}\n", "  rounds: {value: 0}\n  true: {value: 0}\n"),
+            ("  true: {value", "true"), "as a truth value, not as a name"),
     # a quote inside a plain value is a character: a slip further down is reported where
     # it is, not at that quote (a plain label holding ", '")
     located("quote_in_a_plain_value_then_a_slip_below",

@@ -674,13 +674,10 @@ _VALIDATORS: dict = {}
 def check_schema(doc, schema_name: str) -> None:
     """Validate located data against schemas/<schema_name>; the first error (in file
     order) is raised as a SpecError at the offending line."""
-    import jsonschema
-
     validator = _VALIDATORS.get(schema_name)
     if validator is None:
         schema = json.loads((schema_dir() / schema_name).read_text(encoding="utf-8"))
-        validator = _VALIDATORS.setdefault(schema_name,
-                                           jsonschema.Draft202012Validator(schema))
+        validator = _VALIDATORS.setdefault(schema_name, _validator_class()(schema))
     if validator.schema.get("type") == "object" and not isinstance(doc, dict):
         # never jsonschema's message, which would quote the whole document
         fail(f"the file is {_kind_of(doc)}, not a mapping of keys (key: value lines)",
@@ -696,6 +693,35 @@ def check_schema(doc, schema_name: str) -> None:
     pos, err = located[0]
     pos = _error_pos(doc, err)
     fail(_schema_message(err), pos, _schema_hint(err, doc))
+
+
+def _validator_class():
+    """JSON Schema 2020-12, but a name given as a key must be text: YAML reads `1:`,
+    `~:` or `true:` as a number, null or truth value, which `pattern` (it checks texts
+    only) would let through to the compiler as a name. A whole number is a key where
+    its digits are a name (a player's number in a scenario's per-player zones)."""
+    import jsonschema
+
+    base = jsonschema.Draft202012Validator
+
+    def property_names(validator, names, instance, schema):
+        if not validator.is_type(instance, "object"):
+            return
+        for key in instance:
+            if isinstance(key, str):
+                yield from validator.descend(instance=key, schema=names)
+            elif type(key) is int and validator.evolve(schema=names).is_valid(str(key)):
+                continue            # a number where numbers are names (a player's)
+            else:
+                yield jsonschema.ValidationError(_not_a_name(key), instance=key)
+
+    return jsonschema.validators.extend(base, {"propertyNames": property_names})
+
+
+def _not_a_name(key) -> str:
+    kind = ("null" if key is None else "a truth value" if isinstance(key, bool)
+            else "a number")
+    return f"YAML reads the key {excerpt(str(key))} as {kind}, not as a name"
 
 
 def _kind_of(value) -> str:
@@ -731,6 +757,9 @@ def _walk(doc, path):
 
 def _error_pos(doc, err) -> Pos:
     node, parent, last = _walk(doc, list(err.absolute_path))
+    if err.validator == "propertyNames" and isinstance(node, LMap) \
+            and not isinstance(err.instance, (str, dict)) and err.instance in node:
+        return node.where_key(err.instance)    # a key that is no name: the key itself
     if err.validator == "required" and isinstance(parent, LMap) and last in parent:
         return parent.where_key(last)       # the mapping that lacks a key: its name
     if err.validator == "additionalProperties" and isinstance(node, LMap):
@@ -779,6 +808,9 @@ def _short(message: str, limit: int = 200) -> str:
 
 
 def _schema_hint(err, doc) -> str:
+    if err.validator == "propertyNames" and not isinstance(err.instance, (str, dict)):
+        return ("a name is a word that starts with a letter (quote a word YAML reads as "
+                "another value: 'null', 'true')")
     if err.validator == "additionalProperties":
         extra = _extra_keys(err)
         if extra and isinstance(err.schema, dict):
