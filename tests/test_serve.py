@@ -156,6 +156,58 @@ def test_a_bad_content_length_is_a_clear_error(app, length):
     assert code == 400 and "Content-Length" in data["error"], data
 
 
+@pytest.mark.parametrize("path, body", [
+    ("/api/tables", {"game": "tic_tac_toe", "seats": ["human", "mcts:100000000"]}),
+    ("/api/tables", {"game": "tic_tac_toe", "seats": ["human", "mcts:60s"]}),
+    ("/replay?spec=tic_tac_toe&seed=1&agents=mcts:100000000,random", None),
+    ("/replay?spec=tic_tac_toe&seed=1&agents=mcts:5001", None),
+    ("HINT&bot=mcts:100000000", None),
+    ("HINT&bot=mcts:30s:end", None),
+])
+def test_a_bot_s_budget_is_capped(app, path, body):
+    """A bot the server runs for a request (a seat, a hint, a replayed game) searches at
+    most MAX_ITERATIONS iterations or MAX_SECONDS seconds a decision: more is refused."""
+    from tabula_rules.tools.serve import MAX_ITERATIONS, MAX_SECONDS
+    if path.startswith("HINT"):
+        key = app.new_table("tic_tac_toe", 2, {}, ["human", "random"], 1)
+        path = f"/api/tables/{key}/hint{app.table(key).link(0)}" + path[4:]
+    code, data = call(app, path, body)
+    assert code == 400 and ("at most" in data["error"]), data
+    assert f"{MAX_ITERATIONS} iterations" in data["error"] or \
+        f"{MAX_SECONDS:g} seconds" in data["error"]
+
+
+def test_a_hint_searches_without_the_table_s_lock(app, monkeypatch):
+    """While a bot searches for a hint, the table answers others (its lock is free)."""
+    import threading
+
+    from tabula_rules.bots.agents import Agent
+    from tabula_rules.tools import serve
+    started, go = threading.Event(), threading.Event()
+
+    class Slow(Agent):
+        def act(self, view):
+            started.set()
+            assert go.wait(10)
+            return view.legal_actions[0]
+
+    monkeypatch.setattr(serve, "make_agent", lambda name: Slow())
+    key = app.new_table("tic_tac_toe", 2, {}, ["human", "human"], 1)
+    t = app.table(key)
+    got: list = []
+    thread = threading.Thread(target=lambda: got.append(t.hint(0, "slow")))
+    thread.start()
+    try:
+        assert started.wait(10)
+        assert t.lock.acquire(timeout=2)        # held by the search: this waits and fails
+        t.lock.release()
+        assert t.view(1)["status"].startswith("waiting")
+    finally:
+        go.set()
+        thread.join(10)
+    assert got and got[0]["index"] == 0 and got[0]["version"] == t.version
+
+
 def test_a_seats_string_is_split_at_commas(app):
     code, made = call(app, "/api/tables", {"game": "tic_tac_toe", "seats": "human, random"})
     assert code == 200 and app.table(made["id"]).seats == ["human", "random"]

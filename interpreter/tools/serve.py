@@ -35,7 +35,16 @@ from importlib import resources
 from pathlib import Path
 from urllib.parse import parse_qs, urlparse
 
-from ..bots.agents import AGENTS, View, agent_rng, chance_rng, make_agent, make_agents, play_game
+from ..bots.agents import (
+    AGENTS,
+    MCTSAgent,
+    View,
+    agent_rng,
+    chance_rng,
+    make_agent,
+    make_agents,
+    play_game,
+)
 from ..errors import IllegalAction, TabulaError, excerpt
 from ..lang import catalog
 from ..lang.variants import all_steps
@@ -64,6 +73,10 @@ HUMAN = "human"
 MAX_TABLES = 64          # tables kept at once (the oldest goes first)
 MAX_BODY = 1_000_000     # bytes of a request's body (a pasted log)
 WEB = "web"              # the page, script and style: interpreter/tools/web/
+# a bot the server runs (a seat, a hint, a replayed game) searches at most this much a
+# decision: a request may not make it think for hours (docs/cli.md, serve)
+MAX_ITERATIONS = 5000    # mcts:N
+MAX_SECONDS = 5.0        # mcts:Ns
 
 
 def _seed(value) -> int:
@@ -158,6 +171,21 @@ def rule_words(docs: dict, key: str) -> dict:
     return out
 
 
+def bot(name) -> object:
+    """The agent a request names (a seat, a hint, a replayed game's bots), within the
+    server's budget: an mcts of at most MAX_ITERATIONS iterations or MAX_SECONDS seconds
+    a decision; a bad name or a bigger budget is a TabulaError."""
+    agent = make_agent(_name(name, "a bot"))
+    if isinstance(agent, MCTSAgent):
+        if agent.seconds is not None and agent.seconds > MAX_SECONDS:
+            raise TabulaError(f"{excerpt(name, 30)}: tabula serve lets a bot think at most "
+                              f"{MAX_SECONDS:g} seconds a decision (e.g. mcts:2s)")
+        if agent.seconds is None and agent.iterations > MAX_ITERATIONS:
+            raise TabulaError(f"{excerpt(name, 30)}: tabula serve lets a bot search at most "
+                              f"{MAX_ITERATIONS} iterations a decision (e.g. mcts:500)")
+    return agent
+
+
 def _who(p: int, seats: list) -> str:
     if p == CHANCE:
         return "chance"
@@ -196,7 +224,7 @@ class Table:
 
     def __init__(self, spec, game, seats: list, seed: int):
         self.spec, self.game, self.seats, self.seed = spec, game, list(seats), seed
-        self.agents = {p: make_agent(s) for p, s in enumerate(seats) if s != HUMAN}
+        self.agents = {p: bot(s) for p, s in enumerate(seats) if s != HUMAN}
         self.crng = chance_rng(seed)
         self.rngs = [agent_rng(seed, p) for p in range(game.players)]
         self.st = game.new_state(seed=seed)
@@ -351,19 +379,21 @@ class Table:
                     return
             raise TabulaError(f"player {seat} has no decision to take back")
 
-    def hint(self, seat, bot: str = "mcts:200") -> dict:
-        """What a bot would choose in the seat's place (from what the seat sees)."""
+    def hint(self, seat, name: str = "mcts:200") -> dict:
+        """What a bot would choose in the seat's place (from what the seat sees). It
+        searches a copy, without the table's lock: the table goes on meanwhile, and the
+        hint names the version it is for."""
+        agent = bot(name)
         with self.lock:
             seat = self._seat(seat)
             if seat not in self.choosing():
                 raise TabulaError(f"it is not player {seat}'s decision")
-            st = self.st
-            agent = make_agent(bot)
-            a = tuple(agent.act(View(_as_chooser(st, seat), seat,
-                                     random.Random(self.version))))
-            actions = st.legal_actions(seat)
-            return {"index": actions.index(a), "action": st.action_to_string(a, seat),
-                    "bot": bot}
+            st = _as_chooser(self.st, seat)
+            version = self.version
+        a = tuple(agent.act(View(st, seat, random.Random(version))))
+        actions = st.legal_actions(seat)
+        return {"index": actions.index(a), "action": st.action_to_string(a, seat),
+                "bot": name, "version": version}
 
     def rule(self, key: str) -> dict:
         """The words of a decision's rule: its id, source quote, ruling, description."""
@@ -461,7 +491,10 @@ class Replay:
         game = spec.game(_count(players, "players"), options)
         seed = _seed(seed)
         trail: list = []                       # (the state at each decision, its action)
-        play_game(game, seed, make_agents(str(agents), game.players), record=False,
+        names = [t for t in str(agents).split(",") if t.strip()]
+        make_agents(str(agents), game.players)      # one a seat, or one for all: its words
+        play_game(game, seed, [bot(n) for n in (names * game.players if len(names) == 1
+                                                 else names)], record=False,
                   on_decision=lambda st, a: trail.append((st.clone(), a)))
         decisions = [{"who": "chance" if st.pending.player == CHANCE else st.pending.player,
                       "turn": st.turn, "action": st.action_to_string(a),
@@ -546,7 +579,7 @@ class Server:
             raise TabulaError(f"{len(seats)} seats named for {n} players")
         for s in seats:
             if s != HUMAN:
-                make_agent(s)             # a bad bot name: a clear error
+                bot(s)                    # a bad bot name, or too big a budget: an error
         opts = _options(options)
         game = spec.game(n, opts, recall=True)
         if seed in (None, ""):

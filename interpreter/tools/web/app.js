@@ -191,6 +191,7 @@ $("undo").addEventListener("click", async () => {
 $("hint").addEventListener("click", async () => {
   try {
     const h = await api(`/hint?seat=${seat()}&${tokenQuery}`);
+    if (!view || h.version !== view.version) return;     // the game moved on meanwhile
     $("hinted").textContent = `${h.bot} would choose ${h.index + 1}. ${h.action}`;
   } catch (e) { $("error").textContent = e.message; }
 });
