@@ -613,6 +613,21 @@ def test_every_shipped_game_is_drawn_for_every_seat(path):
                 st.apply(rng.choice(st.legal_actions()))
 
 
+def test_a_piece_s_full_name_is_its_tooltip():
+    """A name cut short on the piece ("panangk…") is whole in the piece's <title>, so two
+    pieces that read alike are told apart."""
+    from tabula_rules.spec import load_game
+    from tabula_rules.tools.boardsvg import draw
+    st = load_game("medang-prambanan").new_state(seed=1)
+    svg = draw(st, None)
+    pieces = re.findall(r'<g class="piece"[^>]*><title>([^<]+)</title>.*?'
+                        r'font-size="11"[^>]*>([^<]+)</text></g>', svg)
+    assert len(pieces) == svg.count('<g class="piece"')
+    cut = [(full, shown) for full, shown in pieces if shown != full]
+    assert cut and all(shown.endswith("\u2026") and full.startswith(shown[:-1])
+                       for full, shown in cut)
+
+
 HEXES = """\
 game: {id: hexes, name: Hexes, source: h.txt, players: {min: 2, max: 2}}
 components:

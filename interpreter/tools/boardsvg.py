@@ -8,7 +8,8 @@ sees only the count of as that count, face down. Containers and pieces carry the
 numbers (data-slot, data-piece) so that a page can make the places of the legal actions
 (tools/placing.py) clickable.
 
-Only what State.zones_view(seat) gives is drawn: the names of the pieces where the seat
+Each piece carries its full name as its tooltip (an SVG <title>): the text drawn on it
+is cut to its width. Only what State.zones_view(seat) gives is drawn: the names of the pieces where the seat
 may look, a count where it sees only how many, nothing where it sees nothing. Pieces
 carry their number (data-piece) only where the seat sees them.
 """
@@ -45,7 +46,9 @@ class _Canvas:
 
 def _piece(c: _Canvas, x: float, y: float, name: str, piece, w=CARD_W, h=CARD_H) -> None:
     data = f' data-piece="{piece}"' if piece is not None else ""
-    c.add(f'<g class="piece"{data}><rect x="{x:.0f}" y="{y:.0f}" width="{w}" height="{h}" '
+    # the full name as the piece's tooltip: the text drawn on it may be cut short
+    c.add(f'<g class="piece"{data}><title>{escape(name)}</title>'
+          f'<rect x="{x:.0f}" y="{y:.0f}" width="{w}" height="{h}" '
           f'rx="5" fill="{colour(name)}" stroke="#555"/><text x="{x + w / 2:.0f}" '
           f'y="{y + h / 2 + 4:.0f}" text-anchor="middle" font-size="11" '
           f'fill="#000">'
