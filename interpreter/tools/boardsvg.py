@@ -9,9 +9,9 @@ numbers (data-slot, data-piece) so that a page can make the places of the legal 
 (tools/placing.py) clickable.
 
 Each piece carries its full name as its tooltip (an SVG <title>): the text drawn on it
-is cut to its width. Only what State.zones_view(seat) gives is drawn: the names of the pieces where the seat
-may look, a count where it sees only how many, nothing where it sees nothing. Pieces
-carry their number (data-piece) only where the seat sees them.
+is cut to its width. Only what State.zones_view(seat) gives is drawn: the names of the
+pieces where the seat may look, a count where it sees only how many, nothing where it
+sees nothing. Pieces carry their number (data-piece) only where the seat sees them.
 """
 
 from __future__ import annotations
