@@ -208,6 +208,17 @@ def test_a_hint_searches_without_the_table_s_lock(app, monkeypatch):
     assert got and got[0]["index"] == 0 and got[0]["version"] == t.version
 
 
+def test_the_lobby_lists_each_game_once(app):
+    """One name a spec, as `tabula list` gives them (medang-prambanan's folder is also
+    its id, medang_prambanan: listed once)."""
+    from tabula_rules.lang import catalog
+    code, data = call(app, "/api/games")
+    shipped = catalog.shipped()
+    assert code == 200 and len(data["games"]) == len(shipped) == len(set(data["games"]))
+    assert sorted(s.name for s in shipped) == data["games"]
+    assert "tic_tac_toe" in data["games"]
+
+
 def test_a_seats_string_is_split_at_commas(app):
     code, made = call(app, "/api/tables", {"game": "tic_tac_toe", "seats": "human, random"})
     assert code == 200 and app.table(made["id"]).seats == ["human", "random"]

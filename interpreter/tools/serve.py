@@ -613,8 +613,9 @@ class Server:
 
     @staticmethod
     def games() -> list:
-        """The shipped games' names (tabula list)."""
-        return sorted(catalog.names())
+        """The shipped games, one name each (the name `tabula list` gives: a folder's for
+        its own spec, else the spec's id), not every name a spec answers to."""
+        return sorted({s.name for s in catalog.shipped()})
 
     @staticmethod
     def game_info(name: str) -> dict:
