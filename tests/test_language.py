@@ -1580,6 +1580,14 @@ def test_texts_join_with_plus_text_and_join(tmp_path):
     assert _total(tmp_path, "play:\n  - total = size([1, 2] + [3] + [])\n") == 3
 
 
+def test_a_label_field_is_written_as_text_writes_it(tmp_path):
+    """A label's {field} shows its value as text() does (docs/language.md: "as a label
+    shows it"): true, none, 2/3 and a list's items by ', ', never Python's True, None or
+    [1, 2]."""
+    said = _label(tmp_path, "{true} {none} {2/3} {[1, 2]} {[c, c]} {c}")
+    assert said == "true none 2/3 1, 2 red1, red1 red1"
+
+
 @pytest.mark.parametrize("expr, said", [
     ("'a' + 1", "'+' joins two texts, not a text and a number"),
     ("1 + 'a'", "'+' joins two texts, not a text and a number"),

@@ -63,7 +63,7 @@ ONE = """\
         prey[mikado_pheasant]: {{0: 1, 1: 1}}
     do:
       - {{action: hunt pheasant_1 at space 1, player: 0}}
-      - "take ['mikado_pheasant']"
+      - "take mikado_pheasant"
     expect:
       variables:
         taro: {{0: {taro}}}

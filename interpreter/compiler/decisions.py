@@ -590,19 +590,18 @@ class Decisions:
         parts = []
         text = str(template)
         last = 0
-        names = self.mod.const(tuple(self.c.prog.piece_names))
         for m in _FIELD.finditer(text):
             if m.start() > last:
                 parts.append(self.mod.const(text[last:m.start()]))
             base = template.pos_at(m.start(1)) if isinstance(template, LStr) else NOWHERE
             sub = LStr.at(m.group(1), base)
-            src, typ = self.c.x.compile(self.c.parse(sub, "expression"), scope)
-            if typ == T.PIECE and self.c.prog.piece_namer:    # names that change
-                parts.append(f"B_piece_name_now(st, {src})")
-            elif typ == T.PIECE:
-                parts.append(f"B_piece_name({names}, {src})")
-            else:
-                parts.append(f"str({src})")
+            node = self.c.parse(sub, "expression")
+            src, typ = self.c.x.compile(node, scope)
+            # a field is written as text() writes its value: a piece by its name, true,
+            # none, 7/3, a list's items by ', ' (never Python's True, None or [1, 2]); a
+            # cell or a zone by its name
+            parts.append(f"str({src})" if typ[0] in ("slot", "zone")
+                         else self.c.builtins.f_text(node, [(src, typ)])[0])
             last = m.end()
         if last < len(text):
             parts.append(self.mod.const(text[last:]))
