@@ -297,6 +297,34 @@ def test_the_command_line_prints_each_seat_s_link(capsys, monkeypatch):
     assert len({link.rsplit("=", 1)[1] for _, link in links}) == 3
 
 
+def test_a_simultaneous_decision_asks_every_chooser_at_once(app):
+    """Goofspiel's bids (issue 25): each human seat is offered its own bids at once, in
+    any order; a seat's page is the same before and after another's bid (nobody learns
+    who has committed); the bids are revealed when both are in."""
+    key = app.new_table("goofspiel", 2, {}, ["human", "human"], 3)
+    t = app.table(key)
+    before = [t.view(0), t.view(1)]
+    for v in before:
+        assert v["status"] == "simultaneous: choose" and len(v["actions"]) == 13
+        assert v["to_move"] == [0, 1] and v["rule"]["id"]
+    assert t.hint(1, "random")["action"].startswith("[P1]")
+    t.act(1, 2, before[1]["version"])                   # seat 1 first
+    assert t.view(0) == before[0]                       # seat 0 sees nothing of it
+    mine = t.view(1)
+    assert mine["actions"] == [] and "you chose [P1]Bid: 3" in mine["status"]
+    with pytest.raises(TabulaError, match="has chosen already"):
+        t.act(1, 0)
+    t.undo(1)                                           # a held bid, taken back alone
+    assert t.view(0) == before[0] and t.view(1) == before[1]
+    t.act(1, 2, before[1]["version"])
+    t.act(0, 5, before[0]["version"])
+    after = t.view(1)
+    assert after["version"] > before[1]["version"]
+    bids = [e["action"] for e in after["history"] if e["rule"] == "step:round.bid"]
+    assert bids == ["[P0]Bid: 6", "[P1]Bid: 3"]         # both revealed, in seat order
+    assert after["status"] == "simultaneous: choose"    # the next bid
+
+
 @pytest.fixture(scope="module")
 def log(tmp_path_factory):
     path = tmp_path_factory.mktemp("log") / "game.jsonl"
@@ -499,6 +527,26 @@ def test_a_hidden_hand_is_absent_from_the_other_seat_s_page(app, page):
     page.wait_for_selector("#error:not(:empty)")
     assert "needs its link" in page.inner_text("#error")
     assert f">{card0}<" not in page.content()
+
+
+def test_both_seats_bid_at_once_in_the_browser(app, page):
+    """Goofspiel in two pages: seat 1 bids first by a click, then seat 0's page offers
+    its bids as if nothing happened; when it bids, both are revealed."""
+    key = app.new_table("goofspiel", 2, {}, ["human", "human"], 3)
+    t = app.table(key)
+    page.goto(seat_page(app, key, 1))
+    page.wait_for_selector("#status[data-state='deciding']")
+    assert page.inner_text("#status") == "simultaneous: choose"
+    page.click("#actions button.action >> nth=0")
+    page.wait_for_selector("#status:has-text('you chose')")
+    page.goto(seat_page(app, key, 0))
+    page.wait_for_selector("#status[data-state='deciding']")
+    assert page.inner_text("#status") == "simultaneous: choose"
+    assert "(not yet revealed)" not in page.inner_text("#history")
+    before = t.version
+    page.click("#actions button.action >> nth=1")
+    _wait_version(page, app, key, before)
+    assert "[P1]Bid: 1" in page.inner_text("#history") and not page.errors
 
 
 def test_the_hot_seat_hands_the_screen_over(app, page):

@@ -10,6 +10,12 @@ place and otherwise from a list, the rule and its source for the decision, undo 
 bot's hint; and a replay viewer for game logs (step forward and back, jump to a
 decision, the rule of each step).
 
+A seat's page answers only to the seat's token (in its link), a hot seat's to its own
+(and hands the screen over between humans when the game hides something); a page
+without a seat watches a game that hides nothing. At a simultaneous decision every
+human chooser is asked at once, and no page shows who has chosen (Table). A bot the
+server runs searches within MAX_ITERATIONS or MAX_SECONDS a decision.
+
 Built on the standard library's HTTP server (http.server.ThreadingHTTPServer): the
 client is a page and a script that ask JSON of the server (no websocket: a seat waiting
 for others asks again every second), so a well-kept server for plain requests is all
@@ -234,10 +240,12 @@ class Table:
         # (one screen for every human) with its own; a page without one watches
         self.tokens = {p: secrets.token_urlsafe(18) for p in self.humans}
         self.hot_token = secrets.token_urlsafe(18) if len(self.humans) > 1 else None
-        # does the game keep anything from some seat (a zone, a variable)? then a watcher,
-        # who is no seat, sees nothing, and a hot seat hands the screen over
+        # does the game keep anything from some seat (a zone, a variable, a decision
+        # seen only by some)? then a watcher, who is no seat, sees nothing, and a hot
+        # seat hands the screen over
         self.hides = any(game.hidden_slots(p) or game.hides_variables(p)
-                         for p in range(game.players))
+                         for p in range(game.players)) or any(
+            alt.visible is not None for d in game.prog.decisions for alt in d.alts)
         self.lock = threading.Lock()
         self.steps = decision_docs(spec)
         self.version = 0
