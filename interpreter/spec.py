@@ -8,13 +8,16 @@ option values given as text or data. Output: a checked Spec, and from it compile
 from __future__ import annotations
 
 import hashlib
+import numbers
 import threading
+from dataclasses import dataclass
 from pathlib import Path
 
 from .compiler.driver import Compiler
 from .compiler.layout import MAX_PLAYERS
 from .errors import (
     Pos,
+    RuleError,
     SpecError,
     TabulaError,
     did_you_mean,
@@ -78,6 +81,54 @@ def parse_option_text(text) -> dict:
     return out
 
 
+@dataclass(frozen=True)
+class Utility:
+    """game.utility for one compiled game (its player count and options): the least and
+    the greatest score a player can end with, and what the scores add up to at every end
+    (None: not declared, the game is general-sum). Numbers of the language (int or
+    Fraction). `where`: the key's position in the spec, for the errors of a game whose
+    scores break it."""
+
+    min: numbers.Rational
+    max: numbers.Rational
+    sum: numbers.Rational | None
+    where: Pos
+
+    def check(self, scores: list) -> None:
+        """The scores at the end of a game against the declaration (exactly: the
+        language's numbers are ints and fractions): a RuleError located at game.utility
+        where they break it (the OpenSpiel adapter checks every end, since OpenSpiel
+        would be told something untrue of the game)."""
+        shown = "[" + ", ".join(str(x) for x in scores) + "]"
+        bad = [x for x in scores if not self.min <= x <= self.max]
+        if bad:
+            fail(f"the scores at the end of this game, {shown}, break game.utility: "
+                 f"{bad[0]} is outside its min..max ({self.min}..{self.max})", self.where,
+                 "widen game.utility's range, or fix the scoring", error=RuleError)
+        if self.sum is not None and sum(scores) != self.sum:
+            fail(f"the scores at the end of this game, {shown}, add up to {sum(scores)}, "
+                 f"not {self.sum} as game.utility's sum declares: the game is not "
+                 f"{'zero' if self.sum == 0 else 'constant'}-sum", self.where,
+                 "fix the scoring, or leave the sum out of game.utility (general-sum)",
+                 error=RuleError)
+
+
+UTILITY_KEYS = ("min", "max", "sum")
+
+
+def _check_utility(decl: LMap, values: dict, players: int | None = None) -> None:
+    """The declared numbers hold together: min below max, and a sum that P scores within
+    min..max can make (with `players`; without, only min and max are checked)."""
+    lo, hi = values.get("min"), values.get("max")
+    if lo is not None and hi is not None and not lo < hi:
+        fail(f"game.utility: min ({lo}) must be less than max ({hi})", decl.where("max"))
+    total = values.get("sum")
+    if players is not None and total is not None and lo is not None and hi is not None \
+            and not players * lo <= total <= players * hi:
+        fail(f"game.utility: the scores of {players} players, each from {lo} to {hi}, "
+             f"cannot add up to {total}", decl.where("sum"))
+
+
 class Spec:
     """A loaded, schema-checked spec; .game(players, options) compiles it."""
 
@@ -104,6 +155,10 @@ class Spec:
             fail(f"game.players: a game is for at most {MAX_PLAYERS} players, not "
                  f"{players['max']}", players.where("max") if isinstance(players, LMap)
                  else self.doc["game"].where("players"))
+        utility = self.doc["game"].get("utility")
+        if isinstance(utility, LMap):       # constant numbers checked now, rule text per game
+            _check_utility(utility, {k: v for k, v in utility.items()
+                                     if isinstance(v, int) and not isinstance(v, bool)})
         rulings.check(self.doc)             # every reading of every ruling applies
         self.base_doc = self.doc            # the spec as written; .doc: default readings
         self._docs: dict = {(): self.doc}
@@ -212,8 +267,35 @@ class Spec:
             game = self._games[key] = Game(prog, self)
         return Game(game.prog, self, recall=True) if recall else game
 
+    def utility(self, game: Game) -> Utility | None:
+        """game.utility for `game` (compiled from this spec), or None if the spec declares
+        none: each value a number, or rule text evaluated for the game's options and
+        player count (in a state where nothing has run). A value that is not a number,
+        a min not below max, a sum the players' scores cannot make: a located error."""
+        decl = self.doc["game"].get("utility")
+        if not isinstance(decl, LMap):
+            return None
+        values: dict = {}
+        blank = None
+        for key in UTILITY_KEYS:
+            if key not in decl:
+                continue
+            value = decl[key]
+            if isinstance(value, str):
+                if blank is None:
+                    blank = game.blank_state()
+                value = game.prog.compile_expression(value)(blank)
+            if isinstance(value, bool) or not isinstance(value, numbers.Rational):
+                fail(f"game.utility.{key} is a number, not {excerpt(str(value))}",
+                     decl.where(key))
+            values[key] = value
+        _check_utility(decl, values, game.players)
+        return Utility(values["min"], values["max"], values.get("sum"),
+                       self.doc["game"].where_key("utility"))
+
     def validate(self) -> list:
-        """Compile for every player count and every option choice: every rule is checked.
+        """Compile for every player count and every option choice: every rule is checked,
+        and game.utility evaluated for each (Spec.utility).
         -> the games compiled (each once)."""
         lo, hi = self.player_range
         decl = self.doc.get("options", LMap())
@@ -228,7 +310,10 @@ class Spec:
                 games.append(self.game(lo, {str(name): reading}))
         if hi != lo:
             games.append(self.game(hi))
-        return list({id(g): g for g in games}.values())
+        games = list({id(g): g for g in games}.values())
+        for g in games:
+            self.utility(g)
+        return games
 
 
 def canonical_text(doc) -> str:

@@ -144,7 +144,8 @@ def test_game_type_comes_from_the_spec():
     kuhn = load(KUHN).get_type()
     assert (kuhn.information, kuhn.chance_mode, kuhn.dynamics, kuhn.utility) == (
         T.Information.IMPERFECT_INFORMATION, T.ChanceMode.EXPLICIT_STOCHASTIC,
-        T.Dynamics.SEQUENTIAL, T.Utility.GENERAL_SUM)
+        T.Dynamics.SEQUENTIAL, T.Utility.ZERO_SUM)         # its game.utility says so
+    assert load(KUHN, utility="general_sum").get_type().utility == T.Utility.GENERAL_SUM
     assert load(KUHN, utility="zero_sum").get_type().utility == T.Utility.ZERO_SUM
     ttt = load(ROOT / "examples" / "tic_tac_toe").get_type()
     assert (ttt.information, ttt.chance_mode) == (T.Information.PERFECT_INFORMATION,

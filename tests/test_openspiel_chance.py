@@ -212,8 +212,8 @@ def test_undo_action_gives_the_state_before(spec):
 def test_information_state_tensor_is_the_observation_and_the_history():
     """Kuhn poker with max_history=8: the tensor is the observation tensor and the
     history as the player saw it; two states a player cannot tell apart give it the
-    same tensor, two it can different ones. Without max_history (its bound would be
-    game.max_decisions) it is not provided and the call raises."""
+    same tensor, two it can different ones. Without max_history, a game whose
+    game.max_decisions is the default (Tiny: 100,000) has none, and the call raises."""
     game = load(KUHN, max_history=8)
     assert game.get_type().provides_information_state_tensor
     size = game.information_state_tensor_size()
@@ -230,7 +230,7 @@ def test_information_state_tensor_is_the_observation_and_the_history():
     for x in (0, 2, 0):                         # player 0 passes instead
         passed.apply_action(x)
     assert passed.information_state_tensor(0) != ta
-    plain = load(KUHN)
+    plain = load(TINY)
     assert not plain.get_type().provides_information_state_tensor
     with pytest.raises(Exception, match="max_history"):
         plain.new_initial_state().information_state_tensor(0)

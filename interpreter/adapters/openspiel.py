@@ -19,8 +19,11 @@ Parameters (all optional but spec):
                parser takes no '=' in a value): "tabula(spec=path/to/game.yaml,players=3,
                options=board:large)"
     returns    "" (the spec's game.returns), "win_loss" or "scores"
-    utility    "" (zero-sum for two-player win_loss, else general-sum) or "zero_sum"
-               (a claim, checked at every end: the returns must sum to 0)
+    utility    "": the spec's game.utility when the returns are the scores (zero-sum
+               for a sum of 0, constant-sum for another, general-sum for none; checked
+               at every end), zero-sum for two-player win_loss, else general-sum;
+               "zero_sum" (a claim, checked at every end: the returns must sum to 0);
+               "general_sum"
     seed       the seed of the states' own generator (shuffles, with chance_shuffles
                false): the same seed and actions give the same game
     chance_shuffles   true (the default): each shuffle is chance nodes, one piece drawn
@@ -29,7 +32,8 @@ Parameters (all optional but spec):
     max_history   the longest history the information-state tensor encodes (0: the
                game's game.max_decisions, if the tensor stays within MAX_INFO_TENSOR)
     int_span   the width of a number binding the compiler cannot bound (actionspace.py)
-    max_utility, min_utility   the range of `scores` returns (checked at every end)
+    max_utility, min_utility   the range of `scores` returns (checked at every end);
+               left at their defaults (-1e6, 1e6), the spec's game.utility if it has one
 
 A decision of one player is that player's node, a chance decision a chance node (its
 outcomes and weights in chance_outcomes), a simultaneous decision a simultaneous node
@@ -148,8 +152,22 @@ class Context:
         if utility not in ("", "zero_sum", "general_sum"):
             raise TabulaError(f"utility is '', 'zero_sum' or 'general_sum', not '{utility}'")
         win_loss = self.returns_mode == "win_loss"
-        self.zero_sum = utility == "zero_sum" or (
-            utility == "" and win_loss and self.players == 2)
+        # game.utility: what the scores can be, the spec says (Spec.utility); used when the
+        # returns are the scores
+        self.declared = None if win_loss else self.spec.utility(self.game)
+        declared_sum = self.declared.sum if self.declared is not None else None
+        if utility == "zero_sum" and self.declared is not None and declared_sum not in (None, 0):
+            raise TabulaError(f"utility=zero_sum, but the spec declares that its scores add "
+                              f"up to {declared_sum} (game.utility.sum, "
+                              f"{self.declared.where}): they are not zero-sum")
+        # utility_sum: what OpenSpiel is told the returns add up to (None: general-sum)
+        self.utility_sum: float | None = None
+        if utility == "zero_sum" or (utility == "" and declared_sum is None
+                                     and win_loss and self.players == 2):
+            self.utility_sum = 0.0
+        elif utility == "" and declared_sum is not None:
+            self.utility_sum = float(declared_sum)
+        self.zero_sum = self.utility_sum == 0.0
         if seed < 0:
             raise TabulaError(f"seed {seed}: a game's seed is a whole number, 0 or more")
         self.seed = int(seed)
@@ -160,7 +178,16 @@ class Context:
             if not math.isfinite(value):
                 raise TabulaError(f"{name} is {value}: the range of the returns is two "
                                   "finite numbers")
-        self.min_utility, self.max_utility = (-1.0, 1.0) if win_loss else (float(lo), float(hi))
+        # the range OpenSpiel is told: win_loss's; the parameters', if given; else the
+        # spec's game.utility, if declared; else the parameters' defaults
+        self.range_from = "min_utility..max_utility"
+        if win_loss:
+            lo, hi = -1.0, 1.0
+        elif self.declared is not None and (lo, hi) == (-DEFAULT_MAX_UTILITY,
+                                                        DEFAULT_MAX_UTILITY):
+            lo, hi = self.declared.min, self.declared.max
+            self.range_from = f"game.utility's min..max ({self.declared.where})"
+        self.min_utility, self.max_utility = float(lo), float(hi)
         if self.min_utility >= self.max_utility:
             raise TabulaError("min_utility must be below max_utility")
         # shuffles as chance nodes: only where the game shuffles (the compiler's record)
@@ -205,7 +232,8 @@ class Context:
             chance_mode=chance,
             information=(_T.Information.IMPERFECT_INFORMATION if hides_information(prog)
                          else _T.Information.PERFECT_INFORMATION),
-            utility=_T.Utility.ZERO_SUM if self.zero_sum else _T.Utility.GENERAL_SUM,
+            utility=(_T.Utility.GENERAL_SUM if self.utility_sum is None else
+                     _T.Utility.ZERO_SUM if self.zero_sum else _T.Utility.CONSTANT_SUM),
             reward_model=_T.RewardModel.TERMINAL, max_num_players=hi, min_num_players=lo,
             provides_information_state_string=True,
             provides_information_state_tensor=self.history.provided,
@@ -218,7 +246,7 @@ class Context:
             num_distinct_actions=space.num_actions + (1 if space.simultaneous else 0),
             max_chance_outcomes=self.num_outcomes, num_players=self.players,
             min_utility=self.min_utility, max_utility=self.max_utility,
-            utility_sum=0.0 if self.zero_sum else None,
+            utility_sum=self.utility_sum,
             max_game_length=self.max_game_length())
 
     def max_game_length(self) -> int:
@@ -240,13 +268,18 @@ class Context:
             won = set(st.winners())
             out = [0.0] * n if len(won) == n else [1.0 if p in won else -1.0 for p in range(n)]
         else:
-            out = [float(x) for x in st.scores()]
+            scores = st.scores()
+            out = [float(x) for x in scores]
+            if self.declared is not None:
+                self.declared.check(scores)
             if any(not self.min_utility <= x <= self.max_utility for x in out):
-                raise TabulaError(f"the returns {out} fall outside min_utility..max_utility "
+                raise TabulaError(f"the returns {out} fall outside {self.range_from} "
                                   f"({self.min_utility}..{self.max_utility}): raise them")
-        if self.zero_sum and abs(sum(out)) > 1e-9:
-            raise TabulaError(f"the returns {out} do not sum to 0: the game is not zero-sum "
-                              "(load it without utility=zero_sum)")
+        if self.utility_sum is not None and \
+                abs(sum(out) - self.utility_sum) > 1e-9 * max(1.0, *map(abs, out)):
+            raise TabulaError(f"the returns {out} do not sum to {self.utility_sum}: the game "
+                              f"is not {'zero' if self.zero_sum else 'constant'}-sum (load it "
+                              "without utility=zero_sum)")
         return out
 
 
@@ -898,8 +931,9 @@ class Observer:
 
 
 class InfoStateObserver:
-    """information_state_string: Tabula's information state (perfect recall), and its
-    tensor (HistoryCodec) where the game gives one."""
+    """information_state_string: Tabula's information state (the observation now and
+    every decision as the player saw it: the decisions are recalled, past observations
+    are not), and its tensor (HistoryCodec) where the game gives one."""
 
     def __init__(self, ctx: Context):
         self.ctx = ctx
