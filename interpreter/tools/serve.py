@@ -124,6 +124,9 @@ def _seats(value) -> list | None:
     if not isinstance(value, list) or not all(isinstance(s, str) for s in value):
         raise TabulaError(f"seats {excerpt(_text(value), 40)}: a list of names (human or "
                           "a bot), one a seat")
+    if not all(s.strip() for s in value):
+        raise TabulaError(f"seats {excerpt(_text(value), 40)}: a seat without a name; name "
+                          "each seat human or a bot")
     return [s.strip() for s in value]
 
 
@@ -818,7 +821,7 @@ def cmd_serve(args) -> int:
         if args.replay:
             links.append(("replay", f"{app.url}/replay/{app.new_replay(args.replay)}"))
         if args.spec:
-            seats = [s.strip() for s in args.seats.split(",")] if args.seats else None
+            seats = _seats(args.seats)
             opts = parse_options(args.option)
             if seats and HUMAN not in seats:      # bots alone: their game, step by step
                 if args.players is not None and args.players != len(seats):
