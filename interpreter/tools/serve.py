@@ -741,6 +741,8 @@ class _Handler(BaseHTTPRequestHandler):
             self._json({"error": str(e)}, HTTPStatus.FORBIDDEN)
         except (TabulaError, IllegalAction) as e:
             self._json({"error": str(e)}, HTTPStatus.BAD_REQUEST)
+        except (BrokenPipeError, ConnectionResetError):
+            self.close_connection = True          # the page went away: nobody to answer
         except Exception as e:  # noqa: BLE001  # a fault of our own: one line, not a drop
             self.close_connection = True
             said = f"internal error ({type(e).__name__}): {' '.join(str(e).split())[:200]}"
