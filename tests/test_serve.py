@@ -571,6 +571,7 @@ def test_the_hot_seat_hands_the_screen_over(app, page):
         assert page.inner_text("#who") == f"player {p}"
         assert f">{cards[p]}<" in html and f">{cards[1 - p]}<" not in html
         page.click("#actions button.action >> nth=0")
+    page.wait_for_selector("body[data-handover='0']")       # back to player 0, or the end
     assert not page.errors
 
 
