@@ -7,6 +7,7 @@ import xml.etree.ElementTree as ET
 
 import pytest
 
+from tabula_rules import TabulaError
 from tabula_rules.tools import cli, ladder
 from tabula_rules.tools.simulate import game_seed
 
@@ -97,13 +98,30 @@ def test_the_command_in_json_and_text(capsys, tmp_path):
     (["--agents", "random,gredy"], "did you mean 'greedy'"),
     (["--agents", "random"], "2 agents or more"),
     (["--agents", "random,random"], "named twice"),
-    (["--agents", "random,greedy", "--games", "0"], "--games must be 1 or more"),
     ([], "needs --agents"),
 ])
 def test_bad_input_is_a_clear_error(capsys, argv, words):
     assert cli.main(["ladder", GAME, "--workers", "1", *argv]) == 1
     err = capsys.readouterr().err
     assert words in err and "Traceback" not in err
+
+
+@pytest.mark.parametrize("games, words", [
+    ("0", "must be greater than 0, not 0"),
+    ("99999999999999999999", "must be at most 1,000,000"),       # once a MemoryError
+])
+def test_a_bad_number_of_games_is_a_usage_error(capsys, games, words):
+    """A count of games past MAX_GAMES is refused before anything is played (simulate
+    and ladder made a list of every game's index first, bench played on for ever)."""
+    for argv in (["ladder", GAME, "--agents", "random,greedy", "--games", games],
+                 ["simulate", GAME, "--games", games], ["bench", GAME, "--games", games],
+                 ["diff", GAME, GAME, "--simulate", games]):
+        with pytest.raises(SystemExit) as exit_:
+            cli.main(argv)
+        err = capsys.readouterr().err
+        assert exit_.value.code == 2 and words in err and "Traceback" not in err, argv
+    with pytest.raises(TabulaError, match="--games must be a whole number from 1 to"):
+        ladder.run_ladder(GAME, ["random", "greedy"], int(games), game_seed)
 
 
 def test_simulate_says_which_bots_played(capsys):

@@ -36,6 +36,7 @@ from .cmdutil import (
     FOR,
     JSON,
     LOG,
+    MAX_GAMES,
     OPTION,
     OUT,
     PLAYERS,
@@ -631,7 +632,7 @@ def commands() -> tuple:
         Command("validate", cmd_validate, "check specs; located errors, exit 1 if any", (
             arg("paths", nargs="+", metavar="PATH",
                 help="spec files, games' folders or shipped games' names"),
-            arg("--play", type=positive(int), default=None, metavar="N",
+            arg("--play", type=positive(int, MAX_GAMES), default=None, metavar="N",
                 help="also play N random games of every player count: a game that fails or "
                      "never ends is an error; list ids that never fired (default: no games)"),
             SEED.but(help="with --play: the run's seed"),
@@ -685,7 +686,7 @@ def commands() -> tuple:
                                      "count)"),
                     SEED.but(help="the seed of the random games"),
                     OPTION, JSON,
-                    arg("--games", type=positive(int), default=None, metavar="G",
+                    arg("--games", type=positive(int, MAX_GAMES), default=None, metavar="G",
                         help=f"random games (default {bench.SPEC_GAMES}; with --suite: for "
                              "every spec, instead of its own count)"),
                     arg("--repeat", type=positive(int), default=1, metavar="R",
@@ -727,7 +728,7 @@ def commands() -> tuple:
                         help="with --suite: also simulate the suite file's parallel: games "
                              "with 2 workers and with 1"))),
         Command("simulate", cmd_simulate, "many games with bots: statistics", game + (
-            arg("--games", type=positive(int), default=100, metavar="N",
+            arg("--games", type=positive(int, MAX_GAMES), default=100, metavar="N",
                 help="how many games"),
             *batch, REPORT, *ray,
             arg("--rotate", action="store_true",
@@ -736,14 +737,14 @@ def commands() -> tuple:
             arg("--resume", action="store_true",
                 help="complete --out without playing its finished games again"),
             STRICT.but(help=STRICT_HELP + " (a game that hits one is recorded as failed)"),
-            arg("--depth", type=positive(int), metavar="N",
+            arg("--depth", type=positive(int, MAX_GAMES), metavar="N",
                 help="strategic depth: N more games, mcts in one seat and random in the "
                      "others (seats rotated): mcts's win rate"))),
         Command("ladder", cmd_ladder, "rate bots against each other: Bradley-Terry "
                 "ratings with intervals, seats rotated", game + (
                     AGENTS.but(help="the agents to rate, two or more, each once: random, "
                                     "greedy, mcts[:N|Ns[:DEPTH|end]]"),
-                    arg("--games", type=int, default=20, metavar="N",
+                    arg("--games", type=positive(int, MAX_GAMES), default=20, metavar="N",
                         help="games per table (every pair of agents; for more players "
                              "every set of PLAYERS agents), rounded up to a multiple of "
                              "the players so that seats rotate evenly"),
@@ -768,7 +769,7 @@ def commands() -> tuple:
                     arg("b", metavar="B", help="the second spec, compared with A"),
                     JSON.but(help="one JSON object: added, removed, changed (each with an "
                                   "id)"),
-                    arg("--simulate", type=positive(int), metavar="N",
+                    arg("--simulate", type=positive(int, MAX_GAMES), metavar="N",
                         help="also play N games of each on the same seeds and bots; "
                              "compare"),
                     PLAYERS.but(help="with --simulate: the player count (default: the "

@@ -98,6 +98,7 @@ seed_arg.__name__ = "seed"
 
 # ---- numbers a user types ----------------------------------------------------------------------
 
+MAX_GAMES = 1_000_000       # games a run plays at most (its records are kept in memory)
 MAX_TYPED_DIGITS = 100      # more digits than any count, seat, seed or index can need
 _TYPED_INT = re.compile(r"\s*[+-]?[0-9]+\s*")
 
@@ -237,15 +238,32 @@ def pool_context(method=None):
     return multiprocessing.get_context(method)
 
 
-def positive(kind):
-    """An argparse type: a number greater than 0 (a usage error otherwise)."""
+def games_count(games, name: str = "--games", least: int = 1) -> None:
+    """A library caller's count of games, as the command line's: a whole number from
+    `least` to MAX_GAMES (a run keeps its records in memory)."""
+    if type(games) is not int or not least <= games <= MAX_GAMES:
+        raise TabulaError(f"{name} must be a whole number from {least} to {MAX_GAMES:,}, "
+                          f"not {excerpt(str(games))}")
+
+
+def positive(kind, most=None):
+    """An argparse type: a number greater than 0, and at most `most` if given (a usage
+    error otherwise)."""
     def parse(text: str):
+        short = len(text) <= 40 and text.isprintable()
+        shown = text if short else excerpt(text)
+        if len(text) > MAX_TYPED_DIGITS:
+            raise argparse.ArgumentTypeError(f"a number of at most {MAX_TYPED_DIGITS} "
+                                             f"characters, not {shown}")
         try:
             value = kind(text)
         except ValueError:
-            raise argparse.ArgumentTypeError(f"not a number: '{text}'") from None
+            raise argparse.ArgumentTypeError(
+                f"not a number: {repr(text) if short else shown}") from None
         if not value > 0:
-            raise argparse.ArgumentTypeError(f"must be greater than 0, not {text}")
+            raise argparse.ArgumentTypeError(f"must be greater than 0, not {shown}")
+        if most is not None and value > most:
+            raise argparse.ArgumentTypeError(f"must be at most {most:,}, not {shown}")
         return value
     parse.__name__ = f"positive {kind.__name__}"
     return parse

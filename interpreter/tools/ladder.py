@@ -39,7 +39,7 @@ from ..bots.agents import make_agent, play_game
 from ..errors import TabulaError
 from ..runtime.values import as_float, encode
 from ..spec import Spec, load_spec
-from .cmdutil import guided_chunks, pool_context, worker_count, writing
+from .cmdutil import games_count, guided_chunks, pool_context, worker_count, writing
 from .stats import Z95, wilson
 
 ELO = 400 / math.log(10)     # Elo points per natural-log unit of strength
@@ -291,8 +291,7 @@ def run_ladder(spec_path, agents, games: int, game_seed, players: int | None = N
     twice = sorted({n for n in names if names.count(n) > 1})
     if twice:
         raise TabulaError(f"agent {twice[0]} is named twice; a ladder rates distinct agents")
-    if games < 1:
-        raise TabulaError(f"--games must be 1 or more, not {games}")
+    games_count(games)
     workers = worker_count(workers)
     spec = spec_path if isinstance(spec_path, Spec) else load_spec(spec_path)
     game = spec.game(players, options)

@@ -52,7 +52,15 @@ from ..lang import rulings
 from ..runtime.values import as_float, encode, not_text
 from ..spec import Spec, load_spec
 from . import bychange
-from .cmdutil import exclusive, guided_chunks, pool_context, seed_alias, worker_count, writing
+from .cmdutil import (
+    exclusive,
+    games_count,
+    guided_chunks,
+    pool_context,
+    seed_alias,
+    worker_count,
+    writing,
+)
 from .compare import Comparison, bots_played, compare_records, fired_in, rule_ids
 from .diff import same_rules
 from .fields import bad_field
@@ -658,10 +666,8 @@ def run_batch(spec_path, games: int, players: int | None = None, options: dict |
     rate (Summary.depth: docs/simulate.md, strategic depth).
     """
     t0 = time.perf_counter()
-    if games < 0:
-        raise TabulaError(f"--games must be 0 or more, not {games}")
-    if depth < 0:
-        raise TabulaError(f"--depth must be 0 or more, not {depth}")
+    games_count(games, least=0)
+    games_count(depth, "--depth", least=0)
     workers = worker_count(workers)
     if backend not in BACKENDS:
         raise TabulaError(f"unknown backend '{backend}': "
