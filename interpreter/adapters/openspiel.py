@@ -68,7 +68,7 @@ import pyspiel
 
 from ..errors import IllegalAction, TabulaError
 from ..runtime.effects import NeedDraw, Tape
-from ..runtime.engine import State
+from ..runtime.engine import MAX_RESAMPLES, State
 from ..runtime.saved import UNREACHABLE, differences
 from ..spec import load_spec, parse_option_text
 from .actionspace import DEFAULT_INT_SPAN, ActionSpace
@@ -560,6 +560,40 @@ def _replayed(ctx: Context, origin, moves, from_seed: bool) -> _Box:
     return box
 
 
+def _redrawn(box: _Box, player: int, rng: random.Random) -> _Box | None:
+    """The box's moves played again from its origin, each Tabula decision `player` did
+    not see drawn again (chance by its weights, another player's uniformly among the
+    legal ones; a shuffle's draws and joint moves as they were), as State.resample
+    replays a history; None if a move is not legal there or the seat's observation at
+    the end is not the box's."""
+    ctx = box.ctx
+    new = _Box(None if box.origin is None else _own(ctx, box.origin), ctx, box.from_seed,
+               box.origin)
+    chance = int(pyspiel.PlayerId.CHANCE)
+    try:
+        for who, action, kind in box.moves:
+            if who != new.mover():
+                return None
+            if kind == ACT and who != player:
+                st = new.tabula()
+                real = new.ids().get(action)
+                sees = None if real is None else st.who_sees(real)
+                p = st.pending
+                if sees is not None and player not in sees and p is not None:
+                    drawn = (st.sample_chance(rng) if who == chance
+                             else p.actions[int(rng.random() * len(p.actions))])
+                    action = {a: i for i, a in new.ids().items()}.get(drawn)
+                    if action is None:
+                        return None
+            new.play(kind, action, who)
+    except (IllegalAction, TabulaError):
+        return None
+    if new.drawing is not None or \
+            new.tabula().observation(player) != box.tabula().observation(player):
+        return None
+    return new
+
+
 def _own(ctx: Context, st: State) -> State:
     """A copy of `st` that draws its shuffles as the game says (chance or the seed)."""
     new = st.clone()
@@ -907,8 +941,18 @@ class TabulaState(pyspiel.State):
         if not 0.0 <= u < 1.0:          # NaN too
             raise TabulaError(f"the probability sampler gave {str(draw)[:40]}, not a "
                               "number from 0 to 1 (below 1)")
-        seed = int(u * 2 ** 53)
-        return wrap(self.get_game(), self.tabula.resample(player, random.Random(seed)))
+        rng = random.Random(int(u * 2 ** 53))
+        st = self.tabula
+        if st.origin is None and self.ctx.game.hides_variables(player):
+            # the history plays from the seed through chance's draws, not from the seed
+            # alone (State.origin): the moves are played again here, as State.resample
+            # plays them, each the seat did not see drawn again
+            for _ in range(MAX_RESAMPLES):
+                box = _redrawn(self._box, player, rng)
+                if box is not None:
+                    st = box.tabula()
+                    break
+        return wrap(self.get_game(), st.resample(player, rng))
 
 
 class Observer:
