@@ -83,7 +83,7 @@ def test_two_real_runs_on_one_file_leave_the_first_resumable(tmp_path):
     only and resumes."""
     out = tmp_path / "games.jsonl"
     first = subprocess.Popen([sys.executable, "-m", "tabula_rules",
-                              *simulate_argv(out, 1, 10 ** 7)], cwd=ROOT,
+                              *simulate_argv(out, 1, cmdutil.MAX_GAMES)], cwd=ROOT,
                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
                              start_new_session=True)
     try:

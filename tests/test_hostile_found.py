@@ -50,6 +50,24 @@ def test_the_engine_refuses_a_negative_seed(capsys):
     assert "argument --seed: -3: a negative seed" in capsys.readouterr().err
 
 
+@pytest.mark.parametrize("seed, said", [
+    (4294967298, "it deals the game of seed 2"),      # random.Random seeds it as 2
+    (2 ** 80, "too large"),
+])
+def test_the_engine_and_the_adapters_refuse_a_seed_out_of_range_or_an_alias(seed, said):
+    """The range of seeds holds in the engine, not only on the command line and in logs:
+    Game.new_state and PettingZoo's reset refuse an alias of another seed (the same game
+    under another name) and a seed past 2^53. (OpenSpiel's seed parameter is a C++ int,
+    which reaches neither.)"""
+    game = load_spec(TINY).game()
+    with pytest.raises(TabulaError, match=said):
+        game.new_state(seed=seed)
+    from tabula_rules.pettingzoo import env
+    e = env(spec=TINY)
+    with pytest.raises(TabulaError, match=said):
+        e.reset(seed=seed)
+
+
 @pytest.mark.parametrize("where", ["action", "header"])
 def test_a_log_escaping_a_lone_surrogate_is_refused_without_a_traceback(tmp_path, where):
     r"""A log's string may escape a lone surrogate ("\ud800"): json reads it, and the

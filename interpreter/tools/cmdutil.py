@@ -22,6 +22,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 
 from ..errors import TabulaError, excerpt
+from ..runtime import model
 
 try:                                    # POSIX: an output file is locked while written
     import fcntl
@@ -49,37 +50,10 @@ def bot_rng(seed: int) -> random.Random:
 
 # ---- seeds ------------------------------------------------------------------------------------
 
-# A seed is a whole number from 0 to 2^53 - 1 (exact in a JSON number: a log's header and a
-# simulate record hold it; every game seed simulate derives is one), and no alias: Python's
-# random.Random seeds an integer by its 32-bit words, and the key [a] and the key
-# [a, a - 1] give one generator (its seeding adds word j plus j, cycling over the words),
-# so the seed a + (a - 1) * 2^32 deals the game of seed a (4294967298 that of 2). Those
-# 2^21 - 1 seeds are refused, as a negative seed is (-S deals the game of S): every seed
-# accepted gives a generator of its own (docs/cli.md, Seeds; docs/logs.md).
-SEED_LIMIT = 2 ** 53
-SEED_RANGE = f"a seed is a whole number from 0 to {SEED_LIMIT - 1} (2^53 - 1)"
-
-
-def seed_alias(seed: int) -> int | None:
-    """The smaller seed whose generator random.Random gives `seed` too, or None."""
-    high, low = seed >> 32, seed & 0xFFFF_FFFF
-    return low if high and high == (low - 1) & 0xFFFF_FFFF else None
-
-
-def seed_problem(seed) -> str | None:
-    """Why `seed` is not a seed (None if it is), as the end of a sentence `seed S: ...`."""
-    if not isinstance(seed, int) or isinstance(seed, bool):
-        return f"not a whole number; {SEED_RANGE}"
-    if seed < 0:
-        return (f"a negative seed deals the game of its opposite (random.Random drops the "
-                f"sign); {SEED_RANGE}")
-    if seed >= SEED_LIMIT:
-        return f"too large; {SEED_RANGE}"
-    alias = seed_alias(seed)
-    if alias is not None:
-        return (f"it deals the game of seed {alias} (random.Random seeds the two alike: "
-                f"{alias} + {alias - 1} * 2^32); {SEED_RANGE}, and not such an alias")
-    return None
+# the range of seeds, and the aliases refused: runtime/model.py (the engine refuses them
+# too; docs/cli.md, Seeds)
+SEED_LIMIT, SEED_RANGE, seed_alias, seed_problem = (model.SEED_LIMIT, model.SEED_RANGE,
+                                                    model.seed_alias, model.seed_problem)
 
 
 def seed_arg(text: str) -> int:
