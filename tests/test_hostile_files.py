@@ -245,6 +245,8 @@ NOT_SPECS = {
               "-----END RSA PRIVATE KEY-----\n",
     "deploy.sh": f"#!/bin/sh\nexport TOKEN={CANARY}\ncurl -H \"auth: $TOKEN\" http://x\n",
     "vault.yaml": f"password: {CANARY}\ntokens: [{CANARY}]\n",
+    # a spec's required section beside keys of another kind: still no spec
+    "with_game.yaml": f"game: x\naws_secret_access_key: {CANARY}\n",
     "bad.yaml": f"key: [{CANARY}\nother: 1\n",
 }
 

@@ -407,7 +407,9 @@ def shows_sections(kind: str, keys: list, sections: tuple | None) -> bool:
         return True
     required, known = sections
     if required and all(k in keys for k in required):
-        return True
+        # and no key that is not a section or a slip of one: `game:` beside an
+        # aws_secret_access_key line does not make a credentials file a spec
+        return all(k in known or did_you_mean(str(k), known) for k in keys)
     return bool(keys) and all(k in known for k in keys)
 
 
