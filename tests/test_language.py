@@ -1540,6 +1540,17 @@ def test_players_after_goes_round_from_the_next_player(tmp_path):
     assert _total(tmp_path, body, 2) == 100 + 0 + 0
 
 
+@pytest.mark.parametrize("call", ["players_after(7)", "players_after(-1)",
+                                  "[next_player(3)]"])
+def test_a_number_that_is_no_seat_is_a_rule_error_not_wrapped_round(tmp_path, call):
+    """players_after(7) in a game of 3 gave [2, 0] (7 wrapped round), next_player(3) gave
+    1: a number that is no seat is a rule error at the call."""
+    with pytest.raises(RuleError) as info:
+        _total(tmp_path, f"play:\n  - total = size({call})\n", 3)
+    assert "takes a player, and this game has 3 players (0 to 2)" in info.value.message
+    assert _total(tmp_path, "play:\n  - total = size(players_after(2))\n", 3) == 2
+
+
 def test_enum_values_compare_by_their_declared_order(tmp_path):
     assert _total(tmp_path, """
         play:

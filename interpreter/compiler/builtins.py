@@ -860,18 +860,28 @@ class Builtins:
         v = self.c.scratch()
         return f"(1 + len({{{v} for {v} in {vals} if {v} > {paren(x)}}}))", T.INT
 
+    def _seat_arg(self, node, args, what: str) -> str:
+        """The source of a player argument: checked to be a seat when it is a number that
+        may not be one (a value typed player is one)."""
+        self._whole_arg(node, args, 0, "the player")
+        src, typ = args[0]
+        if typ == T.PLAYER:
+            return paren(src)
+        return (f"B_seat({src}, {self.c.prog.players}, {self.mod.const(what)}, "
+                f"{self.mod.const(node.pos)})")
+
     def f_next_player(self, node, args):
         check_arity(node, len(args), 1)
-        self._whole_arg(node, args, 0, "the player")
-        return f"(({args[0][0]} + 1) % {self.c.prog.players})", T.PLAYER
+        p = self._seat_arg(node, args, "next_player()")
+        return f"(({p} + 1) % {self.c.prog.players})", T.PLAYER
 
     def f_players_after(self, node, args):
         """The other players in turn order, from the one after p: [p+1, ..., p-1]."""
         check_arity(node, len(args), 1)
-        self._whole_arg(node, args, 0, "the player")
+        p = self._seat_arg(node, args, "players_after()")
         n = self.c.prog.players
         v = self.c.scratch()
-        return (fresh_list(f"[({paren(args[0][0])} + {v}) % {n} for {v} in range(1, {n})]"),
+        return (fresh_list(f"[({p} + {v}) % {n} for {v} in range(1, {n})]"),
                 T.list_of(T.PLAYER))
 
     def f_combinations(self, node, args):

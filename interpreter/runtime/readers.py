@@ -502,6 +502,15 @@ def B_order(order: dict, value, pos) -> int:
     return i
 
 
+def B_seat(player, n: int, what: str, pos) -> int:
+    """`player`, a seat of a game of n players (0 to n - 1), else a rule error: the
+    argument of next_player() or players_after() is a player, never wrapped round."""
+    if type(player) is not int or not 0 <= player < n:
+        fail(f"{what} takes a player, and this game has {n} players (0 to {n - 1}), not "
+             f"{player!r}", pos, "players are numbered from 0", error=RuleError)
+    return player
+
+
 def B_text(value, pos) -> str:
     """A value as text, as the rules write it: 7/3, true, none, items by ', '. A list's
     (a table's) text is made part by part and refused as it passes MAX_TEXT: a list may
