@@ -225,3 +225,21 @@ scoring:
         signal.setitimer(signal.ITIMER_VIRTUAL, 0)
         signal.signal(signal.SIGVTALRM, old)
     assert st.is_terminal() and st.scores() == [3, 3]
+
+
+@pytest.mark.parametrize("argv", [
+    ["run", "TINY", "--players", "N"], ["simulate", "TINY", "--games", "N"],
+    ["replay", "LOG", "--at", "N"], ["replay", "LOG", "--for", "N"],
+    ["validate", "TINY", "--play", "N"],
+])
+def test_a_5000_digit_number_argument_is_refused_without_being_echoed(capsys, tmp_path, argv):
+    """A number argument of 5,000 digits: a usage error (exit 2) that quotes its first
+    characters only, never the whole 5,000 (argparse's own int type echoed it whole)."""
+    log = tmp_path / "game.jsonl"
+    assert main(["run", TINY, "--seed", "1", "--log", str(log)]) == 0
+    capsys.readouterr()
+    sub = {"TINY": str(TINY), "LOG": str(log), "N": "9" * 5000}
+    with pytest.raises(SystemExit) as e:
+        main([sub.get(a, a) for a in argv])
+    err = capsys.readouterr().err
+    assert e.value.code == 2 and "9" * 100 not in err and "Traceback" not in err, err[-300:]

@@ -90,6 +90,18 @@ def typed_int(text: str, digits: int = MAX_TYPED_DIGITS) -> int | None:
     return int(sign + number)
 
 
+def whole_arg(text: str) -> int:
+    """The argparse type of a whole number (a seat, a count, an index): typed_int, else a
+    usage error that quotes the text only in part."""
+    value = typed_int(text)
+    if value is None:
+        raise argparse.ArgumentTypeError(f"not a whole number: {excerpt(text)}")
+    return value
+
+
+whole_arg.__name__ = "whole number"
+
+
 # ---- output files --------------------------------------------------------------------------------
 
 def cannot_write(path, e: OSError) -> TabulaError:
@@ -362,7 +374,7 @@ STRICT_HELP = ("strict play: a choice that must be made but has nothing legal (n
 
 # the arguments several commands share (a command's own help: .but(help=...))
 SPEC = arg("spec", metavar="SPEC", help=SPEC_HELP)
-PLAYERS = arg("--players", type=int, default=None, metavar="N",
+PLAYERS = arg("--players", type=whole_arg, default=None, metavar="N",
               help="the player count (default: the least the game allows)")
 SEED = arg("--seed", type=seed_arg, default=1, metavar="S",
            help="the seed: the same seed gives the same games (0 to 2^53 - 1)")
@@ -374,7 +386,7 @@ WORKERS = arg("--workers", type=positive(int), default=None, metavar="K",
               help="processes (default: all cores); results do not depend on it")
 STRICT = arg("--strict", action="store_true", help=STRICT_HELP)
 LOG = arg("--log", metavar="FILE", help="write the game log (JSON lines) to FILE")
-FOR = arg("--for", dest="for_player", type=int, metavar="PLAYER",
+FOR = arg("--for", dest="for_player", type=whole_arg, metavar="PLAYER",
           help="with --log: write what PLAYER saw instead of the full log")
 OUT = arg("--out", metavar="FILE", help="write to FILE instead of standard output")
 REPORT = arg("--report", metavar="FILE.html",

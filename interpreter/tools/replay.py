@@ -18,7 +18,7 @@ from ..runtime.engine import Game, State
 from ..runtime.model import CHANCE
 from ..runtime.values import encode
 from ..spec import load_spec
-from .cmdutil import FOR, JSON, Command, arg
+from .cmdutil import FOR, JSON, Command, arg, whole_arg
 from .gamelog import (
     GameLog,
     Stop,
@@ -342,7 +342,7 @@ COMMAND = Command(
         arg("--spec", metavar="SPEC",
             help="the spec to replay with (default: the log's); a spec with another hash is "
                  "checked as a variant"),
-        arg("--at", type=int, metavar="K", help="show the state after K decisions"),
+        arg("--at", type=whole_arg, metavar="K", help="show the state after K decisions"),
         FOR.but(help="show that player's observation (at --at K, or at the end)"),
         JSON.but(help="print JSON: the state or observation, the verdict or the analysis"),
         arg("--unproven", action="store_true",
