@@ -89,6 +89,29 @@ def test_a_bound_on_what_is_not_a_list_and_a_start_beyond_it(tmp_path):
              .replace("value: []", "value: [1, 2, 3]")).validate()
 
 
+def test_a_table_takes_no_bound_and_its_declared_type_reaches_the_tensor(tmp_path):
+    """max_length on a table variable is a located error (it was accepted and ignored);
+    a table's declared type is its entries' (a table of pieces is encoded one-hot in the
+    tensor, as a piece variable is, not as a raw piece number); an entry that does not
+    fit it, or an unknown type, is a located error."""
+    from tabula_rules.adapters.observe import Encoder
+    table = "  who: {value: {red: null, blue: null}, type: piece%s}\n"
+    with pytest.raises(SpecError, match="max_length bounds a list variable, and 'who' is "
+                                        "a table"):
+        spec(tmp_path, text=SPEC.replace("variables:\n", "variables:\n" + table
+                                         % ", max_length: 2")).validate()
+    game = spec(tmp_path, text=SPEC.replace("variables:\n", "variables:\n" + table % ""))\
+        .game(players=2)
+    part = next(p for p in Encoder(game).parts if "who[red]" in p.name)
+    assert "one-hot" in part.meaning and part.size == 1 + len(game.prog.piece_names), part
+    with pytest.raises(SpecError, match="declared a piece, but its entry red starts as"):
+        spec(tmp_path, text=SPEC.replace("variables:\n", "variables:\n" + (
+            table % "").replace("red: null", "red: true"))).validate()
+    with pytest.raises(SpecError, match="unknown type 'peice'"):
+        spec(tmp_path, text=SPEC.replace("variables:\n", "variables:\n" + (
+            table % "").replace("type: piece", "type: peice"))).validate()
+
+
 def test_a_list_without_a_bound_is_a_validate_warning(tmp_path):
     unbounded = SPEC.replace(", max_length: MAXLEN", "")
     games = spec(tmp_path, text=unbounded).validate()

@@ -457,11 +457,27 @@ class Layout:
         names, inits, vis, types = ((p.pvar_names, p.pvar_init, p.pvar_vis, c.pvar_types)
                                     if per else
                                     (p.gvar_names, p.gvar_init, p.gvar_vis, c.gvar_types))
+        if "max_length" in v:
+            fail(f"max_length bounds a list variable, and '{name}' is a table",
+                 v.where("max_length"), "remove it: a table's keys are fixed")
         keys = list(init)
         c.tables[name] = (per, len(names), keys)
         vtyp = T.type_of_value(next(iter(init.values())))
-        if str(v.get("type", "")) == "number":         # entries that may be fractions
-            vtyp = T.NUM
+        tname = " ".join(str(v.get("type", "")).split())
+        if tname in c.enums:                            # its entries' declared type
+            vtyp = T.enum(tname)
+        elif tname in VAR_TYPES:
+            vtyp = VAR_TYPES[tname]
+        elif "type" in v:
+            fail(f"unknown type '{v['type']}' of the entries of table variable '{name}'",
+                 v.where("type"), did_you_mean(tname, list(VAR_TYPES) + list(c.enums))
+                 or f"one of: {', '.join(VAR_TYPES)}, or an enum")
+        bad = next((k for k, x in init.items() if "type" in v and not _fits(x, vtyp, c.enums)),
+                   None)
+        if bad is not None:
+            fail(f"table variable '{name}' is declared {T.describe(vtyp)}, but its entry "
+                 f"{value_text(bad)} starts as {value_text(init[bad])}",
+                 v.where("initial" if "initial" in v else "value"))
         for k in keys:
             names.append(f"{name}[{value_text(k)}]")
             inits.append(init[k])
