@@ -184,6 +184,26 @@ def test_a_whole_game_by_numbers_and_prefixes_with_undo_hint_and_bad_input(tmp_p
     assert decisions[2]["player"] == 0 and decisions[2]["action"] != taken_back
 
 
+def test_a_bot_bidding_before_you_is_not_seen_thinking():
+    """At a terminal a bot's move is announced while it thinks ("(player 0 (random) is
+    thinking...)"), but not at a simultaneous decision a human has still to take: it
+    would say that the bot bids first (issue 25). After the human's bid it may."""
+    t = Terminal("goofspiel", "--seats", "random,human", "--option", "num_cards=3",
+                 "--seed", "3")
+    assert "is thinking" not in t.expect("player 1> ")
+    t.send("1")
+    assert "is thinking" not in t.expect("player 1> ")
+    t.eof()
+    assert t.finish() == 0
+    t = Terminal("goofspiel", "--seats", "human,random", "--option", "num_cards=3",
+                 "--seed", "3")
+    t.expect("player 0> ")
+    t.send("1")
+    assert "(player 1 (random) is thinking...)" in t.expect("player 0> ")
+    t.eof()
+    assert t.finish() == 0
+
+
 def test_kuhn_poker_hides_the_other_hand_and_end_of_input_leaves(tmp_path, capsys):
     log = tmp_path / "kuhn.jsonl"
     t = Terminal(KUHN, "--seats", "human,mcts:20", "--seed", "3", "--log", str(log))
@@ -234,12 +254,76 @@ def test_simultaneous_choices_are_kept_until_the_reveal():
     s, code, out = session("examples/goofspiel", "greedy,human", ["1"], seed=2)
     assert code == 0
     before, after = out.split("player 1> ", 1)
-    assert "player 0 (greedy) has chosen" in before
+    assert "has chosen" not in before                # not even that the bot has bid
     assert "[P0]Bid" not in before                   # the bot's bid is not shown yet
     assert "you chose: [P1]Bid: 1" in after
     reveal = after[after.index("the choices, revealed:"):]
     assert re.search(r"player 0 \(greedy\): \[P0\]Bid: \d+", reveal)
     assert "you: [P1]Bid: 1" in reveal
+
+
+MORRA = """\
+game: {id: morra, name: Odds and evens, source: a test, players: {min: 2, max: 2}}
+variables:
+  shown: {value: 0, per_player: true}
+  wins: {value: 0, per_player: true}
+play:
+  - id: round
+    repeat: 2
+    do:
+      - id: show
+        choose: f in range(1, 2)
+        simultaneous: p in CHOOSERS
+        label: "show {f}"
+        do:
+          - p.shown = f
+      - if: (sum(q.shown for q in players)) % 2 == 0
+        then:
+          - players[0].wins += 1
+        else:
+          - players[1].wins += 1
+scoring:
+  points:
+    wins:
+      value: player.wins
+"""
+
+
+@pytest.mark.parametrize("seats", ["random,human", "human,human"])
+def test_a_seat_cannot_tell_whether_another_has_chosen_before_its_own_choice(tmp_path, seats):
+    """Issue 25: a simultaneous decision is one node to every seat. The engine takes the
+    choices one at a time, in the order the spec lists the choosers: listed first,
+    player 1 bids before player 0 has; listed second, after. What player 1 is shown
+    before its bid (the moves told, the hand-over, the table, a hint, and leaving there)
+    is the same both ways, but for the order in which the header names the choosers; no
+    "has chosen" line for another seat appears before the reveal."""
+    seen: dict = {}
+    for choosers in ("players", "[players[1], players[0]]"):
+        folder = tmp_path / ("first" if choosers == "players" else "second")
+        folder.mkdir()
+        spec = folder / "morra.yaml"
+        spec.write_text(MORRA.replace("CHOOSERS", choosers), encoding="utf-8")
+        hot = seats == "human,human"
+        first = hot and choosers == "players"       # player 0 bids before player 1
+        typed = ["", "1"] * first + [""] * hot + ["hint random", "1"]
+        runs = {"bid": typed + ["hint random", "1"] * (1 + hot),     # to the end
+                "left": typed[:-1]}                 # player 1 leaves at its first bid
+        for run, lines in runs.items():
+            s, code, out = session(str(spec), seats, lines, seed=5)
+            assert code == 0
+            # nothing before the reveal tells anyone that another seat has chosen
+            assert not re.search(r"\bplayer \d \(\w+\) has chosen",
+                                 out.split("the choices, revealed:", 1)[0])
+            if run == "bid":
+                out = out[:out.index("player 1> 1\n")]     # a hint asked, not the bid
+            if hot:                                 # from the hand-over to player 1
+                out = out[out.index("-- player 1's turn"):]
+            assert "has chosen" not in out and "the choices, revealed:" not in out
+            seen.setdefault(run, []).append(
+                re.sub(r"player 1 \(you\), (player 0 \(\w+\))", r"\1, player 1 (you)", out))
+    assert seen["bid"][0] == seen["bid"][1]
+    assert seen["left"][0] == seen["left"][1]
+    assert "left the game after 0 decisions" in seen["left"][0]
 
 
 def test_a_huge_or_control_character_line_is_shown_cut_and_printable():

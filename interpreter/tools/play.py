@@ -138,8 +138,9 @@ class Event:
     who: int
     text: str
     hidden_for: frozenset = frozenset()
-    kind: str = "move"          # move, chosen (a simultaneous choice not yet revealed),
-                                # revealed (that choice, once all have chosen), turn, note
+    kind: str = "move"          # move, chosen (a simultaneous choice not yet revealed:
+                                # told to its chooser alone), revealed (that choice, once
+                                # all have chosen), turn, note
 
 
 @dataclass
@@ -222,7 +223,14 @@ class Session:
     def tell(self, e: Event) -> None:
         """Show an event now (one human, or only bots); in a hot-seat game, show a
         human's own move to them at once and keep every other event for each human
-        until their turn."""
+        until their turn. A choice at a simultaneous decision is told to its chooser
+        alone (and to the referee of a game of bots): every seat sees the decision as one
+        node (docs/language.md, section 3.13), so no seat learns that another has chosen
+        before the reveal, when the last chooser has chosen."""
+        if e.kind == "chosen" and self.humans:
+            if e.who in self.humans:
+                self.say(self.event_text(e, e.who))
+            return
         if not self.hot_seat:
             self.say(self.event_text(e, self.viewer))
             return
@@ -340,11 +348,16 @@ class Session:
 
     def bot_move(self, who: int) -> tuple:
         agent = self.seats[who]
-        if self.tty and not self.hot_seat:
+        pend = self.st.pending
+        # not at a simultaneous decision a human has still to take: it would say that
+        # this seat chooses before them
+        quiet = pend.joint is not None and any(
+            w in self.humans for w, _ in pend.joint[len(pend.chosen) + 1:])
+        if self.tty and not self.hot_seat and not quiet:
             sys.stdout.write(f"  ({self.who(who)} is thinking...)")
             sys.stdout.flush()
         a = agent.act(View(self.st, who, self.rngs[who]))
-        if self.tty and not self.hot_seat:
+        if self.tty and not self.hot_seat and not quiet:
             sys.stdout.write("\r\033[K")
             sys.stdout.flush()
         try:
@@ -736,7 +749,10 @@ class Session:
         (the bots' and chance's draws are not touched): shown, not played."""
         try:
             agent = make_agent(bot)
-            rng = random.Random(f"tabula-hint:{self.seed}:{len(self.record)}:{agent.name}")
+            # seeded by the decisions before this node: not by the others' choices held
+            # at a simultaneous decision (the hint would tell whether they have chosen)
+            done = len(self.record) - len(self.held)
+            rng = random.Random(f"tabula-hint:{self.seed}:{done}:{agent.name}")
             a = tuple(agent.act(View(self.st, who, rng)))
             i = list(self.st.legal_actions()).index(a)
         except (TabulaError, ValueError, TypeError) as e:
@@ -752,8 +768,8 @@ class Session:
         self.shown_seat = None if self.hot_seat else self.shown_seat
         p = self.st.pending.player
         whose = "your" if p == who else f"player {p}'s"
-        self.say(f"undone: back to {whose} previous decision ({len(self.record)} "
-                 "decisions stand)")
+        stand = len(self.record) - len(self.held)   # not the others' choices held there
+        self.say(f"undone: back to {whose} previous decision ({stand} decisions stand)")
 
     # -- the start and the end ---------------------------------------------------------------------
     def intro(self) -> None:
@@ -819,7 +835,7 @@ class Session:
             self.say("the game is over: undo, or Enter to leave")
 
     def leave(self) -> None:
-        n = len(self.record)
+        n = len(self.record) - len(self.held)   # not the others' choices held (as undo)
         self.say(f"left the game after {n} decisions")
         if self.log_path:
             self.say(f"the log {self.log_path} holds them, without an end line: the game is "
