@@ -250,7 +250,8 @@ def test_a_game_of_decisions_only_that_never_ends_stops_at_the_step_bound(tmp_pa
     text = spec.read_text(encoding="utf-8")
     text = edit(text, ("              - last_bid = b\n              - bidder = current\n", ""),
                 ("            do:\n          # Calling", "            do: []\n          # Calling"),
-                ("  id: liars_dice\n", "  id: liars_dice\n  max_steps: 2000\n"))
+                ("  id: liars_dice\n", "  id: liars_dice\n  max_steps: 2000\n"),
+                ("  max_decisions: 15\n", ""))       # the real game's bound: not this one's
     path = write(tmp_path, text)
     game = load_game(path)
     st = game.new_state(seed=1)
@@ -271,7 +272,8 @@ def _endless_bids(tmp_path, game_keys: str, name: str = "endless.yaml"):
     text = edit(spec.read_text(encoding="utf-8"),
                 ("              - last_bid = b\n              - bidder = current\n", ""),
                 ("            do:\n          # Calling", "            do: []\n          # Calling"),
-                ("  id: liars_dice\n", "  id: liars_dice\n" + game_keys))
+                ("  id: liars_dice\n", "  id: liars_dice\n" + game_keys),
+                ("  max_decisions: 15\n", ""))       # the real game's bound: not this one's
     return write(tmp_path, text, name)
 
 

@@ -197,7 +197,7 @@ def test_simulate_depth_plays_the_strong_against_the_weak(capsys):
     assert main(["simulate", TTT, "--games", "2", "--workers", "1", "--depth", "4"]) == 0
     text = capsys.readouterr().out
     assert "strategic depth" in text and "against random" in text and "4 games" in text
-    with pytest.raises(TabulaError, match="--depth must be 0 or more"):
+    with pytest.raises(TabulaError, match="--depth must be a whole number from 0"):
         run_batch(TTT, 1, workers=1, depth=-1)
 
 

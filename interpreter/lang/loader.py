@@ -700,8 +700,9 @@ def check_schema(doc, schema_name: str) -> None:
 def _validator_class():
     """JSON Schema 2020-12, but a name given as a key must be text: YAML reads `1:`,
     `~:` or `true:` as a number, null or truth value, which `pattern` (it checks texts
-    only) would let through to the compiler as a name. A whole number is a key where
-    its digits are a name (a player's number in a scenario's per-player zones)."""
+    only) would let through to the compiler as a name. Where numbers are keys (a
+    player's number in a scenario's per-player zones, a case's value), the reader of the
+    mapping checks its keys itself."""
     import jsonschema
 
     base = jsonschema.Draft202012Validator
@@ -709,13 +710,17 @@ def _validator_class():
     def property_names(validator, names, instance, schema):
         if not validator.is_type(instance, "object"):
             return
+        numbered = None                 # do numbers name things here (a player's)?
         for key in instance:
             if isinstance(key, str):
                 yield from validator.descend(instance=key, schema=names)
-            elif type(key) is int and validator.evolve(schema=names).is_valid(str(key)):
-                continue            # a number where numbers are names (a player's)
-            else:
+                continue
+            if numbered is None:
+                numbered = validator.evolve(schema=names).is_valid("0")
+            if not numbered:        # names only: a number, null or truth value is none
                 yield jsonschema.ValidationError(_not_a_name(key), instance=key)
+            # (where numbers are keys, what reads them says which are not: "null is not a
+            # player of this game")
 
     return jsonschema.validators.extend(base, {"propertyNames": property_names})
 
