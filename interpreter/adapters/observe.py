@@ -4,10 +4,16 @@ Input: a Game. Output: an Encoder whose `encode(state, player, out)` writes a fl
 vector of a size fixed by the spec, the player count and the options (`size`), made only
 of what State.observation(player) shows, and all of it but the legal actions (which the
 frameworks give apart: OpenSpiel's legal_actions, PettingZoo's action mask): two states
-whose observations differ for a player give that player different vectors, two whose
-observations are the same give the same vector. numpy is imported by the adapters that
-use this (adapters/openspiel.py, adapters/pettingzoo.py), not here: `encode` fills any
-writable sequence of floats.
+whose observations are the same for a player give that player the same vector, and two
+whose observations differ give different vectors, except where they differ only in the
+items of a list variable without max_length. A list variable declared `type: list of T`
+with `max_length: L` (Program.list_bounds) is written as its length, then its items one
+by one (an assignment beyond L is a rule error); one without max_length is written as its
+length only, so [1, 2] and [2, 1] give the same vector (`tabula validate` warns of a
+`type: list of T` without max_length; a variable that is a list by its initial value
+alone, with no type, is written by its length too, without the warning). numpy is
+imported by the adapters that use this (adapters/openspiel.py, adapters/pettingzoo.py),
+not here: `encode` fills any writable sequence of floats.
 
 The vector is a sequence of parts (`Encoder.parts`, each a Part: its name, offset, shape
 and what it means; `tabula compile --tensor` prints them for a spec). With P players, S
@@ -45,7 +51,7 @@ A value is encoded by its declared type (Program.var_types, attr_types), in w fl
     a piece                 1 + N  one-hot: none, then each piece by its number
     a cell (a container)    1 + S  one-hot: none, then each container
     a list with max_length L  1 + L*w(item)  its length, then each item (0 past it)
-    a list without one      1   its length only (`tabula validate` warns)
+    a list without one      1   its length only: its items are not encoded
 
 Nothing is normalised. A table variable is one variable per key, named NAME[key] as
 observations show it.
