@@ -164,6 +164,20 @@ def test_kuhn_poker_declared_zero_sum_with_a_narrower_range_is_caught(tmp_path):
         _play(game, pick=_choose("Bet")).returns()
 
 
+def test_validate_play_checks_the_scores_against_the_declaration(tmp_path, capsys):
+    """`tabula validate --play` fails a game whose scores break game.utility, located at
+    the declaration, as the adapter does: the spec's author learns it without OpenSpiel."""
+    from tabula_rules.tools.cli import main
+    path = tmp_path / "kuhn_narrow.yaml"
+    path.write_text(f"extends: {EXAMPLES / 'kuhn_poker' / 'kuhn_poker.yaml'}\n"
+                    "game: {id: kuhn_narrow, name: K, utility: {sum: 0, min: -1, max: 1}}\n")
+    assert main(["validate", str(path), "--play", "20", "--workers", "1"]) == 1
+    out, err = capsys.readouterr()
+    assert "FAIL" in out and "break game.utility" in err and f"{path}:2:" in err
+    assert main(["validate", str(EXAMPLES / "kuhn_poker"), "--play", "20",
+                 "--workers", "1"]) == 0
+
+
 @pytest.mark.parametrize("declared, where, message", [
     ("{sum: 4, min: 3, max: 1}", "max: 1", "game.utility: min (3) must be less than max (1)"),
     ("{sum: 4, min: 1}", "{sum: 4, min: 1}", "max"),

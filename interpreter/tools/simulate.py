@@ -47,9 +47,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..bots.agents import make_agent, play_game
-from ..errors import Pos, SpecError, TabulaError, did_you_mean, read_input
+from ..errors import Pos, RuleError, SpecError, TabulaError, did_you_mean, read_input
 from ..lang import rulings
-from ..runtime.values import as_float, encode, not_text
+from ..runtime.values import as_float, decode, encode, not_text
 from ..spec import Spec, load_spec
 from . import bychange
 from .cmdutil import (
@@ -748,8 +748,9 @@ def play_check(spec: Spec, games: int, seed: int = 1, workers: int | None = None
     game): {"games": n, "players": the counts played, "failed": [records of games whose
     rules failed, with "players"], "never_fired": ids that fired in no game,
     "empty_choices": {decision's rule or step: games in which it came up with nothing to
-    choose and no else: (so was skipped)}}. A spec's test by play: a rule error, or a
-    game that does not end within game.max_steps, is a failed game. progress(done)
+    choose and no else: (so was skipped)}}. A spec's test by play: a rule error, a game
+    that does not end within game.max_steps, or scores that break game.utility, is a
+    failed game. progress(done)
     counts the games of all player counts."""
     lo, hi = spec.player_range
     counts = play_counts(lo, hi)
@@ -762,7 +763,13 @@ def play_check(spec: Spec, games: int, seed: int = 1, workers: int | None = None
                         (lambda done, before=played: progress(before + done)))
         played += run.games
         ids |= set(rule_ids(spec, players, None))
+        utility = spec.utility(spec.game(players))
         for rec in run.records:
+            if "error" not in rec and utility is not None:
+                try:            # the scores against what game.utility declares
+                    utility.check([decode(x) for x in rec["scores"]])
+                except RuleError as e:
+                    rec = dict(rec, error=e.message, error_at=str(e.pos))
             if "error" in rec:
                 failed.append(rec)
             else:
