@@ -209,16 +209,17 @@ def test_greedy_beats_random():
 
 
 def test_mcts_beats_greedy():
-    # 16 two-player Medang games of run seed 0, the bots trading seats every game
-    # (rotate), on the local pool: MCTS (50 iterations, playouts of 8 decisions, the
-    # default ordered expansion, widening and tree reuse) wins 10 of 16 against greedy
-    # (0.625; a broken search, playing as a random bot, wins 2 of these 16). About 29 CPU
-    # seconds. The measured strength of the default (mcts:500:8) is in docs/simulate.md:
-    # 35 of 40 against greedy in this game.
-    s = run_batch(MEDANG, 16, players=2, agents="mcts:50:8,greedy", rotate=True, seed=0)
+    # 8 two-player Medang games of run seed 0, the bots trading seats every game
+    # (rotate), in this process: MCTS (50 iterations, playouts of 8 decisions, the
+    # default ordered expansion, widening and tree reuse) wins 7 of 8 against greedy (a
+    # broken search, playing as a random bot, wins none of these 8). About 6 CPU seconds
+    # (16 games on the pool took 29, the suite's costliest test). The measured strength
+    # of the default (mcts:500:8) is in docs/simulate.md: 35 of 40 against greedy here.
+    s = run_batch(MEDANG, 8, players=2, agents="mcts:50:8,greedy", rotate=True, seed=0,
+                  workers=1)
     mcts = s.win_rate_by_agent["mcts:50:8"]
     assert s.failed == 0
-    assert mcts["rate"] >= 0.6, mcts
+    assert mcts["rate"] >= 0.75, mcts
 
 
 class _Clock:

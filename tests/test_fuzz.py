@@ -59,6 +59,14 @@ def test_a_short_campaign_finds_nothing(tmp_path):
         assert found[key] == empty, found[key][:1]
 
 
+# hostile inputs with a test of their own, which checks their message and place too: the
+# long run (docs/fuzzing.md) takes them, this test does not pay for them twice
+ON_THEIR_OWN = (
+    "190 rule texts of 10,000 characters",  # test_hostile_input: bounded before parsed
+    "a chain of 2,000 functions",           # test_hostile_engine: at the bound
+)
+
+
 def test_every_hostile_class_gives_a_located_error_quickly_and_small():
     """The hand-made inputs of the hostile-input issue (fuzz.hostile: a billion pieces,
     10^10 combinations, a 10^5 x 10^5 grid, max_steps 10^15, templates walking Python
@@ -73,14 +81,14 @@ def test_every_hostile_class_gives_a_located_error_quickly_and_small():
             "sys.path.insert(0, 'tests')\n"
             "import fuzz\n"
             "with tempfile.TemporaryDirectory() as d:\n"
-            "    found = fuzz.hostile(pathlib.Path(d), slow=20)\n"
+            f"    found = fuzz.hostile(pathlib.Path(d), slow=20, skip={ON_THEIR_OWN!r})\n"
             "bad = {k: v for k, v in found.items() if v not in ('ok', 'error')}\n"
             "print(len(found), bad)\n")
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                           cwd=ROOT, timeout=600)
     assert proc.returncode == 0, (proc.returncode, proc.stderr[-2000:])   # -24: over 60 s
     count, bad = proc.stdout.split(" ", 1)
-    assert int(count) >= 18 and bad.strip() == "{}", bad
+    assert int(count) >= 18 - len(ON_THEIR_OWN) and bad.strip() == "{}", bad
 
 
 # ---- properties ---------------------------------------------------------------------------
