@@ -123,7 +123,8 @@ scoring:
 @pytest.mark.parametrize("variable, items_encoded, warned", [
     ("{value: [], type: list of int, max_length: 3}", True, False),
     ("{value: [], type: list of int}", False, True),
-    ("{value: [0, 0]}", False, False),            # a list by its initial value alone
+    ("{value: [0, 0]}", False, True),             # a list by its initial value alone
+    ("{value: [0, 0], max_length: 3}", True, False),
 ])
 def test_a_list_variable_is_encoded_item_by_item_only_within_its_max_length(
         tmp_path, variable, items_encoded, warned):
@@ -146,9 +147,9 @@ def test_a_list_variable_is_encoded_item_by_item_only_within_its_max_length(
     assert (tensors[0] != tensors[1]) == items_encoded
 
 
-def test_max_length_needs_a_declared_list_type(tmp_path):
+def test_max_length_needs_a_list(tmp_path):
     path = tmp_path / "lists.yaml"
-    path.write_text(LISTS.replace("VARIABLE", "{value: [0, 0], max_length: 3}"))
+    path.write_text(LISTS.replace("VARIABLE", "{value: 0, max_length: 3}"))
     with pytest.raises(SpecError, match="max_length bounds a list variable, and 'seen' is "
                                         "not one"):
         Spec(path).game(2)

@@ -112,6 +112,22 @@ def test_a_table_takes_no_bound_and_its_declared_type_reaches_the_tensor(tmp_pat
             table % "").replace("type: piece", "type: peice"))).validate()
 
 
+def test_a_variable_that_starts_as_a_list_is_a_list_variable(tmp_path):
+    """A variable with no type: that starts as a list ([], [0, 0]) is a list variable as
+    `type: list of T` is: it takes max_length (refused before: "is not one"), and the
+    tensor then carries its items; without one, validate warns (it did not)."""
+    from tabula_rules.adapters.observe import Encoder
+    text = SPEC.replace("type: list of piece, max_length: MAXLEN, per_player: true",
+                        "per_player: true")
+    bounded = text.replace("value: []", "value: [], max_length: 3")
+    game = spec(tmp_path, text=bounded).game(players=2)
+    assert game.prog.list_bounds == {"taken": 3}
+    part = next(p for p in Encoder(game).parts if p.name == "player variable taken")
+    assert part.size > 2 and "3 items" in part.meaning, part
+    said = [str(w) for g in spec(tmp_path, text=text).validate() for w in g.prog.usage.warnings]
+    assert any("list variable 'taken' has no max_length" in w for w in said), said
+
+
 def test_a_list_without_a_bound_is_a_validate_warning(tmp_path):
     unbounded = SPEC.replace(", max_length: MAXLEN", "")
     games = spec(tmp_path, text=unbounded).validate()

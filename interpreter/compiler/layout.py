@@ -363,12 +363,15 @@ class Layout:
                         "'list of' one of them")
             if listed:
                 typ = T.list_of(typ)
+            # a list variable: declared `list of T`, or untyped and starting as a list
+            a_list = listed or ("type" not in v and isinstance(init, list))
             if "max_length" in v:
-                self.list_bound(str(name), v, init, listed)
-            elif listed and v.get("visibility", "public") != "hidden":
+                self.list_bound(str(name), v, init, a_list)
+            elif a_list and v.get("visibility", "public") != "hidden":
                 c.usage.warnings.append(SpecError(
                     f"list variable '{name}' has no max_length: observation tensors carry "
-                    "its length only, not its items", v.where_key("type"),
+                    "its length only, not its items",
+                    v.where_key("type" if "type" in v else given),
                     "bound it: max_length: N (the most items it ever holds)", kind="warning"))
             if "type" in v and not _fits(init, typ, c.enums):
                 shown = f"'{init}'" if isinstance(init, str) else value_text(init)
