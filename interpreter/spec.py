@@ -29,6 +29,7 @@ from .lang.catalog import resolve_spec_path
 from .lang.loader import LMap, check_schema, load_yaml_source, plain
 from .lang.variants import resolve
 from .runtime.engine import Game
+from .runtime.templates import value_text
 
 SPEC_SCHEMA = "spec.schema.json"
 
@@ -286,7 +287,7 @@ class Spec:
                     blank = game.blank_state()
                 value = game.prog.compile_expression(value)(blank)
             if isinstance(value, bool) or not isinstance(value, numbers.Rational):
-                fail(f"game.utility.{key} is a number, not {excerpt(str(value))}",
+                fail(f"game.utility.{key} is a number, not {excerpt(value_text(value))}",
                      decl.where(key))
             values[key] = value
         _check_utility(decl, values, game.players)

@@ -340,3 +340,15 @@ def test_the_graphs_sort_takes_a_5000_digit_id():
     from tabula_rules.tools.graphview import natural
     ids = ["rule:r" + "9" * 5000, "rule:r10", "rule:r2", "rule:r" + "8" * 5000]
     assert sorted(ids, key=natural) == [ids[2], ids[1], ids[3], ids[0]]
+
+
+def test_a_spec_with_a_stray_top_level_key_is_refused_naming_the_key(tmp_path, capsys):
+    """A whole spec but for one top-level key no spec has (not a slip of a section's
+    name): refused unquoted, as a file of another kind beside game: is, but the error
+    names the key, so the spec's author finds it."""
+    path = tmp_path / "stray.yaml"
+    path.write_text((ROOT / "examples" / "tic_tac_toe" / "tic_tac_toe.yaml").read_text()
+                    + f"author_email: {CANARY}\n")
+    assert main(["validate", str(path)]) == 1
+    err = capsys.readouterr().err
+    assert "it has the key 'author_email', which no spec has" in err and CANARY not in err

@@ -176,6 +176,14 @@ def test_validate_play_checks_the_scores_against_the_declaration(tmp_path, capsy
     assert "FAIL" in out and "break game.utility" in err and f"{path}:2:" in err
     assert main(["validate", str(EXAMPLES / "kuhn_poker"), "--play", "20",
                  "--workers", "1"]) == 0
+    capsys.readouterr()
+    # every game breaks a sum of 1, but its rules ran to the end: what fired is counted
+    path = tmp_path / "ttt_sum.yaml"
+    path.write_text(f"extends: {EXAMPLES / 'tic_tac_toe' / 'tic_tac_toe.yaml'}\n"
+                    "game: {id: ttt_sum, name: T, utility: {sum: 1, min: -1, max: 1}}\n")
+    assert main(["validate", str(path), "--play", "20", "--workers", "1"]) == 1
+    out, err = capsys.readouterr()
+    assert "20 failed" in out and "never fired" not in out, out
 
 
 @pytest.mark.parametrize("declared, where, message", [

@@ -572,19 +572,14 @@ def _redrawn(box: _Box, player: int, rng: random.Random) -> _Box | None:
     ctx = box.ctx
     new = _Box(None if box.origin is None else _own(ctx, box.origin), ctx, box.from_seed,
                box.origin)
-    chance = int(pyspiel.PlayerId.CHANCE)
     try:
         for who, action, kind in box.moves:
             if who != new.mover():
                 return None
             if kind == ACT and who != player:
-                st = new.tabula()
                 real = new.ids().get(action)
-                sees = None if real is None else st.who_sees(real)
-                p = st.pending
-                if sees is not None and player not in sees and p is not None:
-                    drawn = (st.sample_chance(rng) if who == chance
-                             else p.actions[int(rng.random() * len(p.actions))])
+                drawn = real if real is None else new.tabula().unseen_redrawn(real, player, rng)
+                if drawn != real:
                     action = {a: i for i, a in new.ids().items()}.get(drawn)
                     if action is None:
                         return None

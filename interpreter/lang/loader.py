@@ -527,6 +527,11 @@ def load_yaml_text(text: str, name: str = "<input>", quote: bool = True,
         if shows_sections(kind, keys, sections):
             register_source(name, text)
         elif sections is not None and refuse:
+            if kind == "mapping" and not where and all(k in keys for k in sections[0]):
+                # its sections are there, but for a key of another kind: name the key
+                stray = next(k for k in keys if k not in sections[1])
+                where = (f" (beside {', '.join(f'{k}:' for k in sections[0])} it has the "
+                         f"key {excerpt(str(stray))}, which no {what} has)")
             raise _not_one(name, what, sections, kind, where)
 
     bad = yaml.reader.Reader.NON_PRINTABLE.search(text)

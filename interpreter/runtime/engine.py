@@ -941,15 +941,24 @@ class State:
             p = st.pending
             if p is None or real not in p.actions:
                 return None
-            if p.joint is None and p.player != player:
-                sees = st.who_sees(real)
-                if sees is not None and player not in sees:
-                    real = (st.sample_chance(rng) if p.player == CHANCE
-                            else p.actions[int(rng.random() * len(p.actions))])
-            st._apply(p, real)
+            st._apply(p, st.unseen_redrawn(real, player, rng))
         if st.observation(player) != self.observation(player):
             return None
         return st
+
+    def unseen_redrawn(self, action: tuple, player: int, rng: random.Random) -> tuple:
+        """`action` of the pending decision as a world sampled for `player` takes it: the
+        same if `player` sees it (or makes it, or it is part of a joint move, revealed to
+        all), else drawn again: chance's by its weights, another player's uniformly among
+        the legal ones (resample)."""
+        p = self.pending
+        if p is None or p.joint is not None or p.player == player:
+            return action
+        sees = self.who_sees(action)
+        if sees is None or player in sees:
+            return action
+        return (self.sample_chance(rng) if p.player == CHANCE
+                else p.actions[int(rng.random() * len(p.actions))])
 
     def _resample_once(self, player: int, rng: random.Random) -> State:
         """One determinisation: a copy of this state in which every piece `player` cannot

@@ -507,7 +507,7 @@ def B_seat(player, n: int, what: str, pos) -> int:
     argument of next_player() or players_after() is a player, never wrapped round."""
     if type(player) is not int or not 0 <= player < n:
         fail(f"{what} takes a player, and this game has {n} players (0 to {n - 1}), not "
-             f"{player!r}", pos, "players are numbered from 0", error=RuleError)
+             f"{B_text(player, pos)}", pos, "players are numbered from 0", error=RuleError)
     return player
 
 

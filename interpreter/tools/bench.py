@@ -36,7 +36,7 @@ from ..errors import TabulaError, did_you_mean, shown_path
 from ..runtime.model import CHANCE
 from ..spec import load_spec, resolve_spec_path
 from .benchconfig import CLONE_TARGET, FILE_NAME, SuiteFile
-from .cmdutil import MAX_GAMES, bot_rng  # bot_rng: the generator `tabula run` gives its random bots
+from .cmdutil import bot_rng, games_count  # bot_rng: the generator `tabula run` gives its bots
 
 SPEC_GAMES = 500                 # `tabula bench SPEC` without --games
 SUITE_SECONDS = 3.0              # the suite: a spec bench.yaml gives no games gets about
@@ -50,10 +50,8 @@ CLONES_PER_STATE = 250           # cloned 250 times each
 
 def _count(name: str, value) -> None:
     """A count of the library's callers, as the command line's (cmdutil.positive) are:
-    a whole number greater than 0 (0 games would divide by zero), at most MAX_GAMES."""
-    if type(value) is not int or not 1 <= value <= MAX_GAMES:
-        raise TabulaError(f"{name} must be a whole number greater than 0, at most "
-                          f"{MAX_GAMES:,}, not {str(value)[:40]!r}")
+    a whole number from 1 (0 games would divide by zero) to MAX_GAMES."""
+    games_count(value, name)
 
 
 def bench(game, games: int, seed: int) -> dict:

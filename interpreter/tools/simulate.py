@@ -765,19 +765,19 @@ def play_check(spec: Spec, games: int, seed: int = 1, workers: int | None = None
         ids |= set(rule_ids(spec, players, None))
         utility = spec.utility(spec.game(players))
         for rec in run.records:
-            if "error" not in rec and utility is not None:
+            if "error" in rec:
+                failed.append(rec)
+                continue
+            fired = fired_in(rec)         # its rules ran to the end: what fired counts
+            ever |= {k for k, v in fired.items() if v}
+            for k, v in fired.items():
+                if k.startswith("empty:") and v:
+                    empty[k[6:]] = empty.get(k[6:], 0) + 1
+            if utility is not None:
                 try:            # the scores against what game.utility declares
                     utility.check([decode(x) for x in rec["scores"]])
                 except RuleError as e:
-                    rec = dict(rec, error=e.message, error_at=str(e.pos))
-            if "error" in rec:
-                failed.append(rec)
-            else:
-                fired = fired_in(rec)
-                ever |= {k for k, v in fired.items() if v}
-                for k, v in fired.items():
-                    if k.startswith("empty:") and v:
-                        empty[k[6:]] = empty.get(k[6:], 0) + 1
+                    failed.append(dict(rec, error=e.message, error_at=str(e.pos)))
     return {"games": played, "players": counts, "failed": failed,
             "never_fired": sorted(ids - ever), "empty_choices": dict(sorted(empty.items()))}
 
