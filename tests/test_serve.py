@@ -164,18 +164,22 @@ def test_a_bad_content_length_is_a_clear_error(app, length):
     ("/replay?spec=tic_tac_toe&seed=1&agents=mcts:5001", None),
     ("HINT&bot=mcts:100000000", None),
     ("HINT&bot=mcts:30s:end", None),
+    ("HINT&bot=mcts:5000:end", None),         # playouts to the end: minutes a decision
+    ("/api/tables", {"game": "tic_tac_toe", "seats": ["human", "mcts:100:51"]}),
 ])
 def test_a_bot_s_budget_is_capped(app, path, body):
     """A bot the server runs for a request (a seat, a hint, a replayed game) searches at
-    most MAX_ITERATIONS iterations or MAX_SECONDS seconds a decision: more is refused."""
-    from tabula_rules.tools.serve import MAX_ITERATIONS, MAX_SECONDS
+    most MAX_ITERATIONS iterations with playouts of MAX_PLAYOUT decisions, or MAX_SECONDS
+    seconds a decision: more is refused."""
+    from tabula_rules.tools.serve import MAX_ITERATIONS, MAX_PLAYOUT, MAX_SECONDS
     if path.startswith("HINT"):
         key = app.new_table("tic_tac_toe", 2, {}, ["human", "random"], 1)
         path = f"/api/tables/{key}/hint{app.table(key).link(0)}" + path[4:]
     code, data = call(app, path, body)
     assert code == 400 and ("at most" in data["error"]), data
     assert f"{MAX_ITERATIONS} iterations" in data["error"] or \
-        f"{MAX_SECONDS:g} seconds" in data["error"]
+        f"{MAX_SECONDS:g} seconds" in data["error"] or \
+        f"at most {MAX_PLAYOUT} decisions" in data["error"]
 
 
 def test_a_hint_searches_without_the_table_s_lock(app, monkeypatch):
@@ -744,3 +748,44 @@ def test_the_viewer_checks_a_log_as_replay_does(app, log, tmp_path):
     run = subprocess.run([sys.executable, "-m", "tabula_rules", "replay", str(edited)],
                          capture_output=True, text=True, timeout=60)
     assert run.returncode == 1 and "diverges" in run.stderr
+
+
+MORRA = """\
+game: {id: morra, name: Odds and evens, source: a test, players: {min: 2, max: 2}}
+variables:
+  wins: {value: 0, per_player: true}
+play:
+  - id: round
+    repeat: 2
+    do:
+      - id: show
+        choose: f in range(1, 3)
+        simultaneous: p in players
+        label: "show {f}"
+        do:
+          - if: f % 2 == 0
+            then: [p.wins += 1]
+scoring:
+  points:
+    wins: {value: player.wins}
+"""
+
+
+def test_a_game_whose_only_secret_is_a_simultaneous_choice_hands_over_and_undoes_once(
+        app, tmp_path):
+    """Odds and evens, whose only secret is the choice each seat makes at once: the
+    table hides something (the hot seat hands the screen over between the choices, a
+    watcher sees nothing), and taking back the revealed choices is one undo, for either
+    seat, not one per chooser (the other's stale undo went back to nothing)."""
+    path = tmp_path / "morra.yaml"
+    path.write_text(MORRA)
+    key = app.new_table(str(path), 2, {}, ["human", "human"], 1)
+    t = app.table(key)
+    assert t.hides and t.hot()["hides"]
+    t.act(1, 0)
+    t.act(0, 2)                                      # both in: revealed
+    assert t.view(0)["undo"] and t.view(1)["undo"]
+    t.undo(1)                                        # back before both choices
+    assert t.st.history == [] and not t.view(0)["undo"] and not t.view(1)["undo"]
+    with pytest.raises(TabulaError, match="no decision to take back"):
+        t.undo(0)

@@ -118,17 +118,6 @@ def draws_randomness(prog) -> bool:
     return prog.facts.random
 
 
-def hides_information(prog) -> bool:
-    """Does some player not see everything (a zone or variable not public, an action
-    seen by some players only, or a simultaneous decision)?"""
-    if any(z.visibility != "public" for z in prog.zones.values()):
-        return True
-    if any(v != "public" for v in list(prog.gvar_vis) + list(prog.pvar_vis)):
-        return True
-    return any(d.chooser_slot is not None or any(a.visible is not None for a in d.alts)
-               for d in prog.decisions)
-
-
 class Context:
     """One loaded game (spec, players, options, settings): the Tabula game with
     information states, its action space and observation encoder. Shared by the states
@@ -220,7 +209,7 @@ class Context:
 
     # -- what OpenSpiel is told -----------------------------------------------------------
     def game_type(self) -> pyspiel.GameType:
-        prog, space = self.prog, self.space
+        space = self.space
         # shuffles draw from the state's generator, seeded by the `seed` parameter: for
         # OpenSpiel, each seed is a game of its own whose deals are fixed (and hidden by
         # the zones' visibility); only chance decisions are chance nodes
@@ -233,7 +222,7 @@ class Context:
             short_name=NAME, long_name=f"Tabula: {self.spec.id}",
             dynamics=_T.Dynamics.SIMULTANEOUS if space.simultaneous else _T.Dynamics.SEQUENTIAL,
             chance_mode=chance,
-            information=(_T.Information.IMPERFECT_INFORMATION if hides_information(prog)
+            information=(_T.Information.IMPERFECT_INFORMATION if self.game.hides_information()
                          else _T.Information.PERFECT_INFORMATION),
             utility=(_T.Utility.GENERAL_SUM if self.utility_sum is None else
                      _T.Utility.ZERO_SUM if self.zero_sum else _T.Utility.CONSTANT_SUM),

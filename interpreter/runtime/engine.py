@@ -113,6 +113,7 @@ class Game:
         # player -> the slots they cannot see (hidden_slots): a cache of this game's, never
         # shared with another (filled once per player, the same value in any thread)
         self._hidden: dict = {}
+        self._hides: bool | None = None     # hides_information(), once asked
         if not prog.seers_known:
             prog.slot_seers = slot_seers(prog)
             prog.seers_known = True
@@ -173,6 +174,21 @@ class Game:
         got = self._hidden.get(player)
         if got is None:
             got = self._hidden[player] = hidden_slots(self.prog, player)
+        return got
+
+    def hides_information(self) -> bool:
+        """Does some player not see everything: a zone or a variable not public, an
+        action seen by some players only, or a simultaneous decision (whose choices are
+        kept from the others until the reveal)? Kept per game."""
+        got = self._hides
+        if got is None:
+            prog = self.prog
+            got = self._hides = (
+                any(z.visibility != "public" for z in prog.zones.values())
+                or any(v != "public" for v in list(prog.gvar_vis) + list(prog.pvar_vis))
+                or any(d.chooser_slot is not None or any(a.visible is not None
+                                                         for a in d.alts)
+                       for d in prog.decisions))
         return got
 
     def hides_variables(self, player: int) -> bool:

@@ -83,12 +83,21 @@ WEB = "web"              # the page, script and style: interpreter/tools/web/
 # decision: a request may not make it think for hours (docs/cli.md, serve)
 MAX_ITERATIONS = 5000    # mcts:N
 MAX_SECONDS = 5.0        # mcts:Ns
+MAX_PLAYOUT = 50         # mcts:N:DEPTH with an iteration budget (not end: a playout to
+                         # the end of a long game, 5,000 times, takes minutes)
+
+
+def _whole(value) -> int | None:
+    """A whole number a request or the command line gives: a JSON integer (not a truth
+    value), or its digits in a text (typed_int); None for anything else."""
+    return value if type(value) is int else typed_int(value) if isinstance(value, str) \
+        else None
 
 
 def _seed(value) -> int:
     """A seed from a request or the command line (a whole number, or its digits), as
     seed_arg takes it; anything else a TabulaError (a JSON error, or exit 1)."""
-    n = value if type(value) is int else typed_int(value) if isinstance(value, str) else None
+    n = _whole(value)
     why = f"not a whole number; {SEED_RANGE}" if n is None else seed_problem(n)
     if why is not None:
         raise TabulaError(f"seed {excerpt(_text(value), 30)}: {why}")
@@ -100,7 +109,7 @@ def _count(value, what: str) -> int | None:
     it gives none; anything else (2.5, "abc", true, a list) a TabulaError."""
     if value is None or value == "":
         return None
-    n = value if type(value) is int else typed_int(value) if isinstance(value, str) else None
+    n = _whole(value)
     if n is None:
         raise TabulaError(f"{what} {excerpt(_text(value), 30)}: not a whole number")
     return n
@@ -192,6 +201,12 @@ def bot(name) -> object:
         if agent.seconds is None and agent.iterations > MAX_ITERATIONS:
             raise TabulaError(f"{excerpt(name, 30)}: tabula serve lets a bot search at most "
                               f"{MAX_ITERATIONS} iterations a decision (e.g. mcts:500)")
+        if agent.seconds is None and (agent.rollout_depth is None
+                                      or agent.rollout_depth > MAX_PLAYOUT):
+            raise TabulaError(f"{excerpt(name, 30)}: tabula serve lets a bot's playouts "
+                              f"run at most {MAX_PLAYOUT} decisions under an iteration "
+                              "budget (e.g. mcts:500:8), or any depth under a time budget "
+                              "(e.g. mcts:2s:end)")
     return agent
 
 
@@ -237,18 +252,18 @@ class Table:
         self.crng = chance_rng(seed)
         self.rngs = [agent_rng(seed, p) for p in range(game.players)]
         self.st = game.new_state(seed=seed)
-        self.snapshots: list = []      # (seat, state, chance's and the bots' generators)
+        # (the seats whose undo goes back to it, the state, chance's and the bots'
+        # generators): one seat's decision, or every human's of a simultaneous one
+        self.snapshots: list = []
         self.held: dict = {}           # at a simultaneous decision: seat -> its action
         # each human seat's page is opened with its token (its link), the hot seat's
         # (one screen for every human) with its own; a page without one watches
         self.tokens = {p: secrets.token_urlsafe(18) for p in self.humans}
         self.hot_token = secrets.token_urlsafe(18) if len(self.humans) > 1 else None
         # does the game keep anything from some seat (a zone, a variable, a decision
-        # seen only by some)? then a watcher, who is no seat, sees nothing, and a hot
-        # seat hands the screen over
-        self.hides = any(game.hidden_slots(p) or game.hides_variables(p)
-                         for p in range(game.players)) or any(
-            alt.visible is not None for d in game.prog.decisions for alt in d.alts)
+        # seen only by some, a simultaneous choice until its reveal)? then a watcher,
+        # who is no seat, sees nothing, and a hot seat hands the screen over
+        self.hides = game.hides_information()
         self.lock = threading.Lock()
         self.steps = decision_docs(spec)
         self.version = 0
@@ -292,7 +307,7 @@ class Table:
         return [w for w, _ in p.waiting if w in self.humans and w not in self.held]
 
     def _seat(self, seat) -> int:
-        n = seat if type(seat) is int else typed_int(seat) if isinstance(seat, str) else None
+        n = _whole(seat)
         if n is None:
             raise TabulaError(f"no seat {excerpt(_text(seat), 20)} at this table")
         seat = n
@@ -356,18 +371,16 @@ class Table:
                 self.held[seat] = actions[index]
                 if self.choosing():             # others still to choose: nothing shows
                     return
-                # every human has chosen: back to this decision undoes any of them
-                for w, _ in st.pending.waiting:
-                    if w in self.held:
-                        self._snapshot(w)
+                # every human has chosen: back to this decision undoes any of them, once
+                self._snapshot(frozenset(self.held))
             else:
-                self._snapshot(seat)
+                self._snapshot(frozenset((seat,)))
                 st.apply_unchecked(actions[index])
                 self.version += 1
             self._advance()
 
-    def _snapshot(self, seat: int) -> None:
-        self.snapshots.append((seat, self.st.clone(), self.crng.getstate(),
+    def _snapshot(self, seats: frozenset) -> None:
+        self.snapshots.append((seats, self.st.clone(), self.crng.getstate(),
                                [r.getstate() for r in self.rngs]))
 
     def undo(self, seat) -> None:
@@ -379,8 +392,8 @@ class Table:
                 del self.held[seat]
                 return
             while self.snapshots:
-                who, state, chance, rngs = self.snapshots.pop()
-                if who == seat:
+                seats, state, chance, rngs = self.snapshots.pop()
+                if seat in seats:
                     self.st = state
                     self.held = {}
                     self.crng.setstate(chance)
@@ -426,7 +439,7 @@ class Table:
             out = {"game": title, "seat": viewer, "seats": self.seats,
                    "version": self.version, "turn": st.turn, "terminal": st.terminal,
                    "svg": draw(st, viewer, names=names), "actions": [],
-                   "undo": viewer in self.held or any(w == viewer for w, *_ in
+                   "undo": viewer in self.held or any(viewer in seats for seats, *_ in
                                                       self.snapshots)}
             # a watcher (no seat) of a game that hides nothing sees what every seat sees
             obs = st.observation(0 if viewer is None else viewer, legal_actions=False)
