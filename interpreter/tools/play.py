@@ -941,6 +941,8 @@ def side_by_side(boards: list, width: int) -> list:
             elif notes:
                 last = notes[label]
                 last[-1] += " " + line.strip()
+            else:                   # a note of no label before any: kept as it is
+                out.append(line)
         for label, texts in notes.items():
             sep = ", " if label == "legend" else "; "
             items: list = []
