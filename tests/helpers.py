@@ -417,3 +417,32 @@ def mutant(tmp_path, spec_path, change: str, players: int | None = None,
     variant.write_text(f"extends: {spec_path}\ngame: {{id: mutant, name: Mutant}}\n"
                        + textwrap.dedent(change))
     return load_game(variant, players=players, options=options, recall=recall)
+
+
+# Odds and evens: each player shows 1 or 2 at once (a simultaneous decision), twice; the
+# choosers are listed as CHOOSERS says (players, or [players[1], players[0]])
+MORRA = """\
+game: {id: morra, name: Odds and evens, source: a test, players: {min: 2, max: 2}}
+variables:
+  shown: {value: 0, per_player: true}
+  wins: {value: 0, per_player: true}
+play:
+  - id: round
+    repeat: 2
+    do:
+      - id: show
+        choose: f in range(1, 2)
+        simultaneous: p in CHOOSERS
+        label: "show {f}"
+        do:
+          - p.shown = f
+      - if: (sum(q.shown for q in players)) % 2 == 0
+        then:
+          - players[0].wins += 1
+        else:
+          - players[1].wins += 1
+scoring:
+  points:
+    wins:
+      value: player.wins
+"""

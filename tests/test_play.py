@@ -23,6 +23,7 @@ from tabula_rules.tools.play import Session, parse_seats
 from tabula_rules.tools.textview import Drawer, abbreviate, grouped, known_scores
 
 from conftest import ROOT
+from helpers import MORRA
 
 TIC = "examples/tic_tac_toe"
 KUHN = "examples/kuhn_poker"
@@ -262,31 +263,6 @@ def test_simultaneous_choices_are_kept_until_the_reveal():
     assert "you: [P1]Bid: 1" in reveal
 
 
-MORRA = """\
-game: {id: morra, name: Odds and evens, source: a test, players: {min: 2, max: 2}}
-variables:
-  shown: {value: 0, per_player: true}
-  wins: {value: 0, per_player: true}
-play:
-  - id: round
-    repeat: 2
-    do:
-      - id: show
-        choose: f in range(1, 2)
-        simultaneous: p in CHOOSERS
-        label: "show {f}"
-        do:
-          - p.shown = f
-      - if: (sum(q.shown for q in players)) % 2 == 0
-        then:
-          - players[0].wins += 1
-        else:
-          - players[1].wins += 1
-scoring:
-  points:
-    wins:
-      value: player.wins
-"""
 
 
 @pytest.mark.parametrize("seats", ["random,human", "human,human"])

@@ -26,6 +26,7 @@ from tabula_rules.errors import TabulaError
 from tabula_rules.tools.serve import Server
 
 from conftest import EXAMPLES, ROOT, SPEC_FILES
+from helpers import MORRA
 
 BROWSERS = ("chromium", "chromium-browser", "google-chrome")
 
@@ -750,26 +751,6 @@ def test_the_viewer_checks_a_log_as_replay_does(app, log, tmp_path):
     assert run.returncode == 1 and "diverges" in run.stderr
 
 
-MORRA = """\
-game: {id: morra, name: Odds and evens, source: a test, players: {min: 2, max: 2}}
-variables:
-  wins: {value: 0, per_player: true}
-play:
-  - id: round
-    repeat: 2
-    do:
-      - id: show
-        choose: f in range(1, 3)
-        simultaneous: p in players
-        label: "show {f}"
-        do:
-          - if: f % 2 == 0
-            then: [p.wins += 1]
-scoring:
-  points:
-    wins: {value: player.wins}
-"""
-
 
 def test_a_game_whose_only_secret_is_a_simultaneous_choice_hands_over_and_undoes_once(
         app, tmp_path):
@@ -778,12 +759,12 @@ def test_a_game_whose_only_secret_is_a_simultaneous_choice_hands_over_and_undoes
     watcher sees nothing), and taking back the revealed choices is one undo, for either
     seat, not one per chooser (the other's stale undo went back to nothing)."""
     path = tmp_path / "morra.yaml"
-    path.write_text(MORRA)
+    path.write_text(MORRA.replace("CHOOSERS", "players"))
     key = app.new_table(str(path), 2, {}, ["human", "human"], 1)
     t = app.table(key)
     assert t.hides and t.hot()["hides"]
     t.act(1, 0)
-    t.act(0, 2)                                      # both in: revealed
+    t.act(0, 1)                                      # both in: revealed
     assert t.view(0)["undo"] and t.view(1)["undo"]
     t.undo(1)                                        # back before both choices
     assert t.st.history == [] and not t.view(0)["undo"] and not t.view(1)["undo"]
