@@ -548,7 +548,7 @@ BROWSERS = ("chromium", "chromium-browser", "google-chrome")
 WIDTHS = (1280, 800)
 INSTALL = ("the report pages are checked in headless Chromium, which is not installed: on "
            "Debian or Ubuntu, `apt-get install -y chromium` (as root; .ci/run does it in CI)")
-# measures the page after layout and writes the result into the DOM (for --dump-dom):
+# measures the page after layout and writes the result into the DOM:
 # the viewport's width, the document's scroll width, and every element that sticks out
 # of the viewport or whose content is wider than its box (text overflowing a cell)
 MEASURE = """<script>
@@ -590,36 +590,29 @@ def browser() -> str:
     pytest.fail(INSTALL)
 
 
-def run_browser(exe: str, profile, *args, timeout: int = 120) -> str:
-    cmd = [exe, "--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars",
-           "--no-first-run", "--disable-dev-shm-usage", "--mute-audio",
-           f"--user-data-dir={profile}", *args]
-    proc = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout)
-    assert proc.returncode == 0, f"{' '.join(cmd)}\n{proc.stderr[-2000:]}"
-    return proc.stdout
-
-
-def check_in_browser(page: str, name: str, folder) -> list:
+def check_in_browser(chromium, page: str, name: str, folder) -> list:
     """Screenshots of the page at each width (their paths), after checking in the
-    browser that nothing sticks out horizontally. One run of Chromium a width: the page
-    with the measuring script, its DOM dumped after the script ran, and its screenshot
-    (the measurements are written at the end of the page, below the screenshot's fold
-    on a long page)."""
+    browser that nothing sticks out horizontally: the page with the measuring script,
+    opened in a new tab of `chromium` (Playwright's, headless) as wide as the width, the
+    measurements read from the DOM after the script ran, and its screenshot."""
     import json
 
     from PIL import Image
-    exe = browser()
     path = folder / f"{name}.html"
     path.write_text(page.replace("</body>", MEASURE + "\n</body>", 1), encoding="utf-8")
     shots = []
     for width in WIDTHS:
         shot = folder / f"{name}-{width}.png"
-        dom = run_browser(exe, folder / f"profile-{name}-{width}",
-                          f"--window-size={width},2400", f"--screenshot={shot}",
-                          "--dump-dom", path.as_uri())
-        m = re.search(r'<pre id="tabula-measure">(.*?)</pre>', dom, re.S)
-        assert m, f"{name} at {width} px: the measuring script did not run"
-        data = json.loads(html.unescape(m.group(1)))
+        tab = chromium.new_page(viewport={"width": width, "height": 2400})
+        try:
+            tab.goto(path.as_uri())
+            measured = tab.locator("#tabula-measure")
+            assert measured.count() == 1, \
+                f"{name} at {width} px: the measuring script did not run"
+            data = json.loads(measured.inner_text())
+            tab.screenshot(path=str(shot))
+        finally:
+            tab.close()
         assert data["width"] == width, data
         assert data["scroll"] <= width and data["body"] <= width, \
             f"{name} scrolls sideways at {width} px: {data}"
@@ -649,6 +642,14 @@ def test_the_pages_fit_a_browser_window(medang, medang_pair, medang_diff, tmp_pa
              "long-strings": render_comparison_report(
                  stress, rule_diff=f"changed {long}\n    {long}:\n      - {long} a\n"
                                    f"      + {long} b\n  - {long}")}
-    for name, page in pages.items():
-        shots = check_in_browser(page, name, tmp_path)
-        assert [s.name for s in shots] == [f"{name}-{w}.png" for w in WIDTHS]
+    from playwright.sync_api import sync_playwright
+    exe = browser()
+    with sync_playwright() as p:      # one Chromium for every page and width
+        chromium = p.chromium.launch(executable_path=exe, args=[
+            "--no-sandbox", "--disable-gpu", "--hide-scrollbars", "--disable-dev-shm-usage"])
+        try:
+            for name, page in pages.items():
+                shots = check_in_browser(chromium, page, name, tmp_path)
+                assert [s.name for s in shots] == [f"{name}-{w}.png" for w in WIDTHS]
+        finally:
+            chromium.close()

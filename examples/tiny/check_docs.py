@@ -131,8 +131,13 @@ def _strip_ids(node):
             _strip_ids(v)
 
 
+_TINY_DOC: list = []         # Tiny's document, read once (each block merges into a copy)
+
+
 def merge_into_tiny(frag) -> dict:
-    doc = yaml.safe_load(TINY.read_text(encoding="utf-8"))
+    if not _TINY_DOC:
+        _TINY_DOC.append(yaml.safe_load(TINY.read_text(encoding="utf-8")))
+    doc = copy.deepcopy(_TINY_DOC[0])
     for section in ("setup", "play", "rules"):
         _strip_ids(doc.get(section))
     if isinstance(frag, dict) and not (set(frag) & SECTIONS) and set(frag) & SHAPES:
