@@ -1611,3 +1611,21 @@ def test_text_errors_are_located(tmp_path, expr, said):
     with pytest.raises(SpecError) as info:
         make(tmp_path, f"play:\n  - total = size({expr})\n")
     assert said in info.value.message and info.value.line == len(BASE.splitlines()) + 2
+
+
+def test_a_rule_text_parsed_again_is_located_in_its_own_file(tmp_path):
+    """Parse trees are kept by text (parser._Trees): the same rule text in two files, at
+    different lines, gives each its own positions; the trees kept stay within their
+    budget of characters, oldest dropped first."""
+    from tabula_rules.lang import parser
+    from tabula_rules.lang.loader import load_yaml_text
+    a = load_yaml_text("x: 'size(deck) + nope'\n", "a.yaml")["x"]
+    b = load_yaml_text("\n\n\ny:\n  z: 'size(deck) + nope'\n", "b.yaml")["y"]["z"]
+    first, second = parser.parse(a), parser.parse(b)
+    assert (first.pos.file, first.pos.line) == ("a.yaml", 1)
+    assert (second.pos.file, second.pos.line) == ("b.yaml", 5)
+    trees = parser._Trees(30, 10)
+    for k in range(30):
+        trees.parse(f"{k} + 1", parser.START["expression"])
+    assert trees.held <= 30 and ("29 + 1", parser.START["expression"]) in trees.trees
+    assert ("0 + 1", parser.START["expression"]) not in trees.trees

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 import threading
+from collections import OrderedDict
 from contextlib import contextmanager
 from functools import lru_cache
 from pathlib import Path
@@ -33,6 +34,8 @@ MAX_RULE_DEPTH = 100         # nesting of operators, calls, attributes, indexing
 MAX_INT_DIGITS = 18          # digits of a number written in a rule (below 10**18)
 MAX_RULE_CHARS = 10_000      # characters of one rule text
 MAX_SPEC_RULE_CHARS = 200_000    # characters of rule text parsed to compile one spec
+PARSED_CHARS = 100_000       # characters of the rule texts whose parse trees are kept
+                             # (_Trees: some 45 MB at the most)
 
 # .left: characters left to parse in this thread's compile under way (parse_budget), or
 # None outside one: per thread, so two specs compiled at once in two threads each have
@@ -81,6 +84,43 @@ def _parser() -> Lark:
     return Lark(grammar_path().read_text(encoding="utf-8"), parser="lalr",
                 start=list(START.values()), propagate_positions=True,
                 maybe_placeholders=True)
+
+
+class _Trees:
+    """Lark's trees of the rule texts parsed last, by text (and start rule), within a
+    budget of their texts' characters (a tree takes up to some 450 bytes a character),
+    of texts of at most `longest` characters:
+    a spec's variants, the specs a run compiles again in its workers and the specs a tool
+    compiles over and over share most of their rule texts, and the LALR parse is most of
+    compiling them. A tree is never changed (the AST is built from it, with the
+    positions of the text at hand); a text that fails is parsed again, to report where.
+    Safe across threads (a lock)."""
+
+    def __init__(self, chars: int, longest: int):
+        self.chars, self.longest, self.held = chars, longest, 0
+        self.trees: OrderedDict = OrderedDict()
+        self.lock = threading.Lock()
+
+    def parse(self, source: str, start: str) -> Tree:
+        key = (source, start)
+        with self.lock:
+            tree = self.trees.get(key)
+            if tree is not None:
+                self.trees.move_to_end(key)
+                return tree
+        tree = _parser().parse(source, start=start)
+        if len(source) <= self.longest:
+            with self.lock:
+                if key not in self.trees:
+                    self.trees[key] = tree
+                    self.held += len(source)
+                    while self.held > self.chars:
+                        (old, _), _ = self.trees.popitem(last=False)
+                        self.held -= len(old)
+        return tree
+
+
+_TREES = _Trees(PARSED_CHARS, PARSED_CHARS // 100)
 
 
 class _ToAst(Transformer):
@@ -337,7 +377,7 @@ def parse(text, what: str = "expression"):
                  f"{MAX_SPEC_RULE_CHARS} characters", _pos_in(text, 0),
                  "a spec this large is refused, to keep compiling bounded")
     try:
-        tree = _parser().parse(source, start=START[what])
+        tree = _TREES.parse(source, START[what])
     except UnexpectedInput as exc:
         raise _syntax_error(exc, text, what) from None
     _check_bounds(tree, text, what)
