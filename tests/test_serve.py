@@ -770,3 +770,21 @@ def test_a_game_whose_only_secret_is_a_simultaneous_choice_hands_over_and_undoes
     assert t.st.history == [] and not t.view(0)["undo"] and not t.view(1)["undo"]
     with pytest.raises(TabulaError, match="no decision to take back"):
         t.undo(0)
+
+
+def test_a_replay_seen_as_a_seat_hides_what_the_seat_did_not_see(app, tmp_path):
+    """The replay viewer as seen by player N: the board as N sees it, and in the list of
+    decisions (and the step's own) the text of an action N did not see is hidden (Kuhn
+    poker's other deal); the referee's view (no seat) shows every action."""
+    path = tmp_path / "kuhn.jsonl"
+    subprocess.run([sys.executable, "-m", "tabula_rules", "run",
+                    str(ROOT / "examples" / "kuhn_poker"), "--seed", "5", "--log", str(path)],
+                   check=True, capture_output=True)
+    r = app.replay(app.new_replay(str(path)))
+    referee = [d["action"] for d in r.view(2)["decisions"]]
+    for seat in (0, 1):
+        seen = [d["action"] for d in r.view(2, seat)["decisions"]]
+        assert seen[seat] == referee[seat] and seen[1 - seat] == "(out of sight)", seen
+        assert seen[2:] == referee[2:]                    # the bets, seen by both
+    assert r.view(2, 0)["decision"]["action"] == "(out of sight)"     # player 1's deal
+    assert r.view(2)["decision"]["action"] == referee[1]

@@ -78,6 +78,7 @@ __all__ = ["COMMAND", "Server", "Table", "cmd_serve"]
 HUMAN = "human"
 MAX_TABLES = 64          # tables kept at once (the oldest goes first)
 MAX_BODY = 1_000_000     # bytes of a request's body (a pasted log)
+HIDDEN = "(out of sight)"  # a decision's action in a replay seen as a seat that did not see it
 WEB = "web"              # the page, script and style: interpreter/tools/web/
 # a bot the server runs (a seat, a hint, a replayed game) searches at most this much a
 # decision: a request may not make it think for hours (docs/cli.md, serve)
@@ -549,18 +550,37 @@ class Replay:
                 raise TabulaError(f"no seat {viewer} in this game")
             out = {"step": k, "steps": n, "svg": draw(st, viewer), "turn": st.turn,
                    "terminal": st.terminal, "players": st.prog.players,
-                   "decisions": [{"who": d["who"], "action": d["action"], "turn": d["turn"]}
-                                 for d in self.decisions[:n]]}
+                   "decisions": [{"who": d["who"], "action": self._seen(i, viewer),
+                                  "turn": d["turn"]}
+                                 for i, d in enumerate(self.decisions[:n])]}
             if k:
                 d = self.decisions[k - 1]
                 words = rule_words(self.steps, d["rule"])
-                out["decision"] = {"who": d["who"], "action": d["action"],
+                out["decision"] = {"who": d["who"], "action": self._seen(k - 1, viewer),
                                    "rule": words.pop("id"), **words}
             if st.terminal:
                 out["scores"] = encode(st.scores())
             if self.stop is not None and k == n:
                 out["problem"] = self.stop
             return out
+
+
+    def _seen(self, i: int, viewer: int | None) -> str:
+        """Decision i's action as `viewer` saw it (None: the referee, every action): its
+        text where the seat saw it (its decision's visible_to), else HIDDEN; another's
+        choice at a simultaneous decision is HIDDEN to it (as its information state)."""
+        text = self.decisions[i]["action"]
+        if viewer is None or i + 1 >= len(self.states):
+            return text
+        before, after = self.states[i], self.states[i + 1]
+        p = before.pending
+        if p is None or not after.history:
+            return text
+        if p.joint is not None:
+            return text if p.player == viewer else HIDDEN
+        action = after.history[-1]
+        sees = before.who_sees(action)
+        return before.seen_string(action) if sees is None or viewer in sees else HIDDEN
 
 
 class Server:
