@@ -160,8 +160,9 @@ class Context:
         self.zero_sum = self.utility_sum == 0.0
         if seed < 0:
             raise TabulaError(f"seed {seed}: a game's seed is a whole number, 0 or more")
-        if seed_problem(int(seed)) is not None:
-            raise TabulaError(f"seed {seed}: {seed_problem(int(seed))}")
+        why = seed_problem(int(seed))
+        if why is not None:
+            raise TabulaError(f"seed {seed}: {why}")
         self.seed = int(seed)
         self.space = ActionSpace(self.game, int_span)
         self.encoder = Encoder(self.game)
@@ -552,12 +553,11 @@ def _replayed(ctx: Context, origin, moves, from_seed: bool) -> _Box:
     return box
 
 
-def _redrawn(box: _Box, player: int, rng: random.Random) -> _Box | None:
+def _redrawn(box: _Box, player: int, rng: random.Random, seen: dict) -> _Box | None:
     """The box's moves played again from its origin, each Tabula decision `player` did
-    not see drawn again (chance by its weights, another player's uniformly among the
-    legal ones; a shuffle's draws and joint moves as they were), as State.resample
-    replays a history; None if a move is not legal there or the seat's observation at
-    the end is not the box's."""
+    not see drawn again (State.unseen_redrawn; a shuffle's draws and joint moves as they
+    were), as State.resample replays a history; None if a move is not legal there or the
+    seat's observation at the end is not `seen`, the box's."""
     ctx = box.ctx
     new = _Box(None if box.origin is None else _own(ctx, box.origin), ctx, box.from_seed,
                box.origin)
@@ -575,8 +575,7 @@ def _redrawn(box: _Box, player: int, rng: random.Random) -> _Box | None:
             new.play(kind, action, who)
     except (IllegalAction, TabulaError):
         return None
-    if new.drawing is not None or \
-            new.tabula().observation(player) != box.tabula().observation(player):
+    if new.drawing is not None or new.tabula().observation(player) != seen:
         return None
     return new
 
@@ -934,8 +933,9 @@ class TabulaState(pyspiel.State):
             # the history plays from the seed through chance's draws, not from the seed
             # alone (State.origin): the moves are played again here, as State.resample
             # plays them, each the seat did not see drawn again
+            seen = st.observation(player)
             for _ in range(MAX_RESAMPLES):
-                box = _redrawn(self._box, player, rng)
+                box = _redrawn(self._box, player, rng, seen)
                 if box is not None:
                     st = box.tabula()
                     break

@@ -114,6 +114,7 @@ class Game:
         # shared with another (filled once per player, the same value in any thread)
         self._hidden: dict = {}
         self._hides: bool | None = None     # hides_information(), once asked
+        self._hides_vars: dict = {}         # player -> hides_variables(player)
         if not prog.seers_known:
             prog.slot_seers = slot_seers(prog)
             prog.seers_known = True
@@ -194,10 +195,15 @@ class Game:
     def hides_variables(self, player: int) -> bool:
         """Does the game have a variable `player` cannot see (the rule of
         State.observation): a global that is not public, a per-player variable hidden from
-        everyone or held by a player `player` may not look at?"""
-        prog = self.prog
-        return any(vis != "public" for vis in prog.gvar_vis) or any(
-            not sees(vis, p, player) for vis in prog.pvar_vis for p in range(prog.players))
+        everyone or held by a player `player` may not look at? Kept per game and player
+        (State.resample asks at every world a bot samples)."""
+        got = self._hides_vars.get(player)
+        if got is None:
+            prog = self.prog
+            got = self._hides_vars[player] = any(vis != "public" for vis in prog.gvar_vis) \
+                or any(not sees(vis, p, player) for vis in prog.pvar_vis
+                       for p in range(prog.players))
+        return got
 
     def piece_index(self, name: str) -> list:
         return [i for i, n in enumerate(self.prog.piece_names) if n == name]
@@ -927,8 +933,9 @@ class State:
         out, never its true value for certain."""
         base = self
         if self.origin is not None and self.game.hides_variables(player):
+            seen = self.observation(player)
             for _ in range(MAX_RESAMPLES):
-                replayed = self._replayed_world(player, rng)
+                replayed = self._replayed_world(player, rng, seen)
                 if replayed is not None:
                     base = replayed
                     break
@@ -947,20 +954,18 @@ class State:
             world = base._resample_once(player, rng)
         return world
 
-    def _replayed_world(self, player: int, rng: random.Random) -> State | None:
+    def _replayed_world(self, player: int, rng: random.Random, seen: dict) -> State | None:
         """This state's history played again from its origin, each decision `player`
         saw made as it was and each it did not see drawn again (see resample); None if
-        the replay does not give the seat this state's observation (a decision it saw is
-        not legal there, or what it sees differs)."""
+        the replay does not give the seat `seen`, this state's observation (a decision it
+        saw is not legal there, or what it sees differs)."""
         st = self.game.new_state(seed=self.origin)    # type: ignore[arg-type]
         for real in self.history:
             p = st.pending
             if p is None or real not in p.actions:
                 return None
             st._apply(p, st.unseen_redrawn(real, player, rng))
-        if st.observation(player) != self.observation(player):
-            return None
-        return st
+        return st if st.observation(player) == seen else None
 
     def unseen_redrawn(self, action: tuple, player: int, rng: random.Random) -> tuple:
         """`action` of the pending decision as a world sampled for `player` takes it: the

@@ -78,7 +78,6 @@ def seed_problem(seed) -> str | None:
     return None
 
 
-
 def sees(visibility: str, owner: int, player: int | None) -> bool:
     """Does `player` see what `owner` holds under `visibility` (a zone's copy, or a
     per-player variable's value; owner -1: shared, no owner)? Player None is a referee,

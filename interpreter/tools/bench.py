@@ -48,15 +48,9 @@ CLONES_PER_STATE = 250           # cloned 250 times each
 
 # ---- one spec -----------------------------------------------------------------------------
 
-def _count(name: str, value) -> None:
-    """A count of the library's callers, as the command line's (cmdutil.positive) are:
-    a whole number from 1 (0 games would divide by zero) to MAX_GAMES."""
-    games_count(value, name)
-
-
 def bench(game, games: int, seed: int) -> dict:
     """Random playouts through the public API; decisions exclude chance decisions."""
-    _count("games", games)
+    games_count(games, "games")
     decisions, chance, branching, dt = playouts(game, games, seed)
     return {"games": games, "seconds": dt, "playouts_per_s": games / dt,
             "decisions_per_s": decisions / dt, "decisions_per_game": decisions / games,
@@ -139,8 +133,8 @@ def bench_spec(spec, game, games: int, seed: int, repeat: int = 1, reference=Non
     the reference's, so that drift hits both alike) and the ratio to the reference."""
     out = {"spec": spec.id, "players": game.players, "options": game.options, "seed": seed,
            "repeat": repeat}
-    _count("games", games)
-    _count("repeat", repeat)
+    games_count(games, "games")
+    games_count(repeat, "repeat")
     runs, refs, ratios = [], [], []
     for _ in range(repeat):
         runs.append(bench(game, games, seed))
@@ -214,7 +208,7 @@ def valgrind_missing() -> str | None:
 
 def check_instruction_games(games: int, long: bool = False) -> None:
     """A bound on the games played under valgrind, unless asked (long)."""
-    _count("games", games)
+    games_count(games, "games")
     if games > INSTRUCTION_MAX and not long:
         raise TabulaError(f"--instructions plays its games under valgrind, about 50 times "
                           f"slower than without: at most {INSTRUCTION_MAX} games, not {games} "
@@ -389,7 +383,7 @@ def profile(spec, game, games: int, seed: int) -> dict:
     what it comes from: the spec's functions, rules and decisions (Program.origin), the
     interpreter's helpers and engine grouped by name, Python's; own time and cumulative
     time as shares of the time profiled."""
-    _count("games", games)
+    games_count(games, "games")
     prof = cProfile.Profile()
     decisions, chance, _, seconds = prof.runcall(playouts, game, games, seed)
     entries = [e for e in prof.getstats()
