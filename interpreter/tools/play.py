@@ -507,13 +507,15 @@ class Session:
                              self.width, indent=2)
                 layouts += [(brief + [x for b in drawn for x in b.grid + b.notes], names),
                             (brief + side_by_side(drawn, self.width), names)]
+        def numbered_on(names) -> dict:     # the choices numbered on the boards drawn
+            return {i: m for i, m in marked.items() if names is None or m[1] in names}
+
         chosen = paged = None       # the first layout whose choices fit one page, or pages
         for lines, names in layouts:
             budget = self.height - len(status) - len(lines) - 2
             if budget < 1:
                 continue
-            seen = {i: m for i, m in marked.items() if names is None or m[1] in names}
-            order, head, items = self.choice_lines(strings, seen, budget)
+            order, head, items = self.choice_lines(strings, numbered_on(names), budget)
             pages = self.paginate(head, items, budget)
             if len(pages) == 1:
                 chosen = lines, order, pages
@@ -524,8 +526,7 @@ class Session:
             chosen = paged
         if chosen is None:              # the boards leave too few lines: the fewest
             lines, names = min(layouts, key=lambda layout: len(layout[0]))
-            seen = {i: m for i, m in marked.items() if names is None or m[1] in names}
-            order, head, items = self.choice_lines(strings, seen, LEAST_LIST)
+            order, head, items = self.choice_lines(strings, numbered_on(names), LEAST_LIST)
             chosen = lines, order, self.paginate(head, items, LEAST_LIST)
         lines, order, self.pages = chosen
         self.page = 0
