@@ -521,15 +521,16 @@ def make_agent(spec: str) -> Agent:
     return BOTS[name][1](text, arg.strip())
 
 
-def make_agents(text: str, players: int) -> list:
-    """Agents for every seat from 'random,greedy,mcts:200' (one name: every seat)."""
+def make_agents(text: str, players: int, make=make_agent) -> list:
+    """Agents for every seat from 'random,greedy,mcts:200' (one name: every seat), each
+    made by `make` (make_agent; a caller may bound what it accepts)."""
     names = [t for t in str(text).split(",") if t.strip()]
     if len(names) == 1:
         names = names * players
     if len(names) != players:
         raise TabulaError(f"{len(names)} agents for {players} players; name one agent per "
                           "seat, or one for every seat")
-    return [make_agent(n) for n in names]
+    return [make(n) for n in names]
 
 
 # ---- playing ------------------------------------------------------------------------------

@@ -516,10 +516,7 @@ class Replay:
         game = spec.game(_count(players, "players"), options)
         seed = _seed(seed)
         trail: list = []                       # (the state at each decision, its action)
-        names = [t for t in str(agents).split(",") if t.strip()]
-        make_agents(str(agents), game.players)      # one a seat, or one for all: its words
-        play_game(game, seed, [bot(n) for n in (names * game.players if len(names) == 1
-                                                 else names)], record=False,
+        play_game(game, seed, make_agents(str(agents), game.players, bot), record=False,
                   on_decision=lambda st, a: trail.append((st.clone(), a)))
         decisions = [{"who": "chance" if st.pending.player == CHANCE else st.pending.player,
                       "turn": st.turn, "action": st.action_to_string(a),
