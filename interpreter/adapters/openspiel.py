@@ -69,7 +69,7 @@ import pyspiel
 from ..errors import IllegalAction, TabulaError
 from ..runtime.effects import NeedDraw, Tape
 from ..runtime.engine import MAX_RESAMPLES, State
-from ..runtime.model import seed_problem
+from ..runtime.model import check_seed
 from ..runtime.saved import UNREACHABLE, differences
 from ..spec import load_spec, parse_option_text
 from .actionspace import DEFAULT_INT_SPAN, ActionSpace
@@ -158,11 +158,7 @@ class Context:
         elif utility == "" and declared_sum is not None:
             self.utility_sum = float(declared_sum)
         self.zero_sum = self.utility_sum == 0.0
-        if seed < 0:
-            raise TabulaError(f"seed {seed}: a game's seed is a whole number, 0 or more")
-        why = seed_problem(int(seed))
-        if why is not None:
-            raise TabulaError(f"seed {seed}: {why}")
+        check_seed(int(seed))
         self.seed = int(seed)
         self.space = ActionSpace(self.game, int_span)
         self.encoder = Encoder(self.game)

@@ -67,7 +67,7 @@ from pettingzoo import AECEnv, ParallelEnv
 
 from ..errors import IllegalAction, TabulaError, did_you_mean
 from ..runtime.engine import State
-from ..runtime.model import seed_problem
+from ..runtime.model import check_seed
 from ..spec import load_spec, parse_option_text
 from .actionspace import DEFAULT_INT_SPAN, ActionSpace
 from .observe import Encoder
@@ -105,12 +105,10 @@ _PARAMETERS = ("spec", "players", "options", "returns", "int_span", "render_mode
 
 def _whole_seed(seed: Any) -> int:
     """A seed given to reset(): a whole number (a numpy integer too), 0 or more, in the
-    range of seeds and no alias of another (model.seed_problem)."""
+    range of seeds and no alias of another (model.check_seed)."""
     if not isinstance(seed, numbers.Integral) or isinstance(seed, bool) or int(seed) < 0:
         raise TabulaError(f"seed {seed!r:.40}: a seed is a whole number, 0 or more")
-    why = seed_problem(int(seed))
-    if why is not None:
-        raise TabulaError(f"seed {int(seed)}: {why}")
+    check_seed(int(seed))
     return int(seed)
 
 

@@ -19,19 +19,7 @@ from typing import TYPE_CHECKING, Any, NoReturn
 from ..errors import NOWHERE, IllegalAction, Pos, RuleError, TabulaError, fail
 from . import saved
 from .frames import Frame
-from .model import (
-    CHANCE,
-    DONE,
-    SEED_LIMIT,
-    SIMULTANEOUS,
-    SKIP,
-    TERMINAL,
-    Block,
-    Program,
-    seed_alias,
-    seed_problem,
-    sees,
-)
+from .model import CHANCE, DONE, SIMULTANEOUS, SKIP, TERMINAL, Block, Program, check_seed, sees
 from .readers import piece_names_now
 from .values import B_num, decode, encode, explain, restored
 from .values import saved as saved_value
@@ -252,14 +240,8 @@ class State:
         self.turn = 0
         self._stack: list = []         # Frames (runtime/frames.py), the running one last
         self.pending: Pending | None = None
-        if isinstance(seed, int) and seed < 0:
-            # random.Random folds the sign (seeds -S and S give one generator), so a
-            # negative seed would deal the game of another seed under another name
-            raise TabulaError(f"seed {seed}: a game's seed is a whole number, 0 or more")
-        if isinstance(seed, int) and not isinstance(seed, bool) and (
-                seed >= SEED_LIMIT or seed_alias(seed) is not None):
-            # past 2^53, or an alias that random.Random seeds as another seed
-            raise TabulaError(f"seed {seed}: {seed_problem(seed)}")
+        if isinstance(seed, int) and not isinstance(seed, bool):
+            check_seed(seed)        # not negative, past 2^53 or an alias of another
         self._rng = random.Random(seed)
         self._rng_shared = False
         # where shuffles take their order from: None, the generator above; a Tape

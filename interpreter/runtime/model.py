@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..errors import NOWHERE, Pos
+from ..errors import NOWHERE, Pos, TabulaError
 from .templates import render_template, template_parts
 
 CHANCE = -1          # current_player() while chance acts
@@ -76,6 +76,18 @@ def seed_problem(seed) -> str | None:
         return (f"it deals the game of seed {alias} (random.Random seeds the two alike: "
                 f"{alias} + {alias - 1} * 2^32); {SEED_RANGE}, and not such an alias")
     return None
+
+
+def check_seed(seed: int) -> None:
+    """A game's seed (a whole number), else a TabulaError: a negative seed (random.Random
+    folds the sign: -S would deal the game of S under another name), a seed past 2^53 or
+    an alias of another (seed_problem). The engine checks every game's; the adapters
+    check theirs where they are given, before a game is made."""
+    if seed < 0:
+        raise TabulaError(f"seed {seed}: a game's seed is a whole number, 0 or more")
+    why = seed_problem(seed)
+    if why is not None:
+        raise TabulaError(f"seed {seed}: {why}")
 
 
 def sees(visibility: str, owner: int, player: int | None) -> bool:
